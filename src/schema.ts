@@ -1,0 +1,226 @@
+/**
+ * The one schema of the service. The build validates the dataset with it, the gateway validates query
+ * parameters with it, the OpenAPI document and the MCP tools are generated from it. Change it here only.
+ */
+import { z } from 'zod';
+
+/** The trust bands of the decisions (section 2), highest first. A label is a function of the score. */
+export const TRUST_BANDS = [
+  { label: 'High Trust', min: 80, max: 100 },
+  { label: 'Moderate Trust', min: 60, max: 79 },
+  { label: 'Low Trust', min: 40, max: 59 },
+  { label: 'Very Low Trust', min: 20, max: 39 },
+  { label: 'Unknown/Suspicious', min: 0, max: 19 },
+] as const;
+
+export const TRUST_LABELS = TRUST_BANDS.map((band) => band.label) as [TrustLabel, ...TrustLabel[]];
+export type TrustLabel = (typeof TRUST_BANDS)[number]['label'];
+
+/** The label of the band that holds `score` (an integer 0 to 100). */
+export function labelForScore(score: number): TrustLabel {
+  for (const band of TRUST_BANDS) if (score >= band.min) return band.label;
+  return 'Unknown/Suspicious';
+}
+
+/** Bounds on every string of a record: a dataset is input too. */
+export const MAX_NAME_LENGTH = 200;
+const MAX_TEXT = 500;
+
+/** `<namespace>/<id>`: exactly one slash, both parts non-empty, no white space or control characters. */
+export const SERVER_NAME_PATTERN = /^[^/\s\p{Cc}]+\/[^/\s\p{Cc}]+$/u;
+
+export const ServerNameSchema = z
+  .string()
+  .max(MAX_NAME_LENGTH, { error: `name must be at most ${MAX_NAME_LENGTH} characters` })
+  .regex(SERVER_NAME_PATTERN, { error: 'name must be <namespace>/<id> with exactly one "/"' });
+
+const Score = z.number().int().min(0).max(100);
+
+export const FLAG_PATTERN = /^[A-Z][A-Z0-9_]*$/;
+export const FlagSchema = z.string().max(64).regex(FLAG_PATTERN, { error: 'flag names are UPPER_SNAKE_CASE' });
+
+export const BadgeSchema = z.strictObject({
+  /** Stable machine id, kebab-case, e.g. `security-policy`. */
+  id: z.string().max(64).regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/),
+  /** Short human label, e.g. `Security policy`. */
+  label: z.string().min(1).max(80),
+  /** The signal (and value) the badge was derived from, in words. */
+  evidence: z.string().max(MAX_TEXT),
+});
+export type Badge = z.infer<typeof BadgeSchema>;
+
+/**
+ * The evidence behind the scores, as the scoring pipeline recorded it. Optional on a record; where present
+ * every field is required so a reader never has to guess what a missing one means (`null` = not measured).
+ */
+const Count = z.number().int().min(0).nullable();
+export const SignalsSchema = z.strictObject({
+  has_source_repo: z.boolean(),
+  repo_not_archived: z.boolean(),
+  has_license: z.boolean(),
+  has_installable_package: z.boolean(),
+  has_website_url: z.boolean(),
+  has_icon: z.boolean(),
+  namespace_matches_owner: z.boolean(),
+  has_security_md: z.boolean(),
+  has_code_of_conduct: z.boolean(),
+  unique_description: z.boolean(),
+  repo_age_over_90d: z.boolean(),
+  /** 0 (stale) to 1 (pushed recently). */
+  last_push_recency: z.number().min(0).max(1).nullable(),
+  active_commit_weeks: Count,
+  contributor_count: Count,
+  version_count: Count,
+  releases_past_year: Count,
+  github_stars: Count,
+  github_forks: Count,
+  github_watchers: Count,
+  secret_env_var_count: Count,
+  /** Risk points 0 to 100 (higher is riskier). */
+  transport_type_risk: z.number().min(0).max(100).nullable(),
+  credential_sensitivity: z.number().min(0).max(100).nullable(),
+  package_type_risk: z.number().min(0).max(100).nullable(),
+});
+export type Signals = z.infer<typeof SignalsSchema>;
+
+const ShortString = z.string().min(1).max(MAX_TEXT);
+const UniqueStrings = (item: z.ZodString) =>
+  z
+    .array(item)
+    .max(64)
+    .refine((items) => new Set(items.map((s) => s.toLowerCase())).size === items.length, {
+      error: 'items must be unique (case-insensitively)',
+    });
+
+export const InstallSchema = z.strictObject({
+  repo_url: z.url({ protocol: /^https?$/, error: 'repo_url must be an http(s) URL or null' }).max(MAX_TEXT).nullable(),
+  version: ShortString.nullable(),
+  package_types: UniqueStrings(z.string().min(1).max(64)),
+  transport_types: UniqueStrings(z.string().min(1).max(64)),
+});
+export type Install = z.infer<typeof InstallSchema>;
+
+export const ScoresSchema = z.strictObject({
+  provenance: Score,
+  maintenance: Score,
+  popularity: Score,
+  permissions: Score,
+});
+
+/** The server record of the specification (section 2.2), plus the documented `signals`. */
+export const ServerRecordSchema = z
+  .strictObject({
+    name: ServerNameSchema,
+    trust_score: Score,
+    trust_label: z.enum(TRUST_LABELS),
+    scores: ScoresSchema,
+    flags: UniqueStrings(FlagSchema),
+    badges: z.array(BadgeSchema).max(64),
+    verified_publisher: z.boolean(),
+    targets: UniqueStrings(z.string().min(1).max(64)),
+    scored_at: z.iso.datetime({ error: 'scored_at must be an ISO 8601 UTC timestamp (ending in Z)' }),
+    install: InstallSchema,
+    signals: SignalsSchema.optional(),
+  })
+  .refine((record) => record.trust_label === labelForScore(record.trust_score), {
+    error: 'trust_label must be the band of trust_score (High Trust 80-100, Moderate 60-79, Low 40-59, Very Low 20-39, Unknown/Suspicious 0-19)',
+    path: ['trust_label'],
+  });
+export type ServerRecord = z.infer<typeof ServerRecordSchema>;
+
+/** Split a name into its namespace and id (the name is valid, so both exist). */
+export function splitName(name: string): { namespace: string; id: string } {
+  const slash = name.indexOf('/');
+  return { namespace: name.slice(0, slash), id: name.slice(slash + 1) };
+}
+
+/** The statistics record of the specification (section 2.3). */
+export const StatsSchema = z.strictObject({
+  total_servers: z.number().int().min(0),
+  average_score: z.number(),
+  median_score: z.number(),
+  score_distribution: z.record(z.string(), z.number().int().min(0)),
+  flag_summary: z.record(z.string(), z.number().int().min(0)),
+  verified_publishers: z.number().int().min(0),
+});
+export type Stats = z.infer<typeof StatsSchema>;
+
+/** The health record of the specification (section 2.4). */
+export const HealthSchema = z.object({
+  status: z.string(),
+  timestamp: z.string().optional(),
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// Query parameters. These are the typed values; the gateway turns query-string text into them and the MCP
+// tools take them directly as JSON, so the bounds below are the only copy of the API's limits.
+
+export const SORT_FIELDS = [
+  'trust_score',
+  'name',
+  'namespace',
+  'provenance',
+  'maintenance',
+  'popularity',
+  'permissions',
+  'scored_at',
+] as const;
+export type SortField = (typeof SORT_FIELDS)[number];
+export const SORT_ORDERS = ['asc', 'desc'] as const;
+export type SortOrder = (typeof SORT_ORDERS)[number];
+
+export const LIMITS = {
+  list: { min: 1, max: 200, default: 50 },
+  search: { min: 1, max: 200, default: 20 },
+  /** Past any real dataset; bounds the work an offset can ask for and keeps it a safe integer. */
+  maxOffset: 100_000_000,
+  minQuery: 2,
+  maxQuery: 200,
+  /** A filter value longer than any flag, target or namespace a record may hold matches nothing anyway. */
+  maxFilter: MAX_NAME_LENGTH,
+} as const;
+
+const intIn = (name: string, min: number, max: number) =>
+  z
+    .number({ error: `${name} must be an integer from ${min} to ${max}` })
+    .int({ error: `${name} must be an integer from ${min} to ${max}` })
+    .min(min, { error: `${name} must be an integer from ${min} to ${max}` })
+    .max(max, { error: `${name} must be an integer from ${min} to ${max}` });
+
+const filterText = (name: string) =>
+  z
+    .string({ error: `${name} must be a string` })
+    .trim()
+    .min(1, { error: `${name} must not be empty` })
+    .max(LIMITS.maxFilter, { error: `${name} must be at most ${LIMITS.maxFilter} characters` });
+
+export const ListParamsSchema = z.strictObject({
+  limit: intIn('limit', LIMITS.list.min, LIMITS.list.max).default(LIMITS.list.default),
+  offset: intIn('offset', 0, LIMITS.maxOffset).default(0),
+  sort: z
+    .enum(SORT_FIELDS, { error: `sort must be one of: ${SORT_FIELDS.join(', ')}` })
+    .default('trust_score'),
+  order: z.enum(SORT_ORDERS, { error: 'order must be asc or desc' }).default('desc'),
+  min_score: intIn('min_score', 0, 100).optional(),
+  /** One flag name, or several separated by commas: the server must carry all of them. */
+  flags: filterText('flags').optional(),
+  target: filterText('target').optional(),
+  namespace: filterText('namespace').optional(),
+});
+export type ListParams = z.infer<typeof ListParamsSchema>;
+
+export const SearchParamsSchema = z.strictObject({
+  q: z
+    .string({ error: 'q is required' })
+    .trim()
+    .min(LIMITS.minQuery, { error: `q must be at least ${LIMITS.minQuery} characters` })
+    .max(LIMITS.maxQuery, { error: `q must be at most ${LIMITS.maxQuery} characters` }),
+  limit: intIn('limit', LIMITS.search.min, LIMITS.search.max).default(LIMITS.search.default),
+});
+export type SearchParams = z.infer<typeof SearchParamsSchema>;
+
+/** Get Server's path parameters. */
+export const ServerPathSchema = z.strictObject({
+  namespace: z.string().min(1).max(MAX_NAME_LENGTH),
+  id: z.string().min(1).max(MAX_NAME_LENGTH),
+});

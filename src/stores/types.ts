@@ -1,0 +1,50 @@
+/**
+ * The pluggable store behind the gateway: daily counters and issued keys. One interface, one file per
+ * backend (memory, redis, upstash), chosen by configuration in `src/stores/index.ts`.
+ *
+ * Failure policy: every call either settles within the store's timeout (about one second) or rejects with
+ * `StoreUnavailableError`; the gateway answers 502 and never lets a request through uncounted.
+ */
+
+export type PlanName = 'free' | 'pro';
+
+/** Thrown (as a rejection) when the backend cannot be reached in time. */
+export class StoreUnavailableError extends Error {
+  override readonly name = 'StoreUnavailableError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+export interface CounterStore {
+  /**
+   * Atomically add 1 to counter `key` and return the new value. When this call creates the counter, it
+   * also sets the counter to expire at `expireAtMs` (epoch milliseconds), in the same atomic step.
+   */
+  increment(key: string, expireAtMs: number): Promise<number>;
+}
+
+/** An issued key as stored: never the key itself, only its SHA-256 hash (hex). */
+export interface KeyRecord {
+  hash: string;
+  plan: PlanName;
+  label: string;
+  /** ISO 8601 UTC. */
+  created_at: string;
+}
+
+export interface KeyStore {
+  /** The record whose hash is `hash`, or undefined (missing or revoked). */
+  findKey(hash: string): Promise<KeyRecord | undefined>;
+  addKey(record: KeyRecord): Promise<void>;
+  listKeys(): Promise<KeyRecord[]>;
+  /** Remove the key whose hash starts with `hashPrefix` (at least 8 hex characters, unique); false when none. */
+  revokeKey(hashPrefix: string): Promise<boolean>;
+}
+
+export interface Store extends CounterStore, KeyStore {
+  readonly kind: 'memory' | 'redis' | 'upstash';
+  /** Resolves when the backend answers; rejects with StoreUnavailableError otherwise. Used by health. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
