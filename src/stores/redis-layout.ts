@@ -1,0 +1,179 @@
+/**
+ * How counters and keys are laid out in Redis, shared by the two Redis-backed stores (TCP through `redis`,
+ * REST through `@upstash/redis`): the key names, the two Lua scripts, the record encoding and the failure
+ * policy. Each backend file only supplies a `RedisCommands` (how to send five commands) and its lifecycle.
+ *
+ * Layout under the prefix (default `mts:`):
+ * - `mts:counter:<gateway key>`: an integer, created by the increment script with an absolute expiry;
+ * - `mts:keys`: one hash for all issued keys, field = SHA-256 hex of the key, value = the KeyRecord as JSON.
+ *   One hash (rather than one Redis key per record) makes list one command and revoke-by-prefix one atomic
+ *   script, with no SCAN over a shared keyspace.
+ */
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { withinDeadline } from './deadline.js';
+import type { KeyRecord, Store } from './types.js';
+
+/** Every Redis key this service writes starts with this, so one Redis can be shared with other apps. */
+export const DEFAULT_REDIS_PREFIX = 'mts:';
+
+/** The few commands the layout needs; each backend maps them onto its client. Errors may be anything. */
+export interface RedisCommands {
+  evalSha(sha1: string, keys: string[], args: string[]): Promise<unknown>;
+  eval(script: string, keys: string[], args: string[]): Promise<unknown>;
+  hGet(key: string, field: string): Promise<string | null | undefined>;
+  hSet(key: string, field: string, value: string): Promise<unknown>;
+  hVals(key: string): Promise<string[]>;
+  ping(): Promise<unknown>;
+}
+
+interface LuaScript {
+  source: string;
+  sha1: string;
+}
+
+function luaScript(source: string): LuaScript {
+  return { source, sha1: createHash('sha1').update(source).digest('hex') };
+}
+
+/**
+ * INCR and its expiry in one atomic step. The expiry is set when this call created the counter (count 1),
+ * which is the interface's contract: the window is fixed by the first request of the day and later calls
+ * cost no second write. It is also set when the counter somehow has no expiry at all (PTTL -1: written by
+ * hand or by an older version), because a counter that never expires would lock a key out for good.
+ */
+const INCREMENT_SCRIPT = luaScript(`local count = redis.call('INCR', KEYS[1])
+if count == 1 or redis.call('PTTL', KEYS[1]) == -1 then
+  redis.call('PEXPIREAT', KEYS[1], ARGV[1])
+end
+return count`);
+
+/**
+ * Revoke by hash prefix in one atomic step: count the fields that start with the prefix and delete only
+ * when exactly one does. Returns the number of matches (0 none, 1 revoked, more: ambiguous, nothing deleted).
+ */
+const REVOKE_SCRIPT = luaScript(`local prefix = ARGV[1]
+local match = nil
+local count = 0
+for _, field in ipairs(redis.call('HKEYS', KEYS[1])) do
+  if string.sub(field, 1, #prefix) == prefix then
+    count = count + 1
+    match = field
+  end
+end
+if count == 1 then redis.call('HDEL', KEYS[1], match) end
+return count`);
+
+/** A key record as stored in the `keys` hash (validated on the way out: the hash is shared state). */
+export const StoredKeyRecordSchema = z.strictObject({
+  hash: z.string().regex(/^[0-9a-f]{64}$/, { error: 'hash must be 64 lowercase hex characters' }),
+  plan: z.enum(['free', 'pro']),
+  label: z.string(),
+  created_at: z.iso.datetime(),
+});
+
+const HashPrefixSchema = z
+  .string()
+  .regex(/^[0-9a-f]{8,64}$/i, { error: 'a key hash prefix is 8 to 64 hex characters' })
+  .transform((prefix) => prefix.toLowerCase());
+
+const ScriptCountSchema = z.number().int().nonnegative();
+
+function decodeRecord(json: string, where: string): KeyRecord {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    throw new Error(`${where}: stored key record is not JSON`);
+  }
+  const parsed = StoredKeyRecordSchema.safeParse(value);
+  if (!parsed.success) throw new Error(`${where}: stored key record is invalid:\n${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
+function encodeRecord(record: KeyRecord): string {
+  // Re-validate so a malformed record never reaches the shared hash; fixed field order keeps values stable.
+  const { hash, plan, label, created_at } = StoredKeyRecordSchema.parse(record);
+  return JSON.stringify({ hash, plan, label, created_at });
+}
+
+function isNoScriptError(error: unknown): boolean {
+  return error instanceof Error && /noscript/i.test(error.message);
+}
+
+export interface RedisBackedStoreOptions {
+  kind: 'redis' | 'upstash';
+  commands: RedisCommands;
+  prefix: string;
+  timeoutMs: number;
+  close: () => Promise<void>;
+}
+
+/**
+ * A Store over any Redis reachable through `commands`. Every backend call runs under `withinDeadline`, so it
+ * settles within `timeoutMs` or rejects with `StoreUnavailableError`. Input that is wrong (an invalid record,
+ * a malformed hash prefix, an ambiguous prefix) rejects with a plain Error before or after the backend call.
+ */
+export function createRedisBackedStore(options: RedisBackedStoreOptions): Store {
+  const { kind, commands, prefix, timeoutMs } = options;
+  const keysHash = `${prefix}keys`;
+  const counterKey = (key: string) => `${prefix}counter:${key}`;
+  const call = <T>(what: string, operation: () => Promise<T>) => withinDeadline(`${kind} ${what}`, timeoutMs, operation);
+
+  /** EVALSHA first (the script text is sent once per Redis restart), EVAL when Redis does not know it yet. */
+  async function runScript(script: LuaScript, keys: string[], args: string[]): Promise<unknown> {
+    try {
+      return await commands.evalSha(script.sha1, keys, args);
+    } catch (error) {
+      if (!isNoScriptError(error)) throw error;
+      return await commands.eval(script.source, keys, args);
+    }
+  }
+
+  return {
+    kind,
+
+    async increment(key, expireAtMs) {
+      if (!Number.isSafeInteger(expireAtMs)) throw new Error(`increment: expireAtMs must be an integer, got ${expireAtMs}`);
+      const reply = await call('increment', () => runScript(INCREMENT_SCRIPT, [counterKey(key)], [String(expireAtMs)]));
+      const count = z.number().int().positive().safeParse(reply);
+      if (!count.success) throw new Error(`${kind} increment: unexpected reply ${JSON.stringify(reply)}`);
+      return count.data;
+    },
+
+    async findKey(hash) {
+      const json = await call('findKey', () => commands.hGet(keysHash, hash));
+      return json == null ? undefined : decodeRecord(json, `${kind} findKey`);
+    },
+
+    async addKey(record) {
+      const json = encodeRecord(record);
+      await call('addKey', () => commands.hSet(keysHash, record.hash, json));
+    },
+
+    async listKeys() {
+      const values = await call('listKeys', () => commands.hVals(keysHash));
+      const records = values.map((json) => decodeRecord(json, `${kind} listKeys`));
+      // A hash has no order: list oldest first, then by hash, so output is stable between runs.
+      return records.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.hash.localeCompare(b.hash));
+    },
+
+    async revokeKey(hashPrefix) {
+      const parsedPrefix = HashPrefixSchema.safeParse(hashPrefix);
+      if (!parsedPrefix.success) throw new Error(`revokeKey: ${z.prettifyError(parsedPrefix.error)}`);
+      const reply = await call('revokeKey', () => runScript(REVOKE_SCRIPT, [keysHash], [parsedPrefix.data]));
+      const matches = ScriptCountSchema.safeParse(reply);
+      if (!matches.success) throw new Error(`${kind} revokeKey: unexpected reply ${JSON.stringify(reply)}`);
+      if (matches.data > 1) {
+        throw new Error(`revokeKey: prefix ${parsedPrefix.data} matches ${matches.data} keys; give more characters`);
+      }
+      return matches.data === 1;
+    },
+
+    async ping() {
+      await call('ping', () => commands.ping());
+    },
+
+    close: options.close,
+  };
+}
