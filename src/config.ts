@@ -1,0 +1,115 @@
+/**
+ * The service's configuration: the environment, validated once with zod at start. `npm start`, the key CLI
+ * and the Vercel functions all read it through `loadConfig`, so a variable means the same thing everywhere.
+ * A bad value is one clear line (`ConfigError`), never a stack trace or a silent default.
+ */
+import path from 'node:path';
+import { z } from 'zod';
+import { hashKey } from './keys/keys.js';
+
+/** Where `npm start` and `npm run keys` keep issued keys (hashes only) when `STORE=memory`; gitignored. */
+export const DEFAULT_KEYS_FILE = '.local/keys.json';
+
+export const STORE_KINDS = ['memory', 'redis', 'upstash'] as const;
+export type StoreKind = (typeof STORE_KINDS)[number];
+
+/** An unset variable and one set to the empty string (`FOO=` in a .env file) both mean "not set". */
+const optionalText = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
+
+/** Plain decimal digits only, so `PORT=3e3` or `FREE_DAILY_LIMIT=1.5` is an error rather than a surprise. */
+const integerText = (name: string, min: number, max: number) =>
+  optionalText.pipe(
+    z
+      .string()
+      .regex(/^\d{1,10}$/, { error: `${name} must be a whole number from ${min} to ${max}` })
+      .transform(Number)
+      .pipe(
+        z
+          .number()
+          .min(min, { error: `${name} must be a whole number from ${min} to ${max}` })
+          .max(max, { error: `${name} must be a whole number from ${min} to ${max}` }),
+      )
+      .optional(),
+  );
+
+const EnvSchema = z.object({
+  HOST: optionalText,
+  /** 0 asks the system for a free port (the printed address shows which); used by the end-to-end tests. */
+  PORT: integerText('PORT', 0, 65_535),
+  SNAPSHOT_DIR: optionalText,
+  API_KEYS: optionalText,
+  FREE_DAILY_LIMIT: integerText('FREE_DAILY_LIMIT', 1, 1_000_000_000),
+  STORE: optionalText.pipe(
+    z.enum(STORE_KINDS, { error: `STORE must be one of: ${STORE_KINDS.join(', ')}` }).optional(),
+  ),
+  REDIS_URL: optionalText,
+  UPSTASH_REDIS_REST_URL: optionalText,
+  UPSTASH_REDIS_REST_TOKEN: optionalText,
+  KEYS_FILE: optionalText,
+});
+
+/** The validated configuration. Plain keys from `API_KEYS` are already hashed: no plain key is kept. */
+export interface Config {
+  host: string;
+  port: number;
+  /** The snapshot to serve; undefined means the default snapshot (built from `data/` when stale). */
+  snapshotDir: string | undefined;
+  /** SHA-256 hex hashes of the `API_KEYS` keys, accepted as free-plan keys. */
+  apiKeyHashes: readonly string[];
+  freeDailyLimit: number;
+  store: StoreKind;
+  redisUrl: string | undefined;
+  upstashUrl: string | undefined;
+  upstashToken: string | undefined;
+  /** Absolute path of the memory store's key file. */
+  keysFile: string;
+}
+
+/** A configuration error: its message is one line, meant to be printed as is. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/** Default free-plan limit of the decisions (section 1). */
+export const DEFAULT_FREE_DAILY_LIMIT = 100;
+
+/**
+ * Read and validate the configuration from `env` (default `process.env`). Throws `ConfigError` with a
+ * single line naming every bad variable. Never includes a key or a token in a message.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+  }
+  const vars = parsed.data;
+  const store = vars.STORE ?? 'memory';
+  if (store === 'redis' && !vars.REDIS_URL) throw new ConfigError('Invalid configuration: STORE=redis needs REDIS_URL');
+  if (store === 'upstash' && (!vars.UPSTASH_REDIS_REST_URL || !vars.UPSTASH_REDIS_REST_TOKEN)) {
+    throw new ConfigError(
+      'Invalid configuration: STORE=upstash needs UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN',
+    );
+  }
+
+  const plainKeys = (vars.API_KEYS ?? '')
+    .split(',')
+    .map((key) => key.trim())
+    .filter((key) => key !== '');
+
+  return {
+    host: vars.HOST ?? '127.0.0.1',
+    port: vars.PORT ?? 3000,
+    snapshotDir: vars.SNAPSHOT_DIR === undefined ? undefined : path.resolve(vars.SNAPSHOT_DIR),
+    apiKeyHashes: [...new Set(plainKeys.map(hashKey))],
+    freeDailyLimit: vars.FREE_DAILY_LIMIT ?? DEFAULT_FREE_DAILY_LIMIT,
+    store,
+    redisUrl: vars.REDIS_URL,
+    upstashUrl: vars.UPSTASH_REDIS_REST_URL,
+    upstashToken: vars.UPSTASH_REDIS_REST_TOKEN,
+    keysFile: path.resolve(vars.KEYS_FILE ?? DEFAULT_KEYS_FILE),
+  };
+}

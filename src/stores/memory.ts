@@ -1,0 +1,233 @@
+/**
+ * The embedded default store (`STORE=memory`): daily counters in this process's memory, issued keys in a
+ * local JSON file that `npm start` and `npm run keys` share (default `.local/keys.json`, gitignored).
+ *
+ * - Counters live in a Map. An increment is a read and a write with no `await` between them, and Node runs
+ *   one piece of JavaScript at a time, so it is atomic within the process. They are right on one machine
+ *   only: every Vercel instance has its own memory, which is what the Redis and Upstash stores are for.
+ * - The key file holds key hashes only. It is written to a temporary file and renamed over the old one, so
+ *   a reader never sees half a file, and it is re-read when it changes on disk, so a key created by the CLI
+ *   works in a running server at once, and a revoked key stops working within a second.
+ */
+import { randomBytes } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { HashPrefixSchema, KeyRecordSchema } from '../keys/keys.js';
+import { type KeyRecord, type Store, StoreUnavailableError } from './types.js';
+
+export interface MemoryStoreOptions {
+  /** The key file; when omitted, keys live in memory only (tests). */
+  keysFile?: string;
+  /** Clock for counter expiry, epoch milliseconds; default `Date.now`. Tests pass the gateway's fixed clock. */
+  now?: () => number;
+  /** Where a problem with the key file is reported; default stderr. */
+  warn?: (message: string) => void;
+}
+
+/** The key file's format, version 1. */
+const KeysFileSchema = z.strictObject({
+  version: z.literal(1),
+  keys: z.array(KeyRecordSchema),
+});
+
+/**
+ * How long a found key is trusted before the file is checked again (a revocation takes effect within this).
+ * A key that is NOT found always triggers a check, so a newly created key works on its first request.
+ */
+const RECHECK_MS = 1000;
+
+/** Expired counters are swept after this many increments, so the Map stays the size of one day's keys. */
+const SWEEP_EVERY = 10_000;
+
+interface Counter {
+  value: number;
+  expireAtMs: number;
+}
+
+/** Identity of the file's current version: a rename gives a new inode, so this changes on every write. */
+interface FileVersion {
+  ino: number;
+  mtimeMs: number;
+  size: number;
+}
+
+function sameVersion(a: FileVersion | undefined, b: FileVersion | undefined): boolean {
+  return a?.ino === b?.ino && a?.mtimeMs === b?.mtimeMs && a?.size === b?.size;
+}
+
+function isMissingFile(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
+}
+
+/** Creates the memory store. Reads nothing yet: the key file is read on first use. */
+export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
+  const now = options.now ?? Date.now;
+  const warn = options.warn ?? ((message: string) => console.error(message));
+  const keysFile = options.keysFile === undefined ? undefined : path.resolve(options.keysFile);
+  const counters = new Map<string, Counter>();
+  let incrementsSinceSweep = 0;
+  let closed = false;
+
+  let keys = new Map<string, KeyRecord>();
+  let version: FileVersion | undefined;
+  let checkedAt = Number.NEGATIVE_INFINITY;
+  let reloading: Promise<void> | undefined;
+
+  function assertOpen(what: string): void {
+    if (closed) throw new StoreUnavailableError(`memory ${what}: the store is closed`);
+  }
+
+  async function readFile(): Promise<{ records: KeyRecord[]; version: FileVersion | undefined }> {
+    if (keysFile === undefined) return { records: [...keys.values()], version: undefined };
+    let stat: FileVersion;
+    let text: string;
+    try {
+      stat = await fs.stat(keysFile);
+      text = await fs.readFile(keysFile, 'utf8');
+    } catch (error) {
+      if (isMissingFile(error)) return { records: [], version: undefined };
+      throw new Error(`Cannot read the key file ${keysFile}: ${(error as Error).message}`);
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new Error(`The key file ${keysFile} is not valid JSON; fix or delete it (keys are then lost)`);
+    }
+    const parsed = KeysFileSchema.safeParse(json);
+    if (!parsed.success) {
+      throw new Error(`The key file ${keysFile} is invalid:\n${z.prettifyError(parsed.error)}`);
+    }
+    return { records: parsed.data.keys, version: { ino: stat.ino, mtimeMs: stat.mtimeMs, size: stat.size } };
+  }
+
+  /** Re-read the file when its version changed. Concurrent callers share one reload. */
+  function refresh(): Promise<void> {
+    if (keysFile === undefined) return Promise.resolve();
+    reloading ??= (async () => {
+      try {
+        checkedAt = performance.now();
+        let current: FileVersion | undefined;
+        try {
+          const stat = await fs.stat(keysFile);
+          current = { ino: stat.ino, mtimeMs: stat.mtimeMs, size: stat.size };
+        } catch (error) {
+          if (!isMissingFile(error)) throw error;
+        }
+        if (sameVersion(current, version) && (current !== undefined || keys.size === 0)) return;
+        try {
+          const file = await readFile();
+          keys = new Map(file.records.map((record) => [record.hash, record]));
+          version = file.version;
+        } catch (error) {
+          // A hand-edited, broken file: keep serving the keys last read (a typo must not lock every key
+          // out), say so once per version of the file, and pick the file up again when it is fixed.
+          version = current;
+          warn(`${(error as Error).message}\nKeeping the ${keys.size} key(s) read before.`);
+        }
+      } finally {
+        reloading = undefined;
+      }
+    })();
+    return reloading;
+  }
+
+  /**
+   * Read, change and write the file back atomically (temp file + rename), then adopt the new content.
+   * `change` returns undefined when there is nothing to write.
+   */
+  async function rewrite(change: (records: KeyRecord[]) => KeyRecord[] | undefined): Promise<void> {
+    const current = await readFile();
+    const records = change(current.records);
+    if (records === undefined) return;
+    if (keysFile !== undefined) {
+      await fs.mkdir(path.dirname(keysFile), { recursive: true });
+      const temporary = `${keysFile}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+      const body = `${JSON.stringify({ version: 1, keys: records }, null, 2)}\n`;
+      try {
+        await fs.writeFile(temporary, body, { encoding: 'utf8', mode: 0o600 });
+        await fs.rename(temporary, keysFile);
+      } catch (error) {
+        await fs.rm(temporary, { force: true });
+        throw error;
+      }
+    }
+    keys = new Map(records.map((record) => [record.hash, record]));
+    version = undefined; // Unknown until the next stat: forces a re-read that confirms what is on disk.
+    checkedAt = Number.NEGATIVE_INFINITY;
+  }
+
+  function sweep(nowMs: number): void {
+    for (const [key, counter] of counters) if (counter.expireAtMs <= nowMs) counters.delete(key);
+  }
+
+  return {
+    kind: 'memory',
+
+    async increment(key, expireAtMs) {
+      assertOpen('increment');
+      const nowMs = now();
+      if (++incrementsSinceSweep >= SWEEP_EVERY) {
+        incrementsSinceSweep = 0;
+        sweep(nowMs);
+      }
+      const counter = counters.get(key);
+      if (counter === undefined || counter.expireAtMs <= nowMs) {
+        counters.set(key, { value: 1, expireAtMs });
+        return 1;
+      }
+      return ++counter.value;
+    },
+
+    async findKey(hash) {
+      assertOpen('findKey');
+      const found = keys.get(hash);
+      if (found === undefined || performance.now() - checkedAt > RECHECK_MS) {
+        await refresh();
+        return keys.get(hash);
+      }
+      return found;
+    },
+
+    async addKey(record) {
+      assertOpen('addKey');
+      const valid = KeyRecordSchema.parse(record);
+      await rewrite((records) => [...records.filter((existing) => existing.hash !== valid.hash), valid]);
+    },
+
+    async listKeys() {
+      assertOpen('listKeys');
+      await refresh();
+      return [...keys.values()].sort(
+        (a, b) => a.created_at.localeCompare(b.created_at) || a.hash.localeCompare(b.hash),
+      );
+    },
+
+    async revokeKey(prefix) {
+      assertOpen('revokeKey');
+      const parsed = HashPrefixSchema.safeParse(prefix);
+      if (!parsed.success) throw new Error(`revokeKey: ${z.prettifyError(parsed.error)}`);
+      const wanted = parsed.data;
+      let revoked = false;
+      await rewrite((records) => {
+        const matches = records.filter((record) => record.hash.startsWith(wanted));
+        if (matches.length > 1) {
+          throw new Error(`revokeKey: prefix ${wanted} matches ${matches.length} keys; give more characters`);
+        }
+        revoked = matches.length === 1;
+        return revoked ? records.filter((record) => !record.hash.startsWith(wanted)) : undefined;
+      });
+      return revoked;
+    },
+
+    async ping() {
+      assertOpen('ping');
+    },
+
+    async close() {
+      closed = true;
+      counters.clear();
+    },
+  };
+}
