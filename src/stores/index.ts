@@ -4,7 +4,9 @@
  */
 import type { Config } from '../config.js';
 import { createMemoryStore } from './memory.js';
+import { createRedisStore } from './redis.js';
 import type { Store } from './types.js';
+import { createUpstashStore } from './upstash.js';
 
 export type StoreConfig = Pick<Config, 'store' | 'keysFile' | 'redisUrl' | 'upstashUrl' | 'upstashToken'>;
 
@@ -18,17 +20,31 @@ export class StoreNotAvailableError extends Error {
   override readonly name = 'StoreNotAvailableError';
 }
 
+/** A remote factory rejects a malformed URL at once; that is a configuration problem, reported in one line. */
+function asConfigError(create: () => Store): Store {
+  try {
+    return create();
+  } catch (error) {
+    throw new StoreNotAvailableError(error instanceof Error ? error.message : String(error));
+  }
+}
+
 /** Creates the configured store. Remote stores connect on first use, so this never waits on the network. */
 export function createStore(config: StoreConfig, options: CreateStoreOptions = {}): Store {
   switch (config.store) {
     case 'memory':
       return createMemoryStore({ keysFile: config.keysFile, now: options.now });
-    // The Redis (TCP) and Upstash (REST) stores plug in here (issue 4): one case each, calling the
-    // backend's factory with the URL and token from `config`.
-    case 'redis':
-    case 'upstash':
-      throw new StoreNotAvailableError(
-        `STORE=${config.store} is not available yet in this build; use STORE=memory (the default)`,
-      );
+    case 'redis': {
+      const url = config.redisUrl;
+      if (!url) throw new StoreNotAvailableError('STORE=redis needs REDIS_URL');
+      return asConfigError(() => createRedisStore({ url }));
+    }
+    case 'upstash': {
+      const { upstashUrl: url, upstashToken: token } = config;
+      if (!url || !token) {
+        throw new StoreNotAvailableError('STORE=upstash needs UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN');
+      }
+      return asConfigError(() => createUpstashStore({ url, token }));
+    }
   }
 }

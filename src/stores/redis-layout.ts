@@ -11,6 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { HashPrefixSchema, KeyRecordSchema } from '../keys/keys.js';
 import { withinDeadline } from './deadline.js';
 import type { KeyRecord, Store } from './types.js';
 
@@ -64,19 +65,6 @@ end
 if count == 1 then redis.call('HDEL', KEYS[1], match) end
 return count`);
 
-/** A key record as stored in the `keys` hash (validated on the way out: the hash is shared state). */
-export const StoredKeyRecordSchema = z.strictObject({
-  hash: z.string().regex(/^[0-9a-f]{64}$/, { error: 'hash must be 64 lowercase hex characters' }),
-  plan: z.enum(['free', 'pro']),
-  label: z.string(),
-  created_at: z.iso.datetime(),
-});
-
-const HashPrefixSchema = z
-  .string()
-  .regex(/^[0-9a-f]{8,64}$/i, { error: 'a key hash prefix is 8 to 64 hex characters' })
-  .transform((prefix) => prefix.toLowerCase());
-
 const ScriptCountSchema = z.number().int().nonnegative();
 
 function decodeRecord(json: string, where: string): KeyRecord {
@@ -86,14 +74,15 @@ function decodeRecord(json: string, where: string): KeyRecord {
   } catch {
     throw new Error(`${where}: stored key record is not JSON`);
   }
-  const parsed = StoredKeyRecordSchema.safeParse(value);
+  // Validated on the way out too: the hash is shared state that other tools (or people) can write.
+  const parsed = KeyRecordSchema.safeParse(value);
   if (!parsed.success) throw new Error(`${where}: stored key record is invalid:\n${z.prettifyError(parsed.error)}`);
   return parsed.data;
 }
 
 function encodeRecord(record: KeyRecord): string {
   // Re-validate so a malformed record never reaches the shared hash; fixed field order keeps values stable.
-  const { hash, plan, label, created_at } = StoredKeyRecordSchema.parse(record);
+  const { hash, plan, label, created_at } = KeyRecordSchema.parse(record);
   return JSON.stringify({ hash, plan, label, created_at });
 }
 
