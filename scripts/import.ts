@@ -1,0 +1,99 @@
+/**
+ * `npm run import -- --scores <index.json> --registry <servers.json> [--out data/servers.json]`
+ *
+ * Joins the MCP Scorecard index with a dump of the official MCP registry into the committed dataset (see
+ * data/README.md for the sources and the rules). Run by hand when the inputs change; nothing else in the
+ * project reads the inputs. On any error it prints one line starting with `import:` and exits non-zero
+ * without touching the output file.
+ */
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ImportInputError, parseInput, RegistryDumpSchema, ScorecardIndexSchema } from '../src/import/inputs.js';
+import { joinDatasets, serializeDataset, type ImportSummary } from '../src/import/join.js';
+
+const USAGE = 'usage: npm run import -- --scores <index.json> --registry <servers.json> [--out data/servers.json]';
+const DEFAULT_OUT = 'data/servers.json';
+
+/** The text of an input file, or an ImportInputError that says why it cannot be read. */
+function readInput(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason =
+      code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (error as Error).message;
+    throw new ImportInputError(`cannot read ${file}: ${reason}`);
+  }
+}
+
+/** Write through a temporary file and a rename, so a reader never sees half a dataset. */
+function writeAtomically(file: string, text: string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const temporary = `${file}.tmp-${process.pid}`;
+  try {
+    writeFileSync(temporary, text);
+    renameSync(temporary, file);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
+}
+
+function report(summary: ImportSummary, out: string): string {
+  const top = (counts: Record<string, number>, n: number) =>
+    Object.entries(counts)
+      .slice(0, n)
+      .map(([key, count]) => `${key} ${count}`)
+      .join(', ');
+  return [
+    `wrote ${summary.records} records to ${out}`,
+    `  registry entry: ${summary.withRegistryEntry} with, ${summary.withoutRegistryEntry} without` +
+      ` (${summary.registryServersNotScored} registry servers are not scored;` +
+      ` ${summary.newestByPublishedAt} newest versions chosen by publishedAt)`,
+    `  install: repo_url null ${summary.repoUrlNull} (${summary.repoUrlDropped} non-http(s) dropped),` +
+      ` version null ${summary.versionNull}`,
+    `  verified publishers: ${summary.verifiedPublishers}`,
+    `  source labels that disagree with the score band: ${summary.labelDisagreements.length}` +
+      (summary.labelDisagreements.length > 0 ? ` (${summary.labelDisagreements.slice(0, 5).join(', ')})` : ''),
+    `  servers with targets: ${summary.serversWithTargets}; top: ${top(summary.targets, 15)}`,
+    `  badges: ${top(summary.badges, Number.POSITIVE_INFINITY)}`,
+  ].join('\n');
+}
+
+function main(argv: string[]): number {
+  let values: { scores?: string | undefined; registry?: string | undefined; out?: string | undefined };
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: { scores: { type: 'string' }, registry: { type: 'string' }, out: { type: 'string' } },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    console.error(`import: ${(error as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  if (!values.scores || !values.registry) {
+    console.error(`import: --scores and --registry are required\n${USAGE}`);
+    return 2;
+  }
+  const out = values.out ?? DEFAULT_OUT;
+
+  try {
+    const scorecard = parseInput(readInput(values.scores), values.scores, ScorecardIndexSchema);
+    const registry = parseInput(readInput(values.registry), values.registry, RegistryDumpSchema);
+    const { records, summary } = joinDatasets(scorecard, registry);
+    writeAtomically(out, serializeDataset(records));
+    console.log(report(summary, out));
+    return 0;
+  } catch (error) {
+    if (error instanceof ImportInputError) {
+      console.error(`import: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+process.exitCode = main(process.argv.slice(2));

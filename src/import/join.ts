@@ -1,0 +1,191 @@
+/**
+ * The join: one server record per scored server, its scores from the scorecard, its install information
+ * from the newest registry version of the same name, and targets, badges and the verified mark from the
+ * documented rules. Every record is checked against ServerRecordSchema before it is returned, so the
+ * importer never writes a dataset the build would refuse.
+ */
+import { z } from 'zod';
+import { labelForScore, ServerRecordSchema, splitName, type ServerRecord } from '../schema.js';
+import { BADGE_RULES, badgesFor } from './badges.js';
+import {
+  ImportInputError,
+  oneLineZodError,
+  type RegistryEntry,
+  type ScorecardIndex,
+  type ScoredServer,
+} from './inputs.js';
+import { installFrom, pickNewestVersion } from './install.js';
+import { inferTargets } from './targets.js';
+import { isVerifiedPublisher } from './verified.js';
+
+const UtcTimestamp = z.iso.datetime();
+const OffsetTimestamp = z.iso.datetime({ offset: true });
+
+/**
+ * `scored_at` from the scoring run's `generated_at`. A UTC timestamp ending in `Z` is kept as it is: zod's
+ * `z.iso.datetime()` accepts any number of fractional digits, so the source's microseconds survive. One
+ * with a numeric offset is converted to UTC, which keeps milliseconds only (JavaScript dates have no more).
+ * Anything else (no time zone, not a date) is refused rather than guessed at.
+ */
+export function normaliseScoredAt(generatedAt: string): string {
+  if (UtcTimestamp.safeParse(generatedAt).success) return generatedAt;
+  if (OffsetTimestamp.safeParse(generatedAt).success) return new Date(generatedAt).toISOString();
+  throw new ImportInputError(
+    `generated_at ${JSON.stringify(generatedAt)} is not an ISO 8601 timestamp with a time zone`,
+  );
+}
+
+/** Figures about one import, for the person running it and for data/README.md. */
+export interface ImportSummary {
+  records: number;
+  withRegistryEntry: number;
+  withoutRegistryEntry: number;
+  /** Registry servers that the scorecard does not score (they are not imported). */
+  registryServersNotScored: number;
+  /** Servers whose newest version was chosen by `publishedAt` because not exactly one version was `isLatest`. */
+  newestByPublishedAt: number;
+  repoUrlNull: number;
+  /** Non-empty repository URLs that were not http(s) and so became `null`. */
+  repoUrlDropped: number;
+  versionNull: number;
+  verifiedPublishers: number;
+  /** Names whose source `trust_label` is not the band of their score (the band wins). */
+  labelDisagreements: string[];
+  serversWithTargets: number;
+  /** Servers per target, most frequent first. */
+  targets: Record<string, number>;
+  /** Servers per badge id, in the order of the badge table. */
+  badges: Record<string, number>;
+}
+
+export interface ImportResult {
+  /** Sorted by name (compareNames). */
+  records: ServerRecord[];
+  summary: ImportSummary;
+}
+
+/** Name order of the decisions (section 6): code points of the lower-cased name, then of the name itself. */
+export function compareNames(a: string, b: string): number {
+  const la = a.toLowerCase();
+  const lb = b.toLowerCase();
+  if (la !== lb) return la < lb ? -1 : 1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** One server record, checked against ServerRecordSchema. */
+export function buildServerRecord(
+  name: string,
+  scored: ScoredServer,
+  newest: RegistryEntry | undefined,
+  scoredAt: string,
+): ServerRecord {
+  const record = {
+    name,
+    trust_score: scored.trust_score,
+    trust_label: labelForScore(scored.trust_score),
+    scores: {
+      provenance: scored.scores.provenance,
+      maintenance: scored.scores.maintenance,
+      popularity: scored.scores.popularity,
+      permissions: scored.scores.permissions,
+    },
+    flags: [...scored.flags],
+    badges: badgesFor(scored.signals),
+    verified_publisher: isVerifiedPublisher(splitName(name).namespace),
+    targets: inferTargets(name),
+    scored_at: scoredAt,
+    install: installFrom(newest),
+    signals: { ...scored.signals },
+  };
+  const result = ServerRecordSchema.safeParse(record);
+  if (!result.success) {
+    throw new ImportInputError(
+      `scored server ${JSON.stringify(name)} does not make a valid record: ${oneLineZodError(result.error)}`,
+    );
+  }
+  return result.data;
+}
+
+function countInto(counts: Map<string, number>, keys: Iterable<string>): void {
+  for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
+}
+
+/** Join the scorecard with the registry dump into server records sorted by name, and count what happened. */
+export function joinDatasets(scorecard: ScorecardIndex, registry: readonly RegistryEntry[]): ImportResult {
+  const scoredAt = normaliseScoredAt(scorecard.generated_at);
+
+  const versionsByName = new Map<string, RegistryEntry[]>();
+  for (const entry of registry) {
+    const versions = versionsByName.get(entry.server.name);
+    if (versions) versions.push(entry);
+    else versionsByName.set(entry.server.name, [entry]);
+  }
+
+  // The build refuses names that differ only in case; say so here, where the cause is visible.
+  const seen = new Map<string, string>();
+  for (const name of Object.keys(scorecard.servers)) {
+    const other = seen.get(name.toLowerCase());
+    if (other !== undefined) {
+      throw new ImportInputError(
+        `scored servers ${JSON.stringify(other)} and ${JSON.stringify(name)} differ only in case`,
+      );
+    }
+    seen.set(name.toLowerCase(), name);
+  }
+
+  const names = Object.keys(scorecard.servers).sort(compareNames);
+  const records: ServerRecord[] = [];
+  const targetCounts = new Map<string, number>();
+  const badgeCounts = new Map<string, number>(BADGE_RULES.map((rule) => [rule.id, 0]));
+  const labelDisagreements: string[] = [];
+  let withRegistryEntry = 0;
+  let newestByPublishedAt = 0;
+  let repoUrlDropped = 0;
+
+  for (const name of names) {
+    const scored = scorecard.servers[name];
+    if (scored === undefined) continue;
+    const versions = versionsByName.get(name) ?? [];
+    const newest = pickNewestVersion(versions);
+    const record = buildServerRecord(name, scored, newest, scoredAt);
+    records.push(record);
+
+    if (newest !== undefined) {
+      withRegistryEntry++;
+      const marked = versions.filter((v) => v._meta?.['io.modelcontextprotocol.registry/official']?.isLatest === true);
+      if (marked.length !== 1) newestByPublishedAt++;
+      if (newest.server.repository?.url?.trim() && record.install.repo_url === null) repoUrlDropped++;
+    }
+    if (scored.trust_label !== record.trust_label) labelDisagreements.push(name);
+    countInto(targetCounts, record.targets);
+    countInto(badgeCounts, record.badges.map((badge) => badge.id));
+  }
+
+  const scoredNames = new Set(names);
+  return {
+    records,
+    summary: {
+      records: records.length,
+      withRegistryEntry,
+      withoutRegistryEntry: records.length - withRegistryEntry,
+      registryServersNotScored: [...versionsByName.keys()].filter((name) => !scoredNames.has(name)).length,
+      newestByPublishedAt,
+      repoUrlNull: records.filter((r) => r.install.repo_url === null).length,
+      repoUrlDropped,
+      versionNull: records.filter((r) => r.install.version === null).length,
+      verifiedPublishers: records.filter((r) => r.verified_publisher).length,
+      labelDisagreements,
+      serversWithTargets: records.filter((r) => r.targets.length > 0).length,
+      targets: Object.fromEntries([...targetCounts].sort((a, b) => b[1] - a[1] || compareNames(a[0], b[0]))),
+      badges: Object.fromEntries(badgeCounts),
+    },
+  };
+}
+
+/**
+ * The dataset file: a JSON array with one compact record per line, so a changed server is a one-line diff.
+ */
+export function serializeDataset(records: readonly ServerRecord[]): string {
+  if (records.length === 0) return '[]\n';
+  return `[\n${records.map((record) => JSON.stringify(record)).join(',\n')}\n]\n`;
+}

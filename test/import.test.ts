@@ -1,0 +1,417 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BadgeSchema, ServerRecordSchema, type Signals } from '../src/schema.js';
+import { ACTIVE_MIN_PUSH_RECENCY, BADGE_RULES, POPULAR_MIN_STARS, badgesFor } from '../src/import/badges.js';
+import {
+  ImportInputError,
+  parseInput,
+  RegistryDumpSchema,
+  ScorecardIndexSchema,
+  type RegistryEntry,
+} from '../src/import/inputs.js';
+import { installFrom, pickNewestVersion, repoUrlFrom, timestampKey } from '../src/import/install.js';
+import { compareNames, joinDatasets, normaliseScoredAt, serializeDataset } from '../src/import/join.js';
+import { inferTargets, nameWords, TARGET_RULES } from '../src/import/targets.js';
+import { isVerifiedPublisher, VERIFIED_PUBLISHER_NAMESPACES } from '../src/import/verified.js';
+
+const FIXTURES = join(import.meta.dirname, 'fixtures', 'import');
+const fixture = (file: string) => join(FIXTURES, file);
+const readFixture = (file: string) => readFileSync(fixture(file), 'utf8');
+
+const scorecard = parseInput(readFixture('scores.json'), 'scores.json', ScorecardIndexSchema);
+const registry = parseInput(readFixture('registry.json'), 'registry.json', RegistryDumpSchema);
+const { records, summary } = joinDatasets(scorecard, registry);
+const recordNamed = (name: string) => {
+  const record = records.find((r) => r.name === name);
+  if (!record) throw new Error(`fixture record ${name} is missing`);
+  return record;
+};
+
+/** A registry version with only the fields the importer reads. */
+function version(fields: {
+  version?: string;
+  publishedAt?: string;
+  isLatest?: boolean;
+  url?: string;
+  packages?: { registryType?: string; transport?: { type?: string } }[];
+  remotes?: { type?: string }[];
+}): RegistryEntry {
+  return {
+    server: {
+      name: 'io.github.someone/example',
+      version: fields.version,
+      repository: fields.url === undefined ? undefined : { url: fields.url },
+      packages: fields.packages,
+      remotes: fields.remotes,
+    },
+    _meta: {
+      'io.modelcontextprotocol.registry/official': { isLatest: fields.isLatest, publishedAt: fields.publishedAt },
+    },
+  };
+}
+
+describe('joining the fixtures', () => {
+  it('keeps every scored server, and only those, sorted by name', () => {
+    expect(records.map((r) => r.name)).toEqual(Object.keys(scorecard.servers).sort(compareNames));
+    expect(records.map((r) => r.name)).not.toContain('io.github.someone/unscored');
+    expect(summary).toMatchObject({ records: 6, withRegistryEntry: 5, withoutRegistryEntry: 1 });
+    expect(summary.registryServersNotScored).toBe(1);
+  });
+
+  it('makes only records that pass ServerRecordSchema', () => {
+    for (const record of records) expect(ServerRecordSchema.safeParse(record).success).toBe(true);
+  });
+
+  it('gives a server with no registry entry unknown install values, never invented ones', () => {
+    expect(recordNamed('com.example/no-registry').install).toEqual({
+      repo_url: null,
+      version: null,
+      package_types: [],
+      transport_types: [],
+    });
+  });
+
+  it('takes install information from the version marked isLatest, not the one published last', () => {
+    const { install } = recordNamed('io.github.github/github-mcp-server');
+    expect(install.version).toBe('0.20.0');
+    expect(install.repo_url).toBe('https://github.com/github/github-mcp-server');
+    expect(install.package_types).toEqual(['oci', 'npm']);
+  });
+
+  it('lists package and remote transports once each, packages first', () => {
+    expect(recordNamed('io.github.github/github-mcp-server').install.transport_types).toEqual([
+      'stdio',
+      'streamable-http',
+      'sse',
+    ]);
+    expect(recordNamed('io.github.redis-fan/notes').install).toMatchObject({
+      package_types: [],
+      transport_types: ['sse'],
+    });
+  });
+
+  it('takes the latest publishedAt, to the sub-millisecond digit, when no version is marked isLatest', () => {
+    expect(recordNamed('ai.example/postgres-tools').install).toMatchObject({
+      version: '1.1.0',
+      package_types: ['mcpb'],
+    });
+    expect(summary.newestByPublishedAt).toBe(1);
+  });
+
+  it('turns an empty or non-http(s) repository URL into null', () => {
+    expect(recordNamed('io.github.someone/foo').install.repo_url).toBeNull();
+    expect(recordNamed('io.github.someone/github-mcp').install.repo_url).toBeNull();
+    expect(recordNamed('io.github.redis-fan/notes').install.repo_url).toBeNull();
+    expect(summary.repoUrlDropped).toBe(1);
+  });
+
+  it('copies scores, flags and signals and stamps every record with the run time', () => {
+    const record = recordNamed('com.example/no-registry');
+    const source = scorecard.servers['com.example/no-registry'];
+    expect(record.scores).toEqual(source?.scores);
+    expect(record.flags).toEqual(['NO_SOURCE', 'DEAD_ENTRY']);
+    expect(record.signals).toEqual(source?.signals);
+    expect(new Set(records.map((r) => r.scored_at))).toEqual(new Set(['2026-02-21T22:49:33.106359Z']));
+  });
+
+  it('labels a score by its band even when the source label disagrees', () => {
+    expect(recordNamed('io.github.redis-fan/notes')).toMatchObject({ trust_score: 59, trust_label: 'Low Trust' });
+    expect(summary.labelDisagreements).toEqual(['io.github.redis-fan/notes']);
+  });
+
+  it('marks exactly the allow-listed namespaces as verified publishers', () => {
+    expect(records.filter((r) => r.verified_publisher).map((r) => r.name)).toEqual([
+      'io.github.github/github-mcp-server',
+    ]);
+  });
+
+  it('infers targets from the id, not from the GitHub account that hosts the code', () => {
+    expect(recordNamed('io.github.someone/foo').targets).toEqual([]);
+    expect(recordNamed('io.github.someone/github-mcp').targets).toEqual(['GitHub']);
+    expect(recordNamed('io.github.redis-fan/notes').targets).toEqual([]);
+    expect(recordNamed('ai.example/postgres-tools').targets).toEqual(['PostgreSQL']);
+    expect(summary.targets).toEqual({ GitHub: 2, PostgreSQL: 1 });
+  });
+
+  it('counts the badges it hands out, every rule listed', () => {
+    expect(Object.keys(summary.badges)).toEqual(BADGE_RULES.map((rule) => rule.id));
+    expect(summary.badges['security-policy']).toBe(1);
+    expect(summary.badges['popular']).toBe(2);
+  });
+
+  it('writes one compact record per line inside a JSON array', () => {
+    const text = serializeDataset(records);
+    const lines = text.trimEnd().split('\n');
+    expect(lines[0]).toBe('[');
+    expect(lines.at(-1)).toBe(']');
+    expect(lines).toHaveLength(records.length + 2);
+    expect(JSON.parse(text)).toEqual(records);
+    expect(serializeDataset([])).toBe('[]\n');
+  });
+});
+
+describe('choosing the newest registry version', () => {
+  it('prefers a version marked isLatest over a later unmarked one', () => {
+    const marked = version({ version: '1', publishedAt: '2025-10-01T00:00:00Z', isLatest: true });
+    const later = version({ version: '2', publishedAt: '2025-11-01T00:00:00Z', isLatest: false });
+    expect(pickNewestVersion([marked, later])).toBe(marked);
+  });
+
+  it('takes the latest publishedAt among several versions marked isLatest', () => {
+    const a = version({ version: 'a', publishedAt: '2025-10-01T00:00:00.999Z', isLatest: true });
+    const b = version({ version: 'b', publishedAt: '2025-10-01T00:00:01Z', isLatest: true });
+    const c = version({ version: 'c', publishedAt: '2025-12-01T00:00:00Z', isLatest: false });
+    expect(pickNewestVersion([b, a, c])).toBe(b);
+  });
+
+  it('breaks a publishedAt tie by the later position in the dump, and ranks a missing date first', () => {
+    const first = version({ version: 'first', publishedAt: '2025-10-01T00:00:00Z' });
+    const second = version({ version: 'second', publishedAt: '2025-10-01T00:00:00.000Z' });
+    const undated = version({ version: 'undated' });
+    expect(pickNewestVersion([first, second, undated])).toBe(second);
+    expect(pickNewestVersion([undated])).toBe(undated);
+    expect(pickNewestVersion([])).toBeUndefined();
+  });
+
+  it('orders timestamps by their fractional digits as numbers, not as text', () => {
+    const key = timestampKey;
+    expect(key('2025-10-19T15:06:55.12505Z')).toEqual([Date.parse('2025-10-19T15:06:55Z'), '125050000']);
+    expect(key('2025-10-19T15:06:55Z')?.[1]).toBe('000000000');
+    expect(key('19 October 2025')).toBeUndefined();
+    expect(key(undefined)).toBeUndefined();
+  });
+});
+
+describe('install information of one version', () => {
+  it('keeps http(s) repository URLs as given and drops every other form', () => {
+    expect(repoUrlFrom(' https://github.com/a/b.git ')).toBe('https://github.com/a/b.git');
+    expect(repoUrlFrom('http://example.com/repo')).toBe('http://example.com/repo');
+    expect(repoUrlFrom('git@github.com:a/b.git')).toBeNull();
+    expect(repoUrlFrom('ftp://example.com/repo')).toBeNull();
+    expect(repoUrlFrom('')).toBeNull();
+    expect(repoUrlFrom(undefined)).toBeNull();
+  });
+
+  it('gives a null version when the registry has none, and skips blank package and transport types', () => {
+    const install = installFrom(
+      version({ packages: [{ registryType: '' }, { registryType: 'npm', transport: { type: ' ' } }], remotes: [{}] }),
+    );
+    expect(install).toEqual({ repo_url: null, version: null, package_types: ['npm'], transport_types: [] });
+  });
+
+  it('deduplicates types case-insensitively in order of first appearance', () => {
+    const install = installFrom(
+      version({
+        version: '1.0.0',
+        packages: [
+          { registryType: 'pypi', transport: { type: 'stdio' } },
+          { registryType: 'npm', transport: { type: 'streamable-http' } },
+          { registryType: 'PyPI', transport: { type: 'stdio' } },
+        ],
+        remotes: [{ type: 'sse' }, { type: 'streamable-http' }],
+      }),
+    );
+    expect(install.package_types).toEqual(['pypi', 'npm']);
+    expect(install.transport_types).toEqual(['stdio', 'streamable-http', 'sse']);
+  });
+});
+
+describe('scored_at', () => {
+  it('keeps a UTC timestamp with microseconds as it is, since z.iso.datetime accepts it', () => {
+    expect(normaliseScoredAt('2026-02-21T22:49:33.106359Z')).toBe('2026-02-21T22:49:33.106359Z');
+  });
+
+  it('converts a timestamp with an offset to UTC', () => {
+    expect(normaliseScoredAt('2026-02-22T00:49:33.106+02:00')).toBe('2026-02-21T22:49:33.106Z');
+  });
+
+  it('refuses a timestamp without a time zone', () => {
+    expect(() => normaliseScoredAt('2026-02-21T22:49:33')).toThrow(ImportInputError);
+  });
+});
+
+describe('target inference', () => {
+  it('splits names into words on separators and case changes', () => {
+    expect(nameWords('XcodeBuildMCP')).toEqual(['xcode', 'build', 'mcp']);
+    expect(nameWords('io.github.some_one/neo4j-Cypher')).toEqual(['io', 'github', 'some', 'one', 'neo4j', 'cypher']);
+  });
+
+  it('ignores the hosting prefix and the account of a code-hosting namespace', () => {
+    expect(inferTargets('io.github.someone/foo')).toEqual([]);
+    expect(inferTargets('io.github.github/foo')).toEqual([]);
+    expect(inferTargets('io.github.slack-fan/notes')).toEqual([]);
+    expect(inferTargets('com.github.someone/foo')).toEqual([]);
+    expect(inferTargets('io.gitlab.someone/foo')).toEqual([]);
+  });
+
+  it('finds a platform named in the id of a hosted server', () => {
+    expect(inferTargets('io.github.someone/github-mcp')).toEqual(['GitHub']);
+    expect(inferTargets('io.github.someone/mcp-server-slack')).toEqual(['Slack']);
+  });
+
+  it('matches the namespace of a publisher that is not a code host', () => {
+    expect(inferTargets('com.stripe/mcp')).toEqual(['Stripe']);
+    expect(inferTargets('com.gitlab/mcp')).toEqual(['GitLab']);
+    expect(inferTargets('aws.api.us-east-1.eks-mcp/server')).toEqual(['AWS']);
+  });
+
+  it('matches whole words only, so git is not GitHub and mpg is not PostgreSQL', () => {
+    expect(inferTargets('io.github.someone/git-tools')).toEqual([]);
+    expect(inferTargets('io.github.someone/mpg-converter')).toEqual([]);
+    expect(inferTargets('io.github.someone/pg-tools')).toEqual(['PostgreSQL']);
+    expect(inferTargets('io.github.someone/slacker')).toEqual([]);
+  });
+
+  it('matches brand names split by case, separators, an mcp wrapper or a trailing number', () => {
+    expect(inferTargets('io.github.someone/GitHubStats')).toEqual(['GitHub']);
+    expect(inferTargets('io.github.someone/google-drive-sync')).toEqual(['Google Drive']);
+    expect(inferTargets('io.github.someone/GoogleDrive')).toEqual(['Google Drive']);
+    expect(inferTargets('ai.smithery/someone-discordmcp-suite')).toEqual(['Discord']);
+    expect(inferTargets('ai.smithery/someone-google-calendar2')).toEqual(['Google Calendar']);
+  });
+
+  it('lists several targets once each, in table order, with display spellings', () => {
+    expect(inferTargets('io.github.someone/postgres-to-github-postgres')).toEqual(['GitHub', 'PostgreSQL']);
+    expect(inferTargets('io.github.someone/mongo-redis')).toEqual(['MongoDB', 'Redis']);
+  });
+
+  it('has a table of distinct display names with lower-case alphanumeric keywords', () => {
+    const targets = TARGET_RULES.map((rule) => rule.target.toLowerCase());
+    expect(new Set(targets).size).toBe(targets.length);
+    const keywords = TARGET_RULES.flatMap((rule) => rule.keywords);
+    expect(new Set(keywords).size).toBe(keywords.length);
+    for (const keyword of keywords) expect(keyword).toMatch(/^[a-z0-9]+$/);
+  });
+});
+
+describe('badges', () => {
+  const base: Signals = scorecard.servers['io.github.someone/github-mcp']!.signals;
+
+  it('gives no badge when no signal supports one', () => {
+    expect(
+      badgesFor({ ...base, last_push_recency: null, github_stars: null, has_license: false, repo_age_over_90d: false }),
+    ).toEqual([]);
+  });
+
+  it('gives every badge, in table order, when every signal supports one', () => {
+    const badges = badgesFor(scorecard.servers['io.github.github/github-mcp-server']!.signals);
+    expect(badges.map((badge) => badge.id)).toEqual(BADGE_RULES.map((rule) => rule.id));
+    for (const badge of badges) expect(BadgeSchema.safeParse(badge).success).toBe(true);
+  });
+
+  it('gives popular from the star threshold on, saying the signal and its value', () => {
+    expect(badgesFor({ ...base, github_stars: POPULAR_MIN_STARS - 1 })).toEqual([]);
+    expect(badgesFor({ ...base, github_stars: POPULAR_MIN_STARS })).toEqual([
+      {
+        id: 'popular',
+        label: 'Popular',
+        evidence: `github_stars is ${POPULAR_MIN_STARS} (at least ${POPULAR_MIN_STARS})`,
+      },
+    ]);
+  });
+
+  it('gives actively-maintained from the push-recency threshold on', () => {
+    const ids = (recency: number) =>
+      badgesFor({ ...base, github_stars: 0, last_push_recency: recency }).map((badge) => badge.id);
+    expect(ids(ACTIVE_MIN_PUSH_RECENCY - 0.001)).toEqual([]);
+    expect(ids(ACTIVE_MIN_PUSH_RECENCY)).toEqual(['actively-maintained']);
+    const evidence = badgesFor({ ...base, github_stars: 0, last_push_recency: 1 })[0]?.evidence;
+    expect(evidence).toContain('last_push_recency is 1');
+  });
+});
+
+describe('verified publishers', () => {
+  it('accepts exactly the allow-listed namespaces', () => {
+    expect(VERIFIED_PUBLISHER_NAMESPACES).toHaveLength(10);
+    for (const namespace of VERIFIED_PUBLISHER_NAMESPACES) expect(isVerifiedPublisher(namespace)).toBe(true);
+    expect(isVerifiedPublisher('io.github.githubnext')).toBe(false);
+    expect(isVerifiedPublisher('io.github.GitHub')).toBe(false);
+    expect(isVerifiedPublisher('com.microsoft.azure')).toBe(false);
+  });
+});
+
+describe('reading the inputs', () => {
+  it('refuses text that is not JSON with one line naming the file', () => {
+    expect(() => parseInput(readFixture('not-json.json'), 'not-json.json', ScorecardIndexSchema)).toThrow(
+      /^not-json\.json is not valid JSON: [^\n]+$/,
+    );
+  });
+
+  it('refuses JSON of the wrong shape with one line naming the file and the field', () => {
+    expect(() => parseInput(readFixture('wrong-shape.json'), 'wrong-shape.json', ScorecardIndexSchema)).toThrow(
+      /^wrong-shape\.json does not have the expected shape: [^\n]*trust_score[^\n]*$/,
+    );
+    expect(() => parseInput('{}', 'registry.json', RegistryDumpSchema)).toThrow(/expected array/);
+  });
+
+  it('skips a leading byte-order mark, as the upstream registry dump has one', () => {
+    expect(parseInput(`\uFEFF${readFixture('registry.json')}`, 'registry.json', RegistryDumpSchema)).toEqual(registry);
+  });
+});
+
+describe('the import command', () => {
+  const execFileAsync = promisify(execFile);
+  const work = mkdtempSync(join(tmpdir(), 'import-test-'));
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  /** Run the CLI as a person would; resolves with its exit code and output whatever the code. */
+  async function runImport(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    try {
+      const { stdout, stderr } = await execFileAsync('npx', ['tsx', 'scripts/import.ts', ...args], {
+        cwd: join(import.meta.dirname, '..'),
+      });
+      return { code: 0, stdout, stderr };
+    } catch (error) {
+      const failed = error as { code: number; stdout: string; stderr: string };
+      return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+    }
+  }
+  /** The command's own error lines (npx may add warnings of its own). */
+  const importLines = (stderr: string) => stderr.split('\n').filter((line) => line.startsWith('import:'));
+
+  it('writes a dataset of valid records from the fixtures', async () => {
+    const out = join(work, 'nested', 'servers.json');
+    const run = await runImport([
+      ...['--scores', fixture('scores.json'), '--registry', fixture('registry.json')],
+      ...['--out', out],
+    ]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('wrote 6 records');
+    const written: unknown = JSON.parse(readFileSync(out, 'utf8'));
+    expect(Array.isArray(written)).toBe(true);
+    for (const record of written as unknown[]) expect(ServerRecordSchema.safeParse(record).success).toBe(true);
+    expect(written).toEqual(records);
+  });
+
+  it('says in one line that an input file is missing, and writes nothing', async () => {
+    const out = join(work, 'missing.json');
+    const missing = fixture('no-such-file.json');
+    const run = await runImport(['--scores', missing, '--registry', fixture('registry.json'), '--out', out]);
+    expect(run.code).toBe(1);
+    expect(importLines(run.stderr)).toEqual([`import: cannot read ${missing}: no such file`]);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('says in one line that an input file is not JSON, and writes nothing', async () => {
+    const out = join(work, 'invalid.json');
+    const run = await runImport([
+      ...['--scores', fixture('scores.json'), '--registry', fixture('not-json.json')],
+      ...['--out', out],
+    ]);
+    expect(run.code).toBe(1);
+    const lines = importLines(run.stderr);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^import: .*not-json\.json is not valid JSON: /);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('refuses to run without both inputs', async () => {
+    const run = await runImport(['--scores', fixture('scores.json')]);
+    expect(run.code).toBe(2);
+    expect(importLines(run.stderr)).toEqual(['import: --scores and --registry are required']);
+  });
+});
