@@ -18,14 +18,17 @@ import type { KeyRecord, Store } from './types.js';
 /** Every Redis key this service writes starts with this, so one Redis can be shared with other apps. */
 export const DEFAULT_REDIS_PREFIX = 'mts:';
 
-/** The few commands the layout needs; each backend maps them onto its client. Errors may be anything. */
+/**
+ * The few commands the layout needs; each backend maps them onto its client. Errors may be anything.
+ * `signal` is aborted when the call's deadline has passed: a backend must not send a command after that.
+ */
 export interface RedisCommands {
-  evalSha(sha1: string, keys: string[], args: string[]): Promise<unknown>;
-  eval(script: string, keys: string[], args: string[]): Promise<unknown>;
-  hGet(key: string, field: string): Promise<string | null | undefined>;
-  hSet(key: string, field: string, value: string): Promise<unknown>;
-  hVals(key: string): Promise<string[]>;
-  ping(): Promise<unknown>;
+  evalSha(sha1: string, keys: string[], args: string[], signal: AbortSignal): Promise<unknown>;
+  eval(script: string, keys: string[], args: string[], signal: AbortSignal): Promise<unknown>;
+  hGet(key: string, field: string, signal: AbortSignal): Promise<string | null | undefined>;
+  hSet(key: string, field: string, value: string, signal: AbortSignal): Promise<unknown>;
+  hVals(key: string, signal: AbortSignal): Promise<string[]>;
+  ping(signal: AbortSignal): Promise<unknown>;
 }
 
 interface LuaScript {
@@ -107,15 +110,17 @@ export function createRedisBackedStore(options: RedisBackedStoreOptions): Store 
   const { kind, commands, prefix, timeoutMs } = options;
   const keysHash = `${prefix}keys`;
   const counterKey = (key: string) => `${prefix}counter:${key}`;
-  const call = <T>(what: string, operation: () => Promise<T>) => withinDeadline(`${kind} ${what}`, timeoutMs, operation);
+  const call = <T>(what: string, operation: (signal: AbortSignal) => Promise<T>) =>
+    withinDeadline(`${kind} ${what}`, timeoutMs, operation);
 
   /** EVALSHA first (the script text is sent once per Redis restart), EVAL when Redis does not know it yet. */
-  async function runScript(script: LuaScript, keys: string[], args: string[]): Promise<unknown> {
+  async function runScript(script: LuaScript, keys: string[], args: string[], signal: AbortSignal): Promise<unknown> {
     try {
-      return await commands.evalSha(script.sha1, keys, args);
+      return await commands.evalSha(script.sha1, keys, args, signal);
     } catch (error) {
       if (!isNoScriptError(error)) throw error;
-      return await commands.eval(script.source, keys, args);
+      signal.throwIfAborted();
+      return await commands.eval(script.source, keys, args, signal);
     }
   }
 
@@ -124,24 +129,26 @@ export function createRedisBackedStore(options: RedisBackedStoreOptions): Store 
 
     async increment(key, expireAtMs) {
       if (!Number.isSafeInteger(expireAtMs)) throw new Error(`increment: expireAtMs must be an integer, got ${expireAtMs}`);
-      const reply = await call('increment', () => runScript(INCREMENT_SCRIPT, [counterKey(key)], [String(expireAtMs)]));
+      const reply = await call('increment', (signal) =>
+        runScript(INCREMENT_SCRIPT, [counterKey(key)], [String(expireAtMs)], signal),
+      );
       const count = z.number().int().positive().safeParse(reply);
       if (!count.success) throw new Error(`${kind} increment: unexpected reply ${JSON.stringify(reply)}`);
       return count.data;
     },
 
     async findKey(hash) {
-      const json = await call('findKey', () => commands.hGet(keysHash, hash));
+      const json = await call('findKey', (signal) => commands.hGet(keysHash, hash, signal));
       return json == null ? undefined : decodeRecord(json, `${kind} findKey`);
     },
 
     async addKey(record) {
       const json = encodeRecord(record);
-      await call('addKey', () => commands.hSet(keysHash, record.hash, json));
+      await call('addKey', (signal) => commands.hSet(keysHash, record.hash, json, signal));
     },
 
     async listKeys() {
-      const values = await call('listKeys', () => commands.hVals(keysHash));
+      const values = await call('listKeys', (signal) => commands.hVals(keysHash, signal));
       const records = values.map((json) => decodeRecord(json, `${kind} listKeys`));
       // A hash has no order: list oldest first, then by hash, so output is stable between runs.
       return records.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.hash.localeCompare(b.hash));
@@ -150,7 +157,9 @@ export function createRedisBackedStore(options: RedisBackedStoreOptions): Store 
     async revokeKey(hashPrefix) {
       const parsedPrefix = HashPrefixSchema.safeParse(hashPrefix);
       if (!parsedPrefix.success) throw new Error(`revokeKey: ${z.prettifyError(parsedPrefix.error)}`);
-      const reply = await call('revokeKey', () => runScript(REVOKE_SCRIPT, [keysHash], [parsedPrefix.data]));
+      const reply = await call('revokeKey', (signal) =>
+        runScript(REVOKE_SCRIPT, [keysHash], [parsedPrefix.data], signal),
+      );
       const matches = ScriptCountSchema.safeParse(reply);
       if (!matches.success) throw new Error(`${kind} revokeKey: unexpected reply ${JSON.stringify(reply)}`);
       if (matches.data > 1) {
@@ -160,7 +169,7 @@ export function createRedisBackedStore(options: RedisBackedStoreOptions): Store 
     },
 
     async ping() {
-      await call('ping', () => commands.ping());
+      await call('ping', (signal) => commands.ping(signal));
     },
 
     close: options.close,

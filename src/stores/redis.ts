@@ -70,8 +70,11 @@ export function createRedisStore(options: RedisStoreOptions): Store {
 
   let connection: { client: RedisClient; ready: Promise<unknown> } | undefined;
 
-  /** The one client of this instance, created lazily; `ready` settles when it first connects. */
-  function connected(): Promise<RedisClient> {
+  /**
+   * The one client of this instance, created lazily; resolves once it has connected, unless the call's
+   * deadline (`signal`) passed meanwhile: a command must not go out for a caller already told it failed.
+   */
+  async function connected(signal: AbortSignal): Promise<RedisClient> {
     if (!connection) {
       const client = makeClient(options.url, timeoutMs);
       let outageReported = false;
@@ -95,7 +98,9 @@ export function createRedisStore(options: RedisStoreOptions): Store {
       connection = current;
     }
     const { client, ready } = connection;
-    return ready.then(() => client);
+    await ready;
+    signal.throwIfAborted();
+    return client;
   }
 
   return createRedisBackedStore({
@@ -103,12 +108,12 @@ export function createRedisStore(options: RedisStoreOptions): Store {
     prefix: options.prefix ?? DEFAULT_REDIS_PREFIX,
     timeoutMs,
     commands: {
-      evalSha: async (sha1, keys, args) => (await connected()).evalSha(sha1, { keys, arguments: args }),
-      eval: async (script, keys, args) => (await connected()).eval(script, { keys, arguments: args }),
-      hGet: async (key, field) => (await connected()).hGet(key, field),
-      hSet: async (key, field, value) => (await connected()).hSet(key, field, value),
-      hVals: async (key) => (await connected()).hVals(key),
-      ping: async () => (await connected()).ping(),
+      evalSha: async (sha1, keys, args, signal) => (await connected(signal)).evalSha(sha1, { keys, arguments: args }),
+      eval: async (script, keys, args, signal) => (await connected(signal)).eval(script, { keys, arguments: args }),
+      hGet: async (key, field, signal) => (await connected(signal)).hGet(key, field),
+      hSet: async (key, field, value, signal) => (await connected(signal)).hSet(key, field, value),
+      hVals: async (key, signal) => (await connected(signal)).hVals(key),
+      ping: async (signal) => (await connected(signal)).ping(),
     },
     async close() {
       const current = connection;

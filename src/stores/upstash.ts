@@ -64,6 +64,8 @@ export function createUpstashStore(options: UpstashStoreOptions): Store {
     prefix: options.prefix ?? DEFAULT_REDIS_PREFIX,
     timeoutMs,
     commands: {
+      // Requests go out at once (no connection to wait for), so `signal` only matters for the EVAL fallback,
+      // which the layout guards; each request is bounded by its own AbortSignal.timeout above.
       evalSha: (sha1, keys, args) => redis().evalsha(sha1, keys, args),
       eval: (script, keys, args) => redis().eval(script, keys, args),
       hGet: (key, field) => redis().hget<string>(key, field),
