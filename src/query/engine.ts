@@ -1,0 +1,207 @@
+/**
+ * The query engine over a loaded snapshot: statistics, case-insensitive lookup, filtered and sorted pages,
+ * and name search. Records stay in memory as the bytes of the records artifact (one line each) and are
+ * cut out as JSON text on demand, so a page is answered without parsing or re-serializing anything and a
+ * large snapshot costs its file size, not millions of objects.
+ */
+import type { ListParams, ServerRecord, SortField, SortOrder, Stats } from '../schema.js';
+import type { Manifest } from '../snapshot/manifest.js';
+import type { Postings, SearchArtifact, SortIndexes } from '../snapshot/artifacts.js';
+import { NameIndex } from './name-index.js';
+import { exactKey } from './search-index.js';
+import { topK } from './top-k.js';
+import type { JsonPage, Page, QueryEngine } from './types.js';
+
+/** What the loader hands over: the manifest, the records' bytes and the parsed artifacts. */
+export interface LoadedArtifacts {
+  manifest: Manifest;
+  records: Buffer;
+  names: string[];
+  columns: { trust_score: number[] };
+  stats: Stats;
+  sortIndexes: SortIndexes;
+  postings: Postings;
+  search: SearchArtifact;
+}
+
+const NEWLINE = 0x0a;
+
+/** Byte offsets of each line of the records artifact: line N spans offsets[N] to offsets[N + 1] - 1. */
+function lineOffsets(bytes: Buffer, count: number): Float64Array {
+  const offsets = new Float64Array(count + 1);
+  let position = 0;
+  for (let id = 0; id < count; id++) {
+    offsets[id] = position;
+    const end = bytes.indexOf(NEWLINE, position);
+    if (end < 0) throw new Error(`records artifact has ${id} lines where the manifest says ${count}`);
+    position = end + 1;
+  }
+  offsets[count] = position;
+  if (position !== bytes.length) throw new Error(`records artifact has more lines than the manifest's ${count}`);
+  return offsets;
+}
+
+/** Intersection of ascending id lists, smallest first. */
+function intersect(lists: readonly (readonly number[])[]): number[] {
+  const sorted = [...lists].sort((a, b) => a.length - b.length);
+  let result = sorted[0] ? [...sorted[0]] : [];
+  for (let i = 1; i < sorted.length && result.length > 0; i++) {
+    const other = sorted[i]!;
+    const next: number[] = [];
+    let j = 0;
+    for (const id of result) {
+      while (j < other.length && other[j]! < id) j++;
+      if (j < other.length && other[j] === id) next.push(id);
+    }
+    result = next;
+  }
+  return result;
+}
+
+/** The comma-separated flag names of a `flags` filter, trimmed, without empty pieces or repeats. */
+export function parseFlagList(flags: string): string[] {
+  return [...new Set(flags.split(',').map((flag) => flag.trim().toLowerCase()).filter((flag) => flag !== ''))];
+}
+
+export function createQueryEngine(artifacts: LoadedArtifacts): QueryEngine {
+  const { manifest, records, names, postings, stats } = artifacts;
+  const count = manifest.record_count;
+  if (names.length !== count || artifacts.columns.trust_score.length !== count) {
+    throw new Error(`snapshot artifacts disagree with the manifest's record count ${count}`);
+  }
+  const offsets = lineOffsets(records, count);
+  const trustScore = Uint8Array.from(artifacts.columns.trust_score);
+
+  const idByName = new Map<string, number>();
+  names.forEach((name, id) => idByName.set(name.toLowerCase(), id));
+
+  const orders = new Map<string, Uint32Array>();
+  for (const [field, index] of Object.entries(artifacts.sortIndexes)) {
+    orders.set(`${field}:asc`, Uint32Array.from(index.asc));
+    orders.set(`${field}:desc`, Uint32Array.from(index.desc));
+  }
+  /** rank[id] = position of the record in an order; made on first use of that order. */
+  const ranks = new Map<string, Uint32Array>();
+  const orderOf = (sort: SortField, order: SortOrder) => orders.get(`${sort}:${order}`)!;
+  const rankOf = (sort: SortField, order: SortOrder) => {
+    const key = `${sort}:${order}`;
+    let rank = ranks.get(key);
+    if (!rank) {
+      const ids = orderOf(sort, order);
+      rank = new Uint32Array(count);
+      for (let position = 0; position < ids.length; position++) rank[ids[position]!] = position;
+      ranks.set(key, rank);
+    }
+    return rank;
+  };
+
+  const nameIndex = NameIndex.fromJS(artifacts.search.index);
+  const exact = artifacts.search.exact;
+  const statsJson = JSON.stringify(stats);
+
+  const recordJson = (id: number) => records.toString('utf8', offsets[id]!, offsets[id + 1]! - 1);
+  const pageJson = (ids: ArrayLike<number>) => {
+    const parts = new Array<string>(ids.length);
+    for (let i = 0; i < ids.length; i++) parts[i] = recordJson(ids[i]!);
+    return `[${parts.join(',')}]`;
+  };
+
+  /** Scratch marks for membership tests while walking an order; a generation number avoids clearing. */
+  const marks = new Uint32Array(count);
+  let generation = 0;
+
+  function postingsFor(map: Record<string, number[]>, value: string): number[] {
+    const key = value.trim().toLowerCase();
+    return Object.hasOwn(map, key) ? map[key]! : [];
+  }
+
+  function listIds(params: ListParams): { ids: number[]; total: number } {
+    const { sort, order, limit, offset, min_score: minScore } = params;
+    const lists: number[][] = [];
+    if (params.flags !== undefined) for (const flag of parseFlagList(params.flags)) lists.push(postingsFor(postings.flags, flag));
+    if (params.target !== undefined) lists.push(postingsFor(postings.target, params.target));
+    if (params.namespace !== undefined) lists.push(postingsFor(postings.namespace, params.namespace));
+    const ordered = orderOf(sort, order);
+    const end = offset + limit;
+
+    if (lists.length === 0) {
+      if (minScore === undefined) return { ids: Array.from(ordered.subarray(Math.min(offset, count), Math.min(end, count))), total: count };
+      return walk(ordered, (id) => trustScore[id]! >= minScore, offset, limit);
+    }
+
+    let matches = intersect(lists);
+    if (minScore !== undefined) matches = matches.filter((id) => trustScore[id]! >= minScore);
+    const total = matches.length;
+    if (offset >= total) return { ids: [], total };
+    // Few matches: sort them by their rank in the order. Many: walk the order and keep the marked ones.
+    // Walking costs about (offset + limit) * count / total steps; sorting about total * log2(total).
+    const walkCost = (Math.min(end, total) * count) / total;
+    const sortCost = total * Math.log2(total + 1) * 4;
+    if (sortCost < walkCost) {
+      const rank = rankOf(sort, order);
+      const positions = new Uint32Array(total);
+      for (let i = 0; i < total; i++) positions[i] = rank[matches[i]!]!;
+      positions.sort();
+      return { ids: Array.from(positions.subarray(offset, Math.min(end, total)), (position) => ordered[position]!), total };
+    }
+    generation++;
+    for (const id of matches) marks[id] = generation;
+    const mark = generation;
+    return { ids: walk(ordered, (id) => marks[id] === mark, offset, limit).ids, total };
+  }
+
+  /** Walk an order, skip `offset` matching ids, keep `limit`, and count every match. */
+  function walk(ordered: Uint32Array, matches: (id: number) => boolean, offset: number, limit: number) {
+    const ids: number[] = [];
+    let seen = 0;
+    for (let position = 0; position < ordered.length; position++) {
+      const id = ordered[position]!;
+      if (!matches(id)) continue;
+      if (seen >= offset && ids.length < limit) ids.push(id);
+      seen++;
+    }
+    return { ids, total: seen };
+  }
+
+  function searchIds(q: string, limit: number): { ids: number[]; total: number } {
+    const query = q.trim();
+    const { ids, scores } = nameIndex.match(query);
+    const key = exactKey(query);
+    const exactIds = new Set(Object.hasOwn(exact, key) ? exact[key] : []);
+    // Exact id matches first; then relevance; ties to the higher trust score, then name order.
+    const rank = (i: number) => (exactIds.has(ids[i]!) ? 1 : 0);
+    const best = topK(ids.length, limit, (a, b) =>
+      rank(b) - rank(a) ||
+      scores[b]! - scores[a]! ||
+      trustScore[ids[b]!]! - trustScore[ids[a]!]! ||
+      ids[a]! - ids[b]!,
+    );
+    return { ids: best.map((i) => ids[i]!), total: ids.length };
+  }
+
+  const parse = (json: string) => JSON.parse(json) as ServerRecord;
+  const toPage = ({ ids, total }: { ids: number[]; total: number }): Page<ServerRecord> => ({
+    items: ids.map((id) => parse(recordJson(id))),
+    total,
+  });
+  const toJsonPage = ({ ids, total }: { ids: number[]; total: number }): JsonPage => ({ json: pageJson(ids), total });
+  const lookup = (name: string) => idByName.get(name.toLowerCase());
+
+  return {
+    snapshot: { id: manifest.snapshot_id, generatedAt: manifest.generated_at, recordCount: count },
+    stats: () => structuredClone(stats),
+    statsJson: () => statsJson,
+    get(name) {
+      const id = lookup(name);
+      return id === undefined ? undefined : parse(recordJson(id));
+    },
+    getJson(name) {
+      const id = lookup(name);
+      return id === undefined ? undefined : recordJson(id);
+    },
+    list: (params) => toPage(listIds(params)),
+    listJson: (params) => toJsonPage(listIds(params)),
+    search: (q, limit) => toPage(searchIds(q, limit)),
+    searchJson: (q, limit) => toJsonPage(searchIds(q, limit)),
+  };
+}

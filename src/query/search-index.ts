@@ -1,0 +1,78 @@
+/**
+ * The name index: how names become words, and the one set of MiniSearch options used both to build the
+ * index (at build time) and to load it (in the server), so the two can never disagree.
+ *
+ * Decisions §4: a name is split into words on `/ . - _` and letter-case changes; the id part weighs more
+ * than the namespace (so `github` does not rank every `io.github.*` server first); prefix matching;
+ * typo tolerance for words of 4 or more characters; several words mean all of them.
+ */
+import MiniSearch, { type Options, type SearchOptions } from 'minisearch';
+import { splitName } from '../schema.js';
+
+/** The document the index holds for one record: `id` is the record id (its position in name order). */
+export interface NameDocument {
+  id: number;
+  /** The server id: the part after the `/`. */
+  server: string;
+  namespace: string;
+}
+
+/**
+ * Words of a name or a query: split on `/ . - _`, white space and other punctuation, and where the
+ * letter case changes (`PostgresMCP` → `postgres`, `mcp`; `myServer` → `my`, `server`), lower-cased.
+ */
+export function nameWords(text: string): string[] {
+  const words: string[] = [];
+  for (const chunk of text.split(/[^\p{L}\p{N}]+/u)) {
+    if (chunk === '') continue;
+    // camelCase boundary, then an acronym followed by a capitalised word (MCPServer → MCP Server).
+    const spaced = chunk.replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2').replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2');
+    for (const word of spaced.split(' ')) if (word !== '') words.push(word.toLowerCase());
+  }
+  return words;
+}
+
+/** Typo tolerance: none below 4 characters, one edit from 4, two from 8. */
+export function fuzziness(term: string): number | false {
+  if (term.length >= 8) return 2;
+  if (term.length >= 4) return 1;
+  return false;
+}
+
+export const SEARCH_OPTIONS: SearchOptions = {
+  boost: { server: 3, namespace: 1 },
+  prefix: true,
+  fuzzy: (term) => fuzziness(term),
+  combineWith: 'AND',
+  // Prefix and fuzzy matches count, but less than the word itself.
+  weights: { prefix: 0.5, fuzzy: 0.35 },
+};
+
+/** The MiniSearch options, shared by the build and the loader. */
+export const MINISEARCH_OPTIONS: Options<NameDocument> = {
+  idField: 'id',
+  fields: ['server', 'namespace'],
+  storeFields: [],
+  tokenize: (text) => nameWords(text),
+  // Words are already lower-cased by the tokenizer; queries go through the same tokenizer.
+  processTerm: (term) => term,
+  searchOptions: SEARCH_OPTIONS,
+};
+
+export function nameDocument(id: number, name: string): NameDocument {
+  const { namespace, id: server } = splitName(name);
+  return { id, server, namespace };
+}
+
+/**
+ * The key under which a record's id is filed for exact matching: its words, sorted and joined. A query
+ * whose words are exactly the id's words ranks that record first (decisions §6: `q=mcp` puts
+ * `<namespace>/mcp` at the top).
+ */
+export function exactKey(text: string): string {
+  return nameWords(text).sort().join(' ');
+}
+
+export function createNameIndex(): MiniSearch<NameDocument> {
+  return new MiniSearch<NameDocument>(MINISEARCH_OPTIONS);
+}

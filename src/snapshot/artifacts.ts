@@ -1,0 +1,105 @@
+/**
+ * From validated records to the content of every artifact: name order, one sorted index per sort field,
+ * the filter postings, the statistics and the name index. Pure computation: writing is build.ts's job.
+ */
+import { SORT_FIELDS, splitName, type ServerRecord, type SortField, type Stats } from '../schema.js';
+import { compareCodePoints, compareNames } from '../query/order.js';
+import { createNameIndex, exactKey, nameDocument } from '../query/search-index.js';
+import { computeStats } from '../query/stats.js';
+
+/** Record ids (positions in name order) in ascending and descending order of one sort field. */
+export interface SortIndex {
+  asc: number[];
+  desc: number[];
+}
+export type SortIndexes = Record<SortField, SortIndex>;
+
+/** Filter postings: lower-cased value → ascending record ids. */
+export interface Postings {
+  flags: Record<string, number[]>;
+  target: Record<string, number[]>;
+  namespace: Record<string, number[]>;
+}
+
+export interface SearchArtifact {
+  /** MiniSearch's own serialization (loaded with the shared MINISEARCH_OPTIONS). */
+  index: unknown;
+  /** exactKey(server id) → record ids whose id has exactly those words. */
+  exact: Record<string, number[]>;
+}
+
+export interface Artifacts {
+  /** The records in name order: record id N is `records[N]`. */
+  records: ServerRecord[];
+  names: string[];
+  columns: { trust_score: number[] };
+  stats: Stats;
+  sortIndexes: SortIndexes;
+  postings: Postings;
+  search: SearchArtifact;
+}
+
+type SortKey = (record: ServerRecord) => number | string;
+
+/** The key each sort field orders by; ties always fall back to name order (the record id). */
+const SORT_KEYS: Record<Exclude<SortField, 'name'>, SortKey> = {
+  trust_score: (r) => r.trust_score,
+  namespace: (r) => splitName(r.name).namespace.toLowerCase(),
+  provenance: (r) => r.scores.provenance,
+  maintenance: (r) => r.scores.maintenance,
+  popularity: (r) => r.scores.popularity,
+  permissions: (r) => r.scores.permissions,
+  scored_at: (r) => Date.parse(r.scored_at),
+};
+
+function compareKeys(a: number | string, b: number | string): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  return compareCodePoints(String(a), String(b));
+}
+
+/** Decisions §6: `order` reverses the sort field only; ties stay name ascending. */
+export function buildSortIndex(records: readonly ServerRecord[], field: SortField): SortIndex {
+  const ids = records.map((_, id) => id);
+  if (field === 'name') return { asc: ids, desc: [...ids].reverse() };
+  const keyOf = SORT_KEYS[field];
+  const keys = records.map(keyOf);
+  const asc = [...ids].sort((a, b) => compareKeys(keys[a]!, keys[b]!) || a - b);
+  const desc = [...ids].sort((a, b) => compareKeys(keys[b]!, keys[a]!) || a - b);
+  return { asc, desc };
+}
+
+function addPosting(map: Record<string, number[]>, value: string, id: number): void {
+  const key = value.toLowerCase();
+  // Own-property check: a value such as "constructor" must not find Object.prototype's.
+  if (Object.hasOwn(map, key)) map[key]!.push(id);
+  else map[key] = [id];
+}
+
+export function computeArtifacts(input: readonly ServerRecord[]): Artifacts {
+  const records = [...input].sort((a, b) => compareNames(a.name, b.name));
+  const names = records.map((record) => record.name);
+
+  const sortIndexes = Object.fromEntries(SORT_FIELDS.map((field) => [field, buildSortIndex(records, field)])) as SortIndexes;
+
+  const postings: Postings = { flags: {}, target: {}, namespace: {} };
+  const exact: Record<string, number[]> = {};
+  const index = createNameIndex();
+  records.forEach((record, id) => {
+    for (const flag of record.flags) addPosting(postings.flags, flag, id);
+    for (const target of record.targets) addPosting(postings.target, target, id);
+    const { namespace, id: server } = splitName(record.name);
+    addPosting(postings.namespace, namespace, id);
+    addPosting(exact, exactKey(server), id);
+    index.add(nameDocument(id, record.name));
+  });
+
+  return {
+    records,
+    names,
+    columns: { trust_score: records.map((record) => record.trust_score) },
+    stats: computeStats(records),
+    sortIndexes,
+    postings,
+    search: { index: index.toJSON(), exact },
+  };
+}

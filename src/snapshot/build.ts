@@ -1,0 +1,135 @@
+/**
+ * Writes a snapshot folder: every artifact, then the manifest that names them with their hashes. The
+ * folder is written beside its destination under a temporary name and renamed into place only when
+ * complete, so a failed or interrupted build never leaves a half snapshot where a server would read it.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { once } from 'node:events';
+import type { ServerRecord } from '../schema.js';
+import { computeArtifacts, type Artifacts } from './artifacts.js';
+import { ARTIFACT_FILES, ARTIFACT_VERSION, MANIFEST_FILE, type ArtifactRole, type Manifest } from './manifest.js';
+import { readDataset, RecordCollector } from './read-input.js';
+
+export interface BuildOptions {
+  /** Build time recorded in the manifest; defaults to now. */
+  now?: Date;
+}
+
+/** Build the snapshot of the dataset matching `input` (a glob) into `out`. */
+export async function buildSnapshot(opts: { input: string; out: string } & BuildOptions): Promise<Manifest> {
+  const dataset = await readDataset(opts.input);
+  return writeArtifacts(dataset.records, opts.out, { inputHash: dataset.inputHash, now: opts.now });
+}
+
+/** Validate in-memory records (as a dataset file would hold them) and write their snapshot into `out`. */
+export async function writeSnapshot(records: readonly unknown[], out: string, options: BuildOptions = {}): Promise<Manifest> {
+  const collector = new RecordCollector();
+  records.forEach((raw, index) => collector.add(raw, '(records)', `record #${index + 1}`));
+  const valid = collector.result();
+  const inputHash = createHash('sha256').update(JSON.stringify(records)).digest('hex');
+  return writeArtifacts(valid, out, { inputHash, now: options.now });
+}
+
+interface Written {
+  sha256: string;
+  bytes: number;
+}
+
+async function writeText(file: string, text: string): Promise<Written> {
+  await writeFile(file, text);
+  return { sha256: createHash('sha256').update(text).digest('hex'), bytes: Buffer.byteLength(text) };
+}
+
+/** One compact record per line, streamed: a large dataset never becomes one string. */
+async function writeRecords(file: string, records: readonly ServerRecord[]): Promise<Written> {
+  const stream = createWriteStream(file);
+  const hash = createHash('sha256');
+  let bytes = 0;
+  let batch = '';
+  const flush = async () => {
+    hash.update(batch);
+    bytes += Buffer.byteLength(batch);
+    if (!stream.write(batch)) await once(stream, 'drain');
+    batch = '';
+  };
+  for (const record of records) {
+    batch += JSON.stringify(record) + '\n';
+    if (batch.length > 1 << 20) await flush();
+  }
+  await flush();
+  stream.end();
+  await once(stream, 'finish');
+  return { sha256: hash.digest('hex'), bytes };
+}
+
+async function writeArtifacts(
+  records: readonly ServerRecord[],
+  out: string,
+  opts: { inputHash: string; now?: Date | undefined },
+): Promise<Manifest> {
+  const artifacts: Artifacts = computeArtifacts(records);
+  const target = path.resolve(out);
+  await mkdir(path.dirname(target), { recursive: true });
+  const suffix = `${process.pid}-${randomBytes(4).toString('hex')}`;
+  const temporary = `${target}.tmp-${suffix}`;
+  await mkdir(temporary);
+  try {
+    const files = {} as Record<ArtifactRole, Written>;
+    const at = (role: ArtifactRole) => path.join(temporary, ARTIFACT_FILES[role]);
+    files.records = await writeRecords(at('records'), artifacts.records);
+    files.names = await writeText(at('names'), JSON.stringify(artifacts.names));
+    files.columns = await writeText(at('columns'), JSON.stringify(artifacts.columns));
+    files.stats = await writeText(at('stats'), JSON.stringify(artifacts.stats));
+    files.sortIndexes = await writeText(at('sortIndexes'), JSON.stringify(artifacts.sortIndexes));
+    files.postings = await writeText(at('postings'), JSON.stringify(artifacts.postings));
+    files.search = await writeText(at('search'), JSON.stringify(artifacts.search));
+
+    const fileTable = Object.fromEntries(
+      (Object.keys(ARTIFACT_FILES) as ArtifactRole[]).map((role) => [ARTIFACT_FILES[role], files[role]]),
+    );
+    // The id depends on the content only, never on when or where it was built.
+    const contentHash = createHash('sha256');
+    for (const name of Object.keys(fileTable).sort()) contentHash.update(`${name}\0${fileTable[name]!.sha256}\n`);
+    const manifest: Manifest = {
+      artifact_version: ARTIFACT_VERSION,
+      snapshot_id: contentHash.digest('hex').slice(0, 20),
+      generated_at: (opts.now ?? new Date()).toISOString(),
+      record_count: artifacts.records.length,
+      input_hash: opts.inputHash,
+      files: fileTable,
+    };
+    // The manifest is written last: a folder without one is never a snapshot.
+    await writeFile(path.join(temporary, MANIFEST_FILE), JSON.stringify(manifest, null, 2) + '\n');
+    await swapIntoPlace(temporary, target, suffix);
+    return manifest;
+  } catch (error) {
+    await rm(temporary, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/**
+ * Move the finished folder to `target`. The previous snapshot is moved aside first and removed only after
+ * the new one is in place; between the two renames the path is briefly absent (a loader then fails to open
+ * it and a warm server keeps what it has), never half written.
+ */
+async function swapIntoPlace(temporary: string, target: string, suffix: string): Promise<void> {
+  const previous = `${target}.old-${suffix}`;
+  let moved = false;
+  try {
+    await rename(target, previous);
+    moved = true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  try {
+    await rename(temporary, target);
+  } catch (error) {
+    if (moved) await rename(previous, target);
+    throw error;
+  }
+  if (moved) await rm(previous, { recursive: true, force: true });
+}

@@ -1,0 +1,110 @@
+/**
+ * Loads a snapshot folder once: reads the manifest, refuses an artifact version it does not know, checks
+ * every artifact against the manifest's size and hash (a missing, truncated or altered file is refused
+ * with one clear line), and hands the parsed artifacts to the query engine.
+ */
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { createQueryEngine, type LoadedArtifacts } from '../query/engine.js';
+import type { QueryEngine } from '../query/types.js';
+import { StatsSchema } from '../schema.js';
+import { ARTIFACT_FILES, ARTIFACT_VERSION, MANIFEST_FILE, ManifestSchema, type ArtifactRole, type Manifest } from './manifest.js';
+
+/** The snapshot cannot be served: the message is one line that says which file and why. */
+export class SnapshotLoadError extends Error {
+  override readonly name = 'SnapshotLoadError';
+}
+
+/** Milliseconds spent reading, checking and parsing each artifact (for the benchmark). */
+export type LoadTimings = Partial<Record<ArtifactRole | 'manifest' | 'engine', number>>;
+
+export async function readManifest(dir: string): Promise<Manifest> {
+  const file = path.join(dir, MANIFEST_FILE);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new SnapshotLoadError(`${file}: cannot read the manifest (${(error as NodeJS.ErrnoException).code ?? error}); build a snapshot with \`npm run build\``);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw new SnapshotLoadError(`${file}: the manifest is not valid JSON`);
+  }
+  const version = (raw as { artifact_version?: unknown } | null)?.artifact_version;
+  if (version !== ARTIFACT_VERSION) {
+    throw new SnapshotLoadError(
+      `${file}: artifact version ${JSON.stringify(version)} is not one this server knows (it reads version ${ARTIFACT_VERSION}); rebuild the snapshot with this version of the code`,
+    );
+  }
+  const parsed = ManifestSchema.safeParse(raw);
+  if (!parsed.success) throw new SnapshotLoadError(`${file}: the manifest is malformed: ${z.prettifyError(parsed.error).replace(/\n/g, ' ')}`);
+  return parsed.data;
+}
+
+/** Read one artifact and check it against the manifest before anything parses it. */
+async function readVerified(dir: string, manifest: Manifest, role: ArtifactRole): Promise<Buffer> {
+  const name = ARTIFACT_FILES[role];
+  const expected = manifest.files[name];
+  const file = path.join(dir, name);
+  if (!expected) throw new SnapshotLoadError(`${file}: not listed in the manifest`);
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch (error) {
+    throw new SnapshotLoadError(`${file}: cannot read the artifact (${(error as NodeJS.ErrnoException).code ?? error})`);
+  }
+  if (bytes.length !== expected.bytes) {
+    throw new SnapshotLoadError(`${file}: ${bytes.length} bytes where the manifest says ${expected.bytes} (truncated or altered)`);
+  }
+  if (createHash('sha256').update(bytes).digest('hex') !== expected.sha256) {
+    throw new SnapshotLoadError(`${file}: content does not match the manifest's hash (altered)`);
+  }
+  return bytes;
+}
+
+function parseJson(dir: string, role: ArtifactRole, bytes: Buffer): unknown {
+  try {
+    return JSON.parse(bytes.toString('utf8'));
+  } catch {
+    throw new SnapshotLoadError(`${path.join(dir, ARTIFACT_FILES[role])}: not valid JSON`);
+  }
+}
+
+/** Load the snapshot in `dir` into a query engine. Throws SnapshotLoadError when it cannot be served. */
+export async function loadSnapshot(dir: string, timings: LoadTimings = {}): Promise<QueryEngine> {
+  const root = path.resolve(dir);
+  let started = performance.now();
+  const lap = (key: keyof LoadTimings) => {
+    const now = performance.now();
+    timings[key] = now - started;
+    started = now;
+  };
+  const manifest = await readManifest(root);
+  lap('manifest');
+  const json = async (role: ArtifactRole) => {
+    const value = parseJson(root, role, await readVerified(root, manifest, role));
+    lap(role);
+    return value;
+  };
+  const records = await readVerified(root, manifest, 'records');
+  lap('records');
+  // The artifacts were checked against the manifest's hashes above: they are the build's own output, so
+  // their shapes are trusted (validating millions of integers with zod would cost seconds for nothing).
+  const artifacts: LoadedArtifacts = {
+    manifest,
+    records,
+    names: (await json('names')) as LoadedArtifacts['names'],
+    columns: (await json('columns')) as LoadedArtifacts['columns'],
+    stats: StatsSchema.parse(await json('stats')),
+    sortIndexes: (await json('sortIndexes')) as LoadedArtifacts['sortIndexes'],
+    postings: (await json('postings')) as LoadedArtifacts['postings'],
+    search: (await json('search')) as LoadedArtifacts['search'],
+  };
+  const engine = createQueryEngine(artifacts);
+  lap('engine');
+  return engine;
+}

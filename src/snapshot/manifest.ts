@@ -1,0 +1,43 @@
+/**
+ * The manifest: what a snapshot folder holds and how to check it. The loader refuses an artifact version
+ * it does not know, so an old server never misreads a newer layout (and the reverse).
+ */
+import { z } from 'zod';
+
+/** Bump whenever the layout or meaning of any artifact changes. */
+export const ARTIFACT_VERSION = 1;
+
+/** The artifact files of a snapshot, by role. */
+export const ARTIFACT_FILES = {
+  /** One record per line (compact JSON), in name order: line N is record id N. */
+  records: 'records.ndjson',
+  /** The names in record-id order: all `get` needs besides the records. */
+  names: 'names.json',
+  /** Per-record numeric columns the filters need (trust_score). */
+  columns: 'columns.json',
+  /** The statistics record, precomputed. */
+  stats: 'stats.json',
+  /** For each sort field, record ids in ascending and in descending order (ties by name ascending). */
+  sortIndexes: 'sort-indexes.json',
+  /** For the flags, target and namespace filters: lower-cased value → ascending record ids. */
+  postings: 'postings.json',
+  /** The serialized MiniSearch name index and the exact-id table. */
+  search: 'search.json',
+} as const;
+export type ArtifactRole = keyof typeof ARTIFACT_FILES;
+
+export const MANIFEST_FILE = 'manifest.json';
+
+const Sha256 = z.string().regex(/^[0-9a-f]{64}$/);
+
+export const ManifestSchema = z.strictObject({
+  artifact_version: z.number().int(),
+  /** Hash of the artifacts' content: the same dataset always gives the same id. */
+  snapshot_id: z.string().regex(/^[0-9a-f]{16,64}$/),
+  generated_at: z.iso.datetime(),
+  record_count: z.number().int().min(0),
+  /** Hash of the input files (paths and bytes): `npm start` rebuilds when the dataset changed. */
+  input_hash: Sha256,
+  files: z.record(z.string(), z.strictObject({ sha256: Sha256, bytes: z.number().int().min(0) })),
+});
+export type Manifest = z.infer<typeof ManifestSchema>;

@@ -1,0 +1,178 @@
+/**
+ * Reads the dataset: finds the input files with a glob, parses them (`.json`: one array of records;
+ * `.ndjson`: one record per line, streamed so a file may be larger than a string can hold), and validates
+ * every record with the one schema. Everything the decisions say to reject is collected and reported at
+ * once, naming the file, the record and the rule; nothing is written when anything is wrong.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import fg from 'fast-glob';
+import { z } from 'zod';
+import { ServerRecordSchema, type ServerRecord } from '../schema.js';
+
+/** A problem with the input: `lines` are printed as they are, one per problem, and the build exits non-zero. */
+export class InputError extends Error {
+  override readonly name = 'InputError';
+  constructor(readonly lines: string[]) {
+    super(lines.join('\n'));
+  }
+}
+
+/** Above this a `.json` file cannot be parsed as one string; NDJSON has no such limit. */
+const MAX_JSON_FILE_BYTES = 400 * 1024 * 1024;
+/** Stop collecting after this many bad records: the first ones are enough to act on. */
+const MAX_REPORTED_PROBLEMS = 50;
+
+export interface DatasetInput {
+  records: ServerRecord[];
+  files: string[];
+  /** Hash of the input files' relative paths and bytes, recorded in the manifest. */
+  inputHash: string;
+}
+
+/** Where a record came from, for messages: `data/servers.json: record #12 ("io.github.x/y")`. */
+function where(file: string, position: string, raw: unknown): string {
+  const name =
+    raw && typeof raw === 'object' && typeof (raw as { name?: unknown }).name === 'string'
+      ? ` ("${String((raw as { name: string }).name).slice(0, 200)}")`
+      : '';
+  return `${file}: ${position}${name}`;
+}
+
+/** Find the input files; an empty match is an error, not an empty snapshot. */
+export async function findInputFiles(glob: string, cwd = process.cwd()): Promise<string[]> {
+  const files = await fg(glob, { cwd, onlyFiles: true, absolute: false, dot: false });
+  if (files.length === 0) throw new InputError([`no input files match "${glob}"`]);
+  const unsupported = files.filter((file) => !/\.(json|ndjson)$/i.test(file));
+  if (unsupported.length > 0) {
+    throw new InputError(unsupported.map((file) => `${file}: unsupported input file (expected .json or .ndjson)`));
+  }
+  return files.sort();
+}
+
+async function readOrFail(file: string): Promise<Buffer> {
+  try {
+    return await readFile(file);
+  } catch (error) {
+    throw new InputError([`${file}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? String(error)})`]);
+  }
+}
+
+/** Yields each raw record of a file with its position for messages. */
+async function* rawRecords(file: string, absolute: string, hash: ReturnType<typeof createHash>) {
+  if (/\.ndjson$/i.test(file)) {
+    const stream = createReadStream(absolute);
+    stream.on('data', (chunk) => hash.update(chunk));
+    const lines = createInterface({ input: stream, crlfDelay: Infinity });
+    let lineNumber = 0;
+    try {
+      for await (const line of lines) {
+        lineNumber++;
+        if (line.trim() === '') continue;
+        let raw: unknown;
+        try {
+          raw = JSON.parse(line);
+        } catch (error) {
+          throw new InputError([`${file}: line ${lineNumber} is not valid JSON (${(error as Error).message})`]);
+        }
+        yield { raw, position: `line ${lineNumber}` };
+      }
+    } catch (error) {
+      if (error instanceof InputError) throw error;
+      throw new InputError([`${file}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? String(error)})`]);
+    }
+    return;
+  }
+  const size = (await stat(absolute).catch(() => undefined))?.size ?? 0;
+  if (size > MAX_JSON_FILE_BYTES) {
+    throw new InputError([`${file}: a .json file may be at most ${MAX_JSON_FILE_BYTES} bytes; split it or use .ndjson`]);
+  }
+  const bytes = await readOrFail(absolute);
+  hash.update(bytes);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(bytes.toString('utf8'));
+  } catch (error) {
+    throw new InputError([`${file}: not valid JSON (${(error as Error).message})`]);
+  }
+  if (!Array.isArray(parsed)) throw new InputError([`${file}: a .json input file must hold a JSON array of server records`]);
+  for (let index = 0; index < parsed.length; index++) yield { raw: parsed[index] as unknown, position: `record #${index + 1}` };
+}
+
+/**
+ * Validates records one by one, keeping the good ones and a message for each bad one: the schema, a
+ * duplicate name (case-insensitively), a name that is not `<namespace>/<id>`.
+ */
+export class RecordCollector {
+  readonly records: ServerRecord[] = [];
+  readonly problems: string[] = [];
+  private readonly seen = new Map<string, string>();
+
+  get full(): boolean {
+    return this.problems.length >= MAX_REPORTED_PROBLEMS;
+  }
+
+  add(raw: unknown, file: string, position: string): void {
+    const result = ServerRecordSchema.safeParse(raw);
+    if (!result.success) {
+      this.problems.push(`${where(file, position, raw)} breaks the schema:\n${indent(z.prettifyError(result.error))}`);
+      return;
+    }
+    const record = result.data;
+    const key = record.name.toLowerCase();
+    const first = this.seen.get(key);
+    if (first !== undefined) {
+      this.problems.push(`${where(file, position, raw)}: duplicate name (names are compared case-insensitively; first seen at ${first})`);
+      return;
+    }
+    this.seen.set(key, `${file} ${position}`);
+    this.records.push(record);
+  }
+
+  /** The valid records, or an InputError listing every problem. */
+  result(): ServerRecord[] {
+    if (this.problems.length === 0) return this.records;
+    const more = this.full ? [`(stopped after ${MAX_REPORTED_PROBLEMS} problems)`] : [];
+    throw new InputError([...this.problems, ...more]);
+  }
+}
+
+/**
+ * Read and validate every record of the files matching `glob`. Throws InputError listing every rejected
+ * record (schema, duplicate name case-insensitively, a name that is not `<namespace>/<id>`).
+ */
+export async function readDataset(glob: string, cwd = process.cwd()): Promise<DatasetInput> {
+  const files = await findInputFiles(glob, cwd);
+  const inputHash = createHash('sha256');
+  const collector = new RecordCollector();
+  for (const file of files) {
+    const fileHash = createHash('sha256');
+    for await (const { raw, position } of rawRecords(file, path.resolve(cwd, file), fileHash)) {
+      if (collector.full) break;
+      collector.add(raw, file, position);
+    }
+    inputHash.update(`${file}\0${fileHash.digest('hex')}\n`);
+  }
+  return { records: collector.result(), files, inputHash: inputHash.digest('hex') };
+}
+
+/** Hash of the input files only (no parsing): how `npm start` tells whether the dataset changed. */
+export async function hashInput(glob: string, cwd = process.cwd()): Promise<string> {
+  const files = await findInputFiles(glob, cwd);
+  const inputHash = createHash('sha256');
+  for (const file of files) {
+    const fileHash = createHash('sha256').update(await readOrFail(path.resolve(cwd, file)));
+    inputHash.update(`${file}\0${fileHash.digest('hex')}\n`);
+  }
+  return inputHash.digest('hex');
+}
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => `    ${line}`)
+    .join('\n');
+}
