@@ -415,3 +415,65 @@ describe('the import command', () => {
     expect(importLines(run.stderr)).toEqual(['import: --scores and --registry are required']);
   });
 });
+
+describe('the committed dataset', () => {
+  const ROOT = join(import.meta.dirname, '..');
+  const text = readFileSync(join(ROOT, 'data', 'servers.json'), 'utf8');
+  const committed = (JSON.parse(text) as unknown[]).map((record) => ServerRecordSchema.parse(record));
+  const readme = readFileSync(join(ROOT, 'data', 'README.md'), 'utf8');
+
+  /** The table rows between `<!-- name:start -->` and `<!-- name:end -->`, as cells, header rows dropped. */
+  function readmeTable(name: string): string[][] {
+    const section = readme.split(`<!-- ${name}:start -->`)[1]?.split(`<!-- ${name}:end -->`)[0] ?? '';
+    return section
+      .split('\n')
+      .filter((line) => line.startsWith('|'))
+      .slice(2)
+      .map((line) => line.slice(1, -1).split('|').map((cell) => cell.trim()));
+  }
+  const unquote = (cell: string) => cell.replaceAll('`', '');
+  const count = (values: string[]) => values.reduce((m, v) => m.set(v, (m.get(v) ?? 0) + 1), new Map<string, number>());
+
+  it('holds all 2,296 scored servers, each a valid record, sorted by name and unique', () => {
+    expect(committed).toHaveLength(2296);
+    const names = committed.map((record) => record.name);
+    expect(names).toEqual([...names].sort(compareNames));
+    expect(new Set(names.map((name) => name.toLowerCase())).size).toBe(names.length);
+  });
+
+  it('is written in the importer format, one record per line', () => {
+    expect(serializeDataset(committed)).toBe(text);
+  });
+
+  it('follows the current target, badge and verified-publisher rules', () => {
+    for (const record of committed) {
+      expect(record.targets).toEqual(inferTargets(record.name));
+      expect(record.badges).toEqual(record.signals ? badgesFor(record.signals) : []);
+      expect(record.verified_publisher).toBe(isVerifiedPublisher(record.name.slice(0, record.name.indexOf('/'))));
+    }
+  });
+
+  it('is described by data/README.md: the target table, with its counts', () => {
+    const rows = readmeTable('targets');
+    expect(rows.map(([target, keywords]) => [target, unquote(keywords ?? '').split(', ')])).toEqual(
+      TARGET_RULES.map((rule) => [rule.target, [...rule.keywords]]),
+    );
+    const counts = count(committed.flatMap((record) => record.targets));
+    expect(rows.map(([target, , servers]) => [target, Number(servers)])).toEqual(
+      TARGET_RULES.map((rule) => [rule.target, counts.get(rule.target) ?? 0]),
+    );
+  });
+
+  it('is described by data/README.md: the badge table, with its counts', () => {
+    const counts = count(committed.flatMap((record) => record.badges.map((badge) => badge.id)));
+    expect(readmeTable('badges').map((cells) => cells.map(unquote))).toEqual(
+      BADGE_RULES.map((rule) => [rule.id, rule.label, rule.rule, String(counts.get(rule.id) ?? 0)]),
+    );
+  });
+
+  it('is described by data/README.md: the verified-publisher allow-list', () => {
+    const section = readme.split('<!-- verified:start -->')[1]?.split('<!-- verified:end -->')[0] ?? '';
+    const listed = section.split('\n').filter((line) => line.startsWith('- ')).map((line) => unquote(line.slice(2)));
+    expect(listed).toEqual([...VERIFIED_PUBLISHER_NAMESPACES]);
+  });
+});
