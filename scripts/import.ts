@@ -9,13 +9,13 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ImportInputError, parseInput, RegistryDumpSchema, ScorecardIndexSchema } from '../src/import/inputs.js';
+import { ImportError, parseInput, RegistryDumpSchema, ScorecardIndexSchema } from '../src/import/inputs.js';
 import { joinDatasets, serializeDataset, type ImportSummary } from '../src/import/join.js';
 
 const USAGE = 'usage: npm run import -- --scores <index.json> --registry <servers.json> [--out data/servers.json]';
 const DEFAULT_OUT = 'data/servers.json';
 
-/** The text of an input file, or an ImportInputError that says why it cannot be read. */
+/** The text of an input file, or an ImportError that says why it cannot be read. */
 function readInput(file: string): string {
   try {
     return readFileSync(file, 'utf8');
@@ -23,7 +23,7 @@ function readInput(file: string): string {
     const code = (error as NodeJS.ErrnoException).code;
     const reason =
       code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (error as Error).message;
-    throw new ImportInputError(`cannot read ${file}: ${reason}`);
+    throw new ImportError(`cannot read ${file}: ${reason}`);
   }
 }
 
@@ -84,11 +84,15 @@ function main(argv: string[]): number {
     const scorecard = parseInput(readInput(values.scores), values.scores, ScorecardIndexSchema);
     const registry = parseInput(readInput(values.registry), values.registry, RegistryDumpSchema);
     const { records, summary } = joinDatasets(scorecard, registry);
-    writeAtomically(out, serializeDataset(records));
+    try {
+      writeAtomically(out, serializeDataset(records));
+    } catch (error) {
+      throw new ImportError(`cannot write ${out}: ${(error as Error).message}`);
+    }
     console.log(report(summary, out));
     return 0;
   } catch (error) {
-    if (error instanceof ImportInputError) {
+    if (error instanceof ImportError) {
       console.error(`import: ${error.message}`);
       return 1;
     }

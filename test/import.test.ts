@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { BadgeSchema, ServerRecordSchema, type Signals } from '../src/schema.js';
 import { ACTIVE_MIN_PUSH_RECENCY, BADGE_RULES, POPULAR_MIN_STARS, badgesFor } from '../src/import/badges.js';
 import {
-  ImportInputError,
+  ImportError,
   parseInput,
   RegistryDumpSchema,
   ScorecardIndexSchema,
@@ -230,7 +230,7 @@ describe('scored_at', () => {
   });
 
   it('refuses a timestamp without a time zone', () => {
-    expect(() => normaliseScoredAt('2026-02-21T22:49:33')).toThrow(ImportInputError);
+    expect(() => normaliseScoredAt('2026-02-21T22:49:33')).toThrow(ImportError);
   });
 });
 

@@ -54,9 +54,9 @@ export type RegistryEntry = z.infer<typeof RegistryEntrySchema>;
 /** The registry dump: every version of every server, as a JSON array. */
 export const RegistryDumpSchema = z.array(RegistryEntrySchema);
 
-/** An input that cannot be used; the message is one line that names the file. */
-export class ImportInputError extends Error {
-  override readonly name = 'ImportInputError';
+/** Why an import cannot go on (an unusable input, a record the schema refuses): one line naming the cause. */
+export class ImportError extends Error {
+  override readonly name = 'ImportError';
 }
 
 /** How many schema problems a message lists before it says how many more there are. */
@@ -83,11 +83,11 @@ export function parseInput<T extends z.ZodType>(text: string, file: string, sche
     json = JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new ImportInputError(`${file} is not valid JSON: ${reason}`);
+    throw new ImportError(`${file} is not valid JSON: ${reason}`);
   }
   const result = schema.safeParse(json);
   if (!result.success) {
-    throw new ImportInputError(`${file} does not have the expected shape: ${oneLineZodError(result.error)}`);
+    throw new ImportError(`${file} does not have the expected shape: ${oneLineZodError(result.error)}`);
   }
   return result.data;
 }

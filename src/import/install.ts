@@ -31,13 +31,18 @@ function compareTimestamps(a: string | null | undefined, b: string | null | unde
   return ka[0] - kb[0] || (ka[1] < kb[1] ? -1 : ka[1] > kb[1] ? 1 : 0);
 }
 
+/** True when the registry marks this version as its server's latest. */
+export function isMarkedLatest(entry: RegistryEntry): boolean {
+  return entry._meta?.[OFFICIAL]?.isLatest === true;
+}
+
 /**
  * The newest of one server's registry versions: among the versions marked `isLatest` (all of them when none
  * is marked), the one with the latest `publishedAt`; on a tie, the one that comes later in the dump.
  * `undefined` for no versions.
  */
 export function pickNewestVersion(versions: readonly RegistryEntry[]): RegistryEntry | undefined {
-  const marked = versions.filter((entry) => entry._meta?.[OFFICIAL]?.isLatest === true);
+  const marked = versions.filter(isMarkedLatest);
   const candidates = marked.length > 0 ? marked : versions;
   let newest: RegistryEntry | undefined;
   for (const entry of candidates) {

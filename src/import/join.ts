@@ -8,13 +8,13 @@ import { z } from 'zod';
 import { labelForScore, ServerRecordSchema, splitName, type ServerRecord } from '../schema.js';
 import { BADGE_RULES, badgesFor } from './badges.js';
 import {
-  ImportInputError,
+  ImportError,
   oneLineZodError,
   type RegistryEntry,
   type ScorecardIndex,
   type ScoredServer,
 } from './inputs.js';
-import { installFrom, pickNewestVersion } from './install.js';
+import { installFrom, isMarkedLatest, pickNewestVersion } from './install.js';
 import { inferTargets } from './targets.js';
 import { isVerifiedPublisher } from './verified.js';
 
@@ -30,7 +30,7 @@ const OffsetTimestamp = z.iso.datetime({ offset: true });
 export function normaliseScoredAt(generatedAt: string): string {
   if (UtcTimestamp.safeParse(generatedAt).success) return generatedAt;
   if (OffsetTimestamp.safeParse(generatedAt).success) return new Date(generatedAt).toISOString();
-  throw new ImportInputError(
+  throw new ImportError(
     `generated_at ${JSON.stringify(generatedAt)} is not an ISO 8601 timestamp with a time zone`,
   );
 }
@@ -99,7 +99,7 @@ export function buildServerRecord(
   };
   const result = ServerRecordSchema.safeParse(record);
   if (!result.success) {
-    throw new ImportInputError(
+    throw new ImportError(
       `scored server ${JSON.stringify(name)} does not make a valid record: ${oneLineZodError(result.error)}`,
     );
   }
@@ -126,7 +126,7 @@ export function joinDatasets(scorecard: ScorecardIndex, registry: readonly Regis
   for (const name of Object.keys(scorecard.servers)) {
     const other = seen.get(name.toLowerCase());
     if (other !== undefined) {
-      throw new ImportInputError(
+      throw new ImportError(
         `scored servers ${JSON.stringify(other)} and ${JSON.stringify(name)} differ only in case`,
       );
     }
@@ -152,8 +152,7 @@ export function joinDatasets(scorecard: ScorecardIndex, registry: readonly Regis
 
     if (newest !== undefined) {
       withRegistryEntry++;
-      const marked = versions.filter((v) => v._meta?.['io.modelcontextprotocol.registry/official']?.isLatest === true);
-      if (marked.length !== 1) newestByPublishedAt++;
+      if (versions.filter(isMarkedLatest).length !== 1) newestByPublishedAt++;
       if (newest.server.repository?.url?.trim() && record.install.repo_url === null) repoUrlDropped++;
     }
     if (scored.trust_label !== record.trust_label) labelDisagreements.push(name);
