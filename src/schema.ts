@@ -76,7 +76,7 @@ export const SignalsSchema = z.strictObject({
   github_forks: Count,
   github_watchers: Count,
   secret_env_var_count: Count,
-  /** Risk points 0 to 100 (higher is riskier). */
+  /** Points 0 to 100 from the scoring pipeline, where higher is safer (see data/README.md). */
   transport_type_risk: z.number().min(0).max(100).nullable(),
   credential_sensitivity: z.number().min(0).max(100).nullable(),
   package_type_risk: z.number().min(0).max(100).nullable(),

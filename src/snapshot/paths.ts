@@ -6,3 +6,18 @@ export const DEFAULT_SNAPSHOT_DIR = path.resolve('snapshot');
 
 /** The committed dataset. */
 export const DEFAULT_INPUT_GLOB = 'data/*.json';
+
+/**
+ * True when the snapshot in `dir` should be (re)built from `inputGlob`: it is missing or unreadable, was
+ * made by another artifact version, or the dataset has changed since (the manifest records its hash).
+ */
+export async function snapshotIsStale(dir: string, inputGlob: string): Promise<boolean> {
+  const { readManifest } = await import('./load.js');
+  const { hashInput } = await import('./read-input.js');
+  try {
+    const manifest = await readManifest(dir);
+    return manifest.input_hash !== (await hashInput(inputGlob));
+  } catch {
+    return true;
+  }
+}
