@@ -1,0 +1,8 @@
+/**
+ * Route: GET|HEAD|OPTIONS /v1/stats (vercel.json rewrites it here).
+ * Auth: `X-API-Key`; every request with a valid key counts against its daily limit.
+ * Cache: kept in the instance for up to an hour (`meta.cached`); `Cache-Control: private`, an ETag, 304.
+ */
+import { vercelHandler } from '../../src/http/vercel.js';
+
+export default vercelHandler();

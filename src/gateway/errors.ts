@@ -1,0 +1,46 @@
+/**
+ * The gateway's one error type and the one place that turns it into the error body of the specification
+ * (section 7) plus the stable `code` of the decisions (section 5): `{"error":{"message","status","code"}}`.
+ */
+
+/** Every error the API answers, with its HTTP status. The codes are part of the interface: never rename one. */
+export const ERROR_STATUS = {
+  invalid_parameter: 400,
+  missing_api_key: 401,
+  invalid_api_key: 401,
+  route_not_found: 404,
+  server_not_found: 404,
+  method_not_allowed: 405,
+  rate_limited: 429,
+  internal_error: 500,
+  store_unavailable: 502,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** An error the API answers with. `message` is for people; clients branch on `code`. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.status = ERROR_STATUS[code];
+  }
+}
+
+/** The error body as JSON text. The message is JSON-encoded here, so no input reaches the wire unescaped. */
+export function errorBody(error: ApiError): string {
+  return JSON.stringify({ error: { message: error.message, status: error.status, code: error.code } });
+}
+
+/**
+ * User input made safe to quote inside a message: cut to `max` characters (an ellipsis says so) and written
+ * as a JSON string literal, so quotes, control characters and line breaks are escaped and visible.
+ */
+export function quote(input: string, max = 60): string {
+  const cut = input.length > max ? `${input.slice(0, max)}…` : input;
+  return JSON.stringify(cut);
+}

@@ -1,0 +1,108 @@
+/**
+ * The `public/` folder over Node's `http` for `npm start` (on Vercel the platform serves it): GET and HEAD
+ * only, `index.html` for a folder, content types by extension, and no way out of the folder: the decoded
+ * path is resolved against the root and refused unless it stays inside it; hidden files are not served.
+ */
+import { createReadStream, promises as fs } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import path from 'node:path';
+
+const CONTENT_TYPES: Readonly<Record<string, string>> = {
+  '.html': 'text/html; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.md': 'text/markdown; charset=utf-8',
+  '.xml': 'application/xml; charset=utf-8',
+  '.yaml': 'application/yaml; charset=utf-8',
+  '.yml': 'application/yaml; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+};
+const DEFAULT_TYPE = 'application/octet-stream';
+
+function sendText(response: ServerResponse, status: number, text: string, extra: Record<string, string> = {}) {
+  response.writeHead(status, {
+    'content-type': 'text/plain; charset=utf-8',
+    'content-length': String(Buffer.byteLength(text)),
+    'x-content-type-options': 'nosniff',
+    ...extra,
+  });
+  response.end(text);
+}
+
+/** The file under `root` that `pathname` names, or undefined when it would leave `root` or is hidden. */
+export function resolveStaticPath(root: string, pathname: string): string | undefined {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    return undefined;
+  }
+  if (decoded.includes('\0') || decoded.includes('\\')) return undefined;
+  const segments = decoded.split('/').filter((segment) => segment !== '');
+  if (segments.some((segment) => segment.startsWith('.'))) return undefined; // also refuses `..`
+  const resolved = path.resolve(root, ...segments);
+  if (resolved !== root && !resolved.startsWith(root + path.sep)) return undefined;
+  return resolved;
+}
+
+/** A Node listener serving the files under `root`. */
+export function createStaticHandler(root: string) {
+  const base = path.resolve(root);
+  return async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      sendText(response, 405, 'Method not allowed\n', { allow: 'GET, HEAD' });
+      return;
+    }
+    const url = request.url ?? '/';
+    const question = url.indexOf('?');
+    const pathname = question === -1 ? url : url.slice(0, question);
+    let file = resolveStaticPath(base, pathname);
+    if (file === undefined) {
+      sendText(response, 404, 'Not found\n');
+      return;
+    }
+    let stat = await fs.stat(file).catch(() => undefined);
+    if (stat?.isDirectory()) {
+      if (!pathname.endsWith('/')) {
+        // Relative links in the folder's index.html resolve against the folder only with the slash. The
+        // location is rebuilt from the resolved folder, never copied from the request (`//host` would
+        // otherwise redirect to another site).
+        const relative = path.relative(base, file).split(path.sep).map(encodeURIComponent).join('/');
+        const location = `/${relative}/`;
+        sendText(response, 301, 'Moved permanently\n', { location });
+        return;
+      }
+      file = path.join(file, 'index.html');
+      stat = await fs.stat(file).catch(() => undefined);
+    }
+    if (stat === undefined || !stat.isFile()) {
+      sendText(response, 404, 'Not found\n');
+      return;
+    }
+    response.writeHead(200, {
+      'content-type': CONTENT_TYPES[path.extname(file).toLowerCase()] ?? DEFAULT_TYPE,
+      'content-length': String(stat.size),
+      'cache-control': 'no-cache',
+      'x-content-type-options': 'nosniff',
+    });
+    if (request.method === 'HEAD') {
+      response.end();
+      return;
+    }
+    const stream = createReadStream(file);
+    stream.on('error', () => response.destroy());
+    stream.pipe(response);
+  };
+}

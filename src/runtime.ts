@@ -1,0 +1,63 @@
+/**
+ * The service assembled from its configuration: config → store → engine (the snapshot, loaded once) →
+ * gateway. `npm start` builds one at start; a Vercel function instance builds one lazily on its first
+ * request and reuses it while warm (`getServiceContext`), so the snapshot, the search index and the store
+ * client are made once per instance, not once per request.
+ */
+import type { Config } from './config.js';
+import { loadConfig } from './config.js';
+import { createGateway, type Gateway } from './gateway/gateway.js';
+import type { RequestLogger } from './gateway/log.js';
+import type { QueryEngine } from './query/types.js';
+import { loadSnapshot } from './snapshot/load.js';
+import { DEFAULT_SNAPSHOT_DIR } from './snapshot/paths.js';
+import { createStore } from './stores/index.js';
+import type { Store } from './stores/types.js';
+
+export interface ServiceContext {
+  config: Config;
+  store: Store;
+  engine: QueryEngine;
+  /** The folder the snapshot was loaded from. */
+  snapshotDir: string;
+  gateway: Gateway;
+}
+
+export interface ServiceOptions {
+  /** Where request log lines go; default: one `console.log` line each (what a function platform collects). */
+  log?: RequestLogger;
+}
+
+/** Build the service for `config`: create the store, load the snapshot, make the gateway. */
+export async function createServiceContext(config: Config, options: ServiceOptions = {}): Promise<ServiceContext> {
+  const snapshotDir = config.snapshotDir ?? DEFAULT_SNAPSHOT_DIR;
+  const store = createStore(config);
+  let engine: QueryEngine;
+  try {
+    engine = await loadSnapshot(snapshotDir);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  const gateway = createGateway({
+    engine,
+    store,
+    config: { freeDailyLimit: config.freeDailyLimit, apiKeyHashes: config.apiKeyHashes },
+    log: options.log ?? ((line) => console.log(JSON.stringify(line))),
+  });
+  return { config, store, engine, snapshotDir, gateway };
+}
+
+let shared: Promise<ServiceContext> | undefined;
+
+/**
+ * The context of this process, from `process.env`, created on first call and then reused. A failed start
+ * (a bad variable, a missing snapshot) is not cached, so the next request tries again and logs why.
+ */
+export function getServiceContext(): Promise<ServiceContext> {
+  shared ??= (async () => createServiceContext(loadConfig()))().catch((error: unknown) => {
+    shared = undefined;
+    throw error;
+  });
+  return shared;
+}
