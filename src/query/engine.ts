@@ -6,6 +6,7 @@
  */
 import type { ListParams, ServerRecord, SortField, SortOrder, Stats } from '../schema.js';
 import type { Manifest } from '../snapshot/manifest.js';
+import type { LoadTimings } from '../snapshot/load.js';
 import type { Postings, SearchArtifact, SortIndexes } from '../snapshot/artifacts.js';
 import { NameIndex } from './name-index.js';
 import { exactKey } from './search-index.js';
@@ -63,7 +64,13 @@ export function parseFlagList(flags: string): string[] {
   return [...new Set(flags.split(',').map((flag) => flag.trim().toLowerCase()).filter((flag) => flag !== ''))];
 }
 
-export function createQueryEngine(artifacts: LoadedArtifacts): QueryEngine {
+export function createQueryEngine(artifacts: LoadedArtifacts, timings: LoadTimings = {}): QueryEngine {
+  let lap = performance.now();
+  const mark = (key: keyof LoadTimings) => {
+    const now = performance.now();
+    timings[key] = now - lap;
+    lap = now;
+  };
   const { manifest, records, names, postings, stats } = artifacts;
   const count = manifest.record_count;
   if (names.length !== count || artifacts.columns.trust_score.length !== count) {
@@ -74,6 +81,7 @@ export function createQueryEngine(artifacts: LoadedArtifacts): QueryEngine {
 
   const idByName = new Map<string, number>();
   names.forEach((name, id) => idByName.set(name.toLowerCase(), id));
+  mark('lookup');
 
   const orders = new Map<string, Uint32Array>();
   for (const [field, index] of Object.entries(artifacts.sortIndexes)) {
@@ -95,7 +103,9 @@ export function createQueryEngine(artifacts: LoadedArtifacts): QueryEngine {
     return rank;
   };
 
+  mark('orders');
   const nameIndex = NameIndex.fromJS(artifacts.search.index);
+  mark('nameIndex');
   const exact = artifacts.search.exact;
   const statsJson = JSON.stringify(stats);
 

@@ -1,0 +1,157 @@
+/**
+ * `npm run bench -- [--records N] [--seed S]`: the snapshot's benchmark (issue 2). Generates N synthetic
+ * records (default 100,000), then measures, each in a fresh process so nothing is warm that should not be:
+ * the build's time and peak memory, the artifacts' sizes, the time to load each artifact cold, the memory
+ * of a process holding the snapshot, and in-process latency (median and p99 over many calls) of get,
+ * list and search. Prints a table; the README carries the figures.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { generateRecords } from '../src/bench/synthetic.js';
+import { buildSnapshot } from '../src/snapshot/build.js';
+import { loadSnapshot, readManifest, type LoadTimings } from '../src/snapshot/load.js';
+import type { ListParams } from '../src/schema.js';
+
+const { values } = parseArgs({
+  options: {
+    records: { type: 'string', default: '100000' },
+    seed: { type: 'string', default: '42' },
+    child: { type: 'string' },
+    dir: { type: 'string' },
+    input: { type: 'string' },
+    keep: { type: 'boolean', default: false },
+  },
+  strict: true,
+});
+
+const FILE_RECORDS = 100_000;
+const CALLS = 2_000;
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
+}
+
+/** Median and p99 in milliseconds of `calls` runs of `fn`, after a warm-up. */
+function latency(fn: () => unknown, calls = CALLS): { median: number; p99: number } {
+  for (let i = 0; i < Math.min(200, calls); i++) fn();
+  const times: number[] = [];
+  for (let i = 0; i < calls; i++) {
+    const start = process.hrtime.bigint();
+    fn();
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  times.sort((a, b) => a - b);
+  return { median: percentile(times, 0.5), p99: percentile(times, 0.99) };
+}
+
+/** Child: build the snapshot and report time and peak memory. */
+async function childBuild(input: string, dir: string) {
+  const start = performance.now();
+  await buildSnapshot({ input, out: dir });
+  return { seconds: (performance.now() - start) / 1000, peakMB: process.resourceUsage().maxRSS / 1024 };
+}
+
+/** Child: load cold, then time the queries in process. */
+async function childQuery(dir: string, records: number) {
+  const timings: LoadTimings = {};
+  const engine = await loadSnapshot(dir, timings);
+  const loadMs = timings.total ?? 0;
+  global.gc?.();
+  const memory = process.memoryUsage();
+  const manifest = await readManifest(dir);
+  void manifest;
+
+  // Real names from the snapshot, looked up in a shuffled, changing order and in other letter cases.
+  const names = engine.list({ limit: 200, offset: Math.floor(records / 3), sort: 'name', order: 'asc' }).items.map((r) => r.name);
+  let n = 0;
+  const base: ListParams = { limit: 50, offset: 0, sort: 'trust_score', order: 'desc' };
+  const cases: [string, () => unknown][] = [
+    ['get (random real name, other case)', () => engine.getJson(names[n++ % names.length]!.toUpperCase())],
+    ['list: default page', () => engine.listJson(base)],
+    ['list: flags + target, sort=name', () => engine.listJson({ ...base, sort: 'name', order: 'asc', flags: 'NO_SOURCE', target: 'github' })],
+    ['list: namespace + min_score, sort=popularity', () => engine.listJson({ ...base, sort: 'popularity', namespace: 'io.github.kaka', min_score: 30 })],
+    ['list: offset N/2', () => engine.listJson({ ...base, offset: Math.floor(records / 2) })],
+    ['list: min_score=60, offset N/4, sort=scored_at', () => engine.listJson({ ...base, sort: 'scored_at', min_score: 60, offset: Math.floor(records / 4) })],
+    ['search: common word "mcp"', () => engine.searchJson('mcp', 20)],
+    ['search: "github" (in most namespaces)', () => engine.searchJson('github', 20)],
+    ['search: rare word "kubernetes"', () => engine.searchJson('kubernetes', 20)],
+    ['search: typo "postgrse"', () => engine.searchJson('postgrse', 20)],
+    ['search: two words "slack tools"', () => engine.searchJson('slack tools', 20)],
+  ];
+  const results = cases.map(([name, fn]) => ({ name, ...latency(fn, name.startsWith('search') ? 500 : CALLS) }));
+  return {
+    loadMs,
+    timings,
+    getReadyMs: (timings.getReady ?? 0) + (timings.lookup ?? 0),
+    rssMB: memory.rss / 1e6,
+    heapMB: memory.heapUsed / 1e6,
+    externalMB: (memory.external + memory.arrayBuffers) / 1e6,
+    results,
+  };
+}
+
+function runChild(args: string[]): unknown {
+  const result = spawnSync(process.execPath, ['--expose-gc', '--max-old-space-size=4096', '--import', 'tsx', 'scripts/bench.ts', ...args], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+  });
+  if (result.status !== 0) throw new Error(`bench child ${args.join(' ')} failed:\n${result.stderr}`);
+  const lines = result.stdout.trim().split('\n');
+  return JSON.parse(lines[lines.length - 1]!);
+}
+
+const fmt = (ms: number) => (ms < 1 ? ms.toFixed(3) : ms.toFixed(1));
+
+async function main() {
+  if (values.child === 'build') {
+    console.log(JSON.stringify(await childBuild(values.input!, values.dir!)));
+    return;
+  }
+  if (values.child === 'query') {
+    console.log(JSON.stringify(await childQuery(values.dir!, Number(values.records))));
+    return;
+  }
+  const count = Number(values.records);
+  const work = await mkdtemp(path.join(tmpdir(), 'mts-bench-'));
+  try {
+    console.log(`generating ${count.toLocaleString('en')} records (seed ${values.seed})...`);
+    const records = generateRecords(count, Number(values.seed));
+    for (let file = 0; file * FILE_RECORDS < count; file++) {
+      const slice = records.slice(file * FILE_RECORDS, (file + 1) * FILE_RECORDS);
+      await writeFile(path.join(work, `part-${String(file).padStart(3, '0')}.ndjson`), slice.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    }
+    records.length = 0;
+    const dir = path.join(work, 'snapshot');
+    const build = runChild(['--child', 'build', '--input', `${work}/*.ndjson`, '--dir', dir]) as { seconds: number; peakMB: number };
+    const manifest = await readManifest(dir);
+    const query = runChild(['--child', 'query', '--dir', dir, '--records', String(count)]) as Awaited<ReturnType<typeof childQuery>>;
+
+    console.log(`\n## Snapshot benchmark: ${count.toLocaleString('en')} records (node ${process.version}, ${new Date().toISOString()})\n`);
+    console.log('| measure | value |\n|---|---|');
+    console.log(`| build (validate, index, write) | ${build.seconds.toFixed(1)} s, peak RSS ${build.peakMB.toFixed(0)} MB |`);
+    console.log(`| load everything cold (read, verify hashes, parse) | ${fmt(query.loadMs)} ms |`);
+    console.log(`| load what \`get\` needs (manifest, records, names, lookup table) | ${fmt(query.getReadyMs)} ms |`);
+    console.log(`| process holding the snapshot | RSS ${query.rssMB.toFixed(0)} MB (heap ${query.heapMB.toFixed(0)} MB, buffers ${query.externalMB.toFixed(0)} MB) |`);
+    console.log('\n| artifact | size | cold load (read + verify + parse) |\n|---|---:|---:|');
+    const roleOf: Record<string, keyof LoadTimings> = {
+      'records.ndjson': 'records', 'names.json': 'names', 'columns.json': 'columns', 'stats.json': 'stats',
+      'sort-indexes.json': 'sortIndexes', 'postings.json': 'postings', 'search.json': 'search',
+    };
+    for (const [file, { bytes }] of Object.entries(manifest.files)) {
+      console.log(`| ${file} | ${(bytes / 1e6).toFixed(1)} MB | ${fmt(query.timings[roleOf[file]!] ?? 0)} ms |`);
+    }
+    console.log(`| (engine: record offsets and name lookup) | | ${fmt(query.timings.lookup ?? 0)} ms |`);
+    console.log(`| (engine: sort orders as typed arrays) | | ${fmt(query.timings.orders ?? 0)} ms |`);
+    console.log(`| (engine: MiniSearch index from its JSON) | | ${fmt(query.timings.nameIndex ?? 0)} ms |`);
+    console.log('\n| in-process query | median | p99 |\n|---|---:|---:|');
+    for (const r of query.results) console.log(`| ${r.name} | ${fmt(r.median)} ms | ${fmt(r.p99)} ms |`);
+  } finally {
+    if (!values.keep) await rm(work, { recursive: true, force: true });
+    else console.log(`\nkept ${work}`);
+  }
+}
+
+await main();
