@@ -190,10 +190,11 @@ export function createGateway(deps: GatewayDeps): Gateway {
     return headers;
   }
 
+  /** A response with `body`, or for HEAD the same headers (the length included) and no body. */
   function withBody(status: number, headers: Record<string, string>, body: string, head: boolean): GatewayResponse {
-    if (!head) return { status, headers, body };
+    // An explicit length lets Node send the body in one piece instead of chunked encoding.
     headers['content-length'] = String(Buffer.byteLength(body));
-    return { status, headers, body: null };
+    return { status, headers, body: head ? null : body };
   }
 
   function errorResponse(error: ApiError, decision: RateLimitDecision, nowMs: number, head: boolean) {
@@ -254,8 +255,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
         if (found !== undefined) return found;
         throw new ApiError(
           'server_not_found',
-          `Server ${quote(name, 120)} was not found. Names are <namespace>/<id>; to find a server, search: ` +
-            `GET /v1/search?q=${encodeURIComponent(id.slice(0, 100))}`,
+          `Server ${quote(name, 100)} was not found. Names are <namespace>/<id>; to find a server, search: ` +
+            `GET /v1/search?q=${encodeURIComponent(id.slice(0, 40))}`,
         );
       }
       case 'list': {

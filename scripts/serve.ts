@@ -1,0 +1,161 @@
+/**
+ * `npm start`: the API under /v1 and the `public/` site, on HOST:PORT (default 127.0.0.1:3000).
+ *
+ * On a fresh clone it builds the default snapshot from `data/` first (and rebuilds it when the committed
+ * dataset changed since); when no key is configured at all (no `API_KEYS`, no issued key in the store) it
+ * creates a local free-plan key and prints it once, with a curl command to try. Request log lines are JSON,
+ * one per request, on stdout. SIGINT/SIGTERM stop it gracefully.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { ConfigError, loadConfig } from '../src/config.js';
+import { createBufferedLineWriter } from '../src/gateway/log.js';
+import { createNodeHandler } from '../src/http/node-adapter.js';
+import { createStaticHandler } from '../src/http/static-files.js';
+import { generateKey, hashKey, hashPrefix } from '../src/keys/keys.js';
+import { PLANS } from '../src/keys/plans.js';
+import { createServiceContext, type ServiceContext } from '../src/runtime.js';
+import { buildSnapshot } from '../src/snapshot/build.js';
+import { DEFAULT_INPUT_GLOB, DEFAULT_SNAPSHOT_DIR, snapshotIsStale } from '../src/snapshot/paths.js';
+import { StoreNotAvailableError } from '../src/stores/index.js';
+
+/** How long open requests get to finish after a stop signal before connections are cut. */
+const SHUTDOWN_GRACE_MS = 5000;
+const PUBLIC_DIR = path.resolve('public');
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(1);
+}
+
+function display(file: string): string {
+  const relative = path.relative(process.cwd(), file);
+  return relative === '' || relative.startsWith('..') ? file : relative;
+}
+
+/** Build the default snapshot when it is missing or older than the committed dataset. */
+async function ensureDefaultSnapshot(): Promise<void> {
+  if (!(await snapshotIsStale(DEFAULT_SNAPSHOT_DIR, DEFAULT_INPUT_GLOB))) return;
+  console.log(`Building the snapshot of ${DEFAULT_INPUT_GLOB} into ${display(DEFAULT_SNAPSHOT_DIR)}/ ...`);
+  const started = performance.now();
+  let manifest;
+  try {
+    manifest = await buildSnapshot({ input: DEFAULT_INPUT_GLOB, out: DEFAULT_SNAPSHOT_DIR });
+  } catch (error) {
+    fail(`Cannot build the snapshot: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  console.log(`Built snapshot ${manifest.snapshot_id.slice(0, 12)} (${manifest.record_count} servers) in ${seconds} s`);
+}
+
+/** When no key is configured anywhere, issue a local free-plan key; returns it (to print once) or undefined. */
+async function ensureLocalKey(context: ServiceContext): Promise<string | undefined> {
+  if (context.config.apiKeyHashes.length > 0) return undefined;
+  if ((await context.store.listKeys()).length > 0) return undefined;
+  const key = generateKey();
+  await context.store.addKey({
+    hash: hashKey(key),
+    plan: 'free',
+    label: 'local (created by npm start)',
+    created_at: new Date().toISOString(),
+  });
+  return key;
+}
+
+function addressOf(server: http.Server): string {
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${host}:${address.port}`;
+}
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) fail(error.message);
+    throw error;
+  }
+
+  if (config.snapshotDir === undefined) await ensureDefaultSnapshot();
+
+  const logs = createBufferedLineWriter();
+  let context: ServiceContext;
+  try {
+    context = await createServiceContext(config, { log: (line) => logs.write(line) });
+  } catch (error) {
+    if (error instanceof StoreNotAvailableError) fail(error.message);
+    if (error instanceof Error && error.name === 'SnapshotLoadError') fail(error.message);
+    throw error;
+  }
+  const { engine, store } = context;
+  const newKey = await ensureLocalKey(context);
+
+  const api = createNodeHandler(context.gateway);
+  const files = createStaticHandler(PUBLIC_DIR);
+  const server = http.createServer((request, response) => {
+    const url = request.url ?? '/';
+    const isApi = url === '/v1' || url.startsWith('/v1/') || url.startsWith('/v1?');
+    void (isApi ? api(request, response) : files(request, response));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'EADDRINUSE') fail(`${config.host}:${config.port} is already in use; set PORT to another port`);
+    if (error.code === 'EADDRNOTAVAIL') fail(`HOST=${config.host} is not an address of this machine`);
+    throw error;
+  });
+
+  const base = addressOf(server);
+  const snapshot = engine.snapshot;
+  console.log(
+    `Serving snapshot ${snapshot.id.slice(0, 12)} (${snapshot.recordCount} servers, built ${snapshot.generatedAt}) ` +
+      `from ${display(context.snapshotDir)}/ with the ${store.kind} store`,
+  );
+  if (newKey !== undefined) {
+    const limit = config.freeDailyLimit;
+    const where = store.kind === 'memory' ? ` in ${display(config.keysFile)}` : ` in the ${store.kind} store`;
+    console.log(
+      [
+        '',
+        `No API key was configured, so a local ${PLANS.free.name}-plan key was created (${limit} requests a day).`,
+        `It is shown only this once; only its hash (${hashPrefix(hashKey(newKey))}...) is kept${where}.`,
+        'More keys: npm run keys -- create',
+        '',
+        `  API key: ${newKey}`,
+        '',
+        'Try it:',
+        `  curl -H "X-API-Key: ${newKey}" ${base}/v1/stats`,
+        '',
+      ].join('\n'),
+    );
+  }
+  console.log(`Listening on ${base} (API under ${base}/v1, site from ${display(PUBLIC_DIR)}/)`);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) process.exit(1); // A second signal: stop now.
+    stopping = true;
+    console.log(`${signal}: stopping (open requests get ${SHUTDOWN_GRACE_MS / 1000} s)`);
+    const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+    force.unref();
+    server.close(() => {
+      logs.flush();
+      void store.close().finally(() => process.exit(0));
+    });
+    server.closeIdleConnections();
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  process.exit(1);
+});

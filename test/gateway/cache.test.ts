@@ -1,0 +1,150 @@
+/**
+ * The response cache (specification 8.7, decisions section 5): `meta.cached` exactly when the body came
+ * from the cache, at most one hour, bounded, keyed by snapshot and normalised request; ETag and 304.
+ */
+import { describe, expect, it } from 'vitest';
+import { MAX_CACHE_TTL_MS, ResponseCache, type CachedAnswer } from '../../src/gateway/cache.js';
+import type { QueryEngine } from '../../src/query/types.js';
+import { loadSnapshot } from '../../src/snapshot/load.js';
+import { buildTestSnapshot, makeRecord } from '../support/records.js';
+import { envelopeOf, harness, NOW, testEngine } from './harness.js';
+
+const answer = (data: string): CachedAnswer => ({ etag: 'W/"x"', data, metaTail: '' });
+
+describe('meta.cached', () => {
+  it('is false on the first request and true on the same request again, with the same data', async () => {
+    const h = await harness();
+    for (const path of ['/v1/stats', '/v1/servers?limit=2', '/v1/servers/com.example/mcp', '/v1/search?q=slack']) {
+      const first = await envelopeOf(await h.call(path));
+      const second = await envelopeOf(await h.call(path));
+      expect(first.meta.cached, path).toBe(false);
+      expect(second.meta.cached, path).toBe(true);
+      expect(second.data).toEqual(first.data);
+      expect({ ...second.meta, cached: false }).toEqual(first.meta);
+    }
+    expect(h.logs.map((line) => line.cached)).toEqual([false, true, false, true, false, true, false, true]);
+  });
+
+  it('treats requests that differ only in what normalisation removes as one entry', async () => {
+    const h = await harness();
+    await h.call('/v1/servers/io.github.acme/slack-bot');
+    expect((await envelopeOf(await h.call('/v1/servers/IO.github.acme/SLACK-BOT'))).meta.cached).toBe(true);
+    await h.call('/v1/servers?order=asc&limit=5');
+    expect((await envelopeOf(await h.call('/v1/servers?limit=5&order=ASC'))).meta.cached).toBe(true);
+    await h.call('/v1/servers?flags=NO_SOURCE');
+    expect((await envelopeOf(await h.call('/v1/servers?flags=no_source'))).meta.cached).toBe(true);
+  });
+
+  it('keeps requests with different answers apart', async () => {
+    const h = await harness();
+    await h.call('/v1/servers?limit=1');
+    expect((await envelopeOf(await h.call('/v1/servers?limit=2'))).meta.cached).toBe(false);
+    await h.call('/v1/search?q=slack');
+    expect((await envelopeOf(await h.call('/v1/search?q=slack&limit=1'))).meta.cached).toBe(false);
+  });
+
+  it('is false on health, always', async () => {
+    const h = await harness();
+    await h.call('/v1/health');
+    expect((await envelopeOf(await h.call('/v1/health'))).meta.cached).toBe(false);
+  });
+
+  it('never serves an entry older than one hour', async () => {
+    const h = await harness();
+    await h.call('/v1/stats');
+    h.clock.now = NOW + MAX_CACHE_TTL_MS - 1;
+    expect((await envelopeOf(await h.call('/v1/stats'))).meta.cached).toBe(true);
+    h.clock.now = NOW + MAX_CACHE_TTL_MS;
+    expect((await envelopeOf(await h.call('/v1/stats'))).meta.cached).toBe(false);
+  });
+
+  it('clamps a configured time to live to one hour', async () => {
+    const h = await harness({ config: { cache: { ttlMs: 10 * MAX_CACHE_TTL_MS } } });
+    await h.call('/v1/stats');
+    h.clock.now = NOW + MAX_CACHE_TTL_MS;
+    expect((await envelopeOf(await h.call('/v1/stats'))).meta.cached).toBe(false);
+  });
+
+  it('does not answer from an entry of another snapshot after the engine changes', async () => {
+    const first = await testEngine();
+    const second = await loadSnapshot(await buildTestSnapshot([makeRecord({ name: 'only/one' })]));
+    let current: QueryEngine = first;
+    const h = await harness({ engine: () => current });
+    await h.call('/v1/stats');
+    current = second;
+    const body = await envelopeOf<{ total_servers: number }>(await h.call('/v1/stats'));
+    expect(body.meta.cached).toBe(false);
+    expect(body.data.total_servers).toBe(1);
+    expect(body.meta.snapshot_id).toBe(second.snapshot.id);
+  });
+});
+
+describe('ETag and If-None-Match', () => {
+  it('gives the same weak ETag to the computed and the cached answer, and a different one to another request', async () => {
+    const h = await harness();
+    const a = (await h.call('/v1/servers?limit=1')).headers.get('etag');
+    const b = (await h.call('/v1/servers?limit=1')).headers.get('etag');
+    const c = (await h.call('/v1/servers?limit=2')).headers.get('etag');
+    expect(a).toMatch(/^W\/"[^"]+"$/);
+    expect(b).toBe(a);
+    expect(c).not.toBe(a);
+  });
+
+  it('answers 304 with no body and only cache, CORS and limit headers to a matching If-None-Match', async () => {
+    const h = await harness();
+    const etag = (await h.call('/v1/stats')).headers.get('etag') ?? '';
+    for (const header of [etag, etag.slice(2), `"other", ${etag}`, '*']) {
+      const response = await h.call('/v1/stats', { headers: { 'if-none-match': header } });
+      expect(response.status, header).toBe(304);
+      expect(await response.text()).toBe('');
+      expect(response.headers.get('etag')).toBe(etag);
+      expect(response.headers.get('cache-control')).toBe('private');
+      expect(response.headers.get('content-type')).toBeNull();
+      expect(response.headers.get('x-ratelimit-remaining')).not.toBeNull();
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    }
+  });
+
+  it('answers 200 to an If-None-Match that does not match, and 404 stays 404 whatever it says', async () => {
+    const h = await harness();
+    expect((await h.call('/v1/stats', { headers: { 'if-none-match': 'W/"nope"' } })).status).toBe(200);
+    expect((await h.call('/v1/servers/no/such', { headers: { 'if-none-match': '*' } })).status).toBe(404);
+  });
+});
+
+describe('ResponseCache', () => {
+  it('evicts the least recently used entry past the entry bound', () => {
+    const cache = new ResponseCache({ maxEntries: 2 });
+    cache.set('a', answer('1'), 0);
+    cache.set('b', answer('2'), 0);
+    cache.get('a', 0); // a is now the most recently used
+    cache.set('c', answer('3'), 0);
+    expect(cache.get('b', 0)).toBeUndefined();
+    expect(cache.get('a', 0)?.data).toBe('1');
+    expect(cache.get('c', 0)?.data).toBe('3');
+    expect(cache.size).toBe(2);
+  });
+
+  it('stays within its byte bound', () => {
+    const cache = new ResponseCache({ maxBytes: 1000 });
+    for (let i = 0; i < 50; i++) cache.set(`k${i}`, answer('x'.repeat(100)), 0);
+    expect(cache.totalBytes).toBeLessThanOrEqual(1000);
+    expect(cache.size).toBeGreaterThan(0);
+    expect(cache.get('k49', 0)).toBeDefined();
+  });
+
+  it('does not keep one answer larger than a quarter of the byte bound', () => {
+    const cache = new ResponseCache({ maxBytes: 1000 });
+    cache.set('big', answer('x'.repeat(300)), 0);
+    expect(cache.get('big', 0)).toBeUndefined();
+  });
+
+  it('replaces an entry under the same key without counting it twice', () => {
+    const cache = new ResponseCache();
+    cache.set('a', answer('12345'), 0);
+    const bytes = cache.totalBytes;
+    cache.set('a', answer('12345'), 0);
+    expect(cache.totalBytes).toBe(bytes);
+    expect(cache.size).toBe(1);
+  });
+});
