@@ -1,0 +1,326 @@
+/**
+ * The OpenAPI document: the committed `public/openapi.json` is what the generator makes from the schemas,
+ * it states the schemas' own bounds, and every status it documents is checked against a REAL answer of the
+ * gateway (body against the response schema, headers against the documented headers). A status the gateway
+ * answers that the document does not list fails too.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { hashKey } from '../src/keys/keys.js';
+import { PLANS } from '../src/keys/plans.js';
+import { buildOpenApiDocument, openApiJson } from '../src/openapi.js';
+import type { QueryEngine } from '../src/query/types.js';
+import { LIMITS, ListParamsSchema, SearchParamsSchema, SORT_FIELDS, type Signals } from '../src/schema.js';
+import { loadSnapshot } from '../src/snapshot/load.js';
+import { createMemoryStore } from '../src/stores/memory.js';
+import { harness, type Harness, NOW } from './gateway/harness.js';
+import { validate } from './support/json-schema.js';
+import { buildTestSnapshot, makeRecord } from './support/records.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+type Json = Record<string, any>;
+
+const doc = buildOpenApiDocument() as Json;
+
+const SIGNALS: Signals = {
+  has_source_repo: true,
+  repo_not_archived: true,
+  has_license: true,
+  has_installable_package: true,
+  has_website_url: false,
+  has_icon: false,
+  namespace_matches_owner: true,
+  has_security_md: false,
+  has_code_of_conduct: false,
+  unique_description: true,
+  repo_age_over_90d: true,
+  last_push_recency: 0.95,
+  active_commit_weeks: 30,
+  contributor_count: 5,
+  version_count: 1,
+  releases_past_year: 15,
+  github_stars: 1234,
+  github_forks: 56,
+  github_watchers: 7,
+  secret_env_var_count: 1,
+  transport_type_risk: 25,
+  credential_sensitivity: 15,
+  package_type_risk: 15,
+};
+
+/** Records that use every part of the record schema: signals, badges, nulls, lists, flags, targets. */
+const RECORDS = [
+  makeRecord({
+    name: 'io.github.acme/postgres-mcp',
+    trust_score: 86,
+    scores: { provenance: 90, maintenance: 80, popularity: 85, permissions: 88 },
+    badges: [{ id: 'popular', label: 'Popular', evidence: 'github_stars is 1234 (at least 100)' }],
+    verified_publisher: true,
+    targets: ['PostgreSQL'],
+    install: { repo_url: 'https://github.com/acme/postgres-mcp', version: '1.2.3', package_types: ['npm'], transport_types: ['stdio'] },
+    signals: SIGNALS,
+  }),
+  makeRecord({ name: 'com.example/pg-tools', trust_score: 41, flags: ['NO_SOURCE', 'DEAD_ENTRY'], targets: ['PostgreSQL'] }),
+  makeRecord({ name: 'org.sample/weather', trust_score: 12, flags: ['SENSITIVE_CRED_REQUEST'] }),
+  makeRecord({ name: 'dev.tools/github-helper', trust_score: 64, targets: ['GitHub'], scored_at: '2026-02-21T22:49:33.106359Z' }),
+];
+
+let engine: QueryEngine;
+beforeAll(async () => {
+  engine = await loadSnapshot(await buildTestSnapshot(RECORDS));
+});
+
+describe('the generated document', () => {
+  it('is committed as public/openapi.json exactly as the generator makes it now', async () => {
+    const committed = await readFile(path.join(ROOT, 'public', 'openapi.json'), 'utf8');
+    expect(committed, 'run: npx tsx scripts/openapi.ts').toBe(openApiJson());
+  });
+
+  it('is OpenAPI 3.1 with JSON Schema 2020-12 and documents exactly the five routes', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.jsonSchemaDialect).toBe('https://json-schema.org/draft/2020-12/schema');
+    expect(Object.keys(doc.paths).sort()).toEqual(
+      ['/v1/health', '/v1/search', '/v1/servers', '/v1/servers/{namespace}/{id}', '/v1/stats'].sort(),
+    );
+    for (const item of Object.values(doc.paths) as Json[]) expect(Object.keys(item)).toEqual(['get']);
+  });
+
+  it('requires the X-API-Key header on every route but health', () => {
+    expect(doc.components.securitySchemes.ApiKeyAuth).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
+    expect(doc.security).toEqual([{ ApiKeyAuth: [] }]);
+    for (const [route, item] of Object.entries(doc.paths) as [string, Json][]) {
+      if (route === '/v1/health') expect(item.get.security).toEqual([]);
+      else expect(item.get.security).toBeUndefined();
+    }
+  });
+
+  it('documents every list and search parameter with the bounds and defaults of the schemas', () => {
+    const list = doc.paths['/v1/servers'].get.parameters.filter((p: Json) => p.in === 'query');
+    const search = doc.paths['/v1/search'].get.parameters.filter((p: Json) => p.in === 'query');
+    expect(list.map((p: Json) => p.name)).toEqual(Object.keys(ListParamsSchema.shape));
+    expect(search.map((p: Json) => p.name)).toEqual(Object.keys(SearchParamsSchema.shape));
+    const byName = (params: Json[], name: string) => params.find((p) => p.name === name) as Json;
+    expect(byName(list, 'limit').schema).toMatchObject({ type: 'integer', minimum: LIMITS.list.min, maximum: LIMITS.list.max, default: LIMITS.list.default });
+    expect(byName(list, 'offset').schema).toMatchObject({ type: 'integer', minimum: 0, maximum: LIMITS.maxOffset, default: 0 });
+    expect(byName(list, 'sort').schema.enum).toEqual([...SORT_FIELDS]);
+    expect(byName(list, 'order').schema).toMatchObject({ enum: ['asc', 'desc'], default: 'desc' });
+    expect(byName(list, 'min_score').schema).toMatchObject({ type: 'integer', minimum: 0, maximum: 100 });
+    expect(list.every((p: Json) => p.required === false)).toBe(true);
+    expect(byName(search, 'q')).toMatchObject({ required: true, schema: { minLength: LIMITS.minQuery, maxLength: LIMITS.maxQuery } });
+    expect(byName(search, 'limit').schema).toMatchObject({ maximum: LIMITS.search.max, default: LIMITS.search.default });
+  });
+
+  it('states the plans of the plan table', () => {
+    expect(doc.info.description).toContain(`Free, ${PLANS.free.dailyLimit.toLocaleString('en-US')} requests a day`);
+    expect(doc.info.description).toContain(`Pro, ${PLANS.pro.dailyLimit.toLocaleString('en-US')} a day`);
+  });
+
+  it('resolves every $ref it contains', () => {
+    const refs: string[] = [];
+    const walk = (node: unknown): void => {
+      if (Array.isArray(node)) node.forEach(walk);
+      else if (typeof node === 'object' && node !== null) {
+        for (const [key, value] of Object.entries(node)) {
+          if (key === '$ref' && typeof value === 'string') refs.push(value);
+          else walk(value);
+        }
+      }
+    };
+    walk(doc);
+    expect(refs.length).toBeGreaterThan(20);
+    for (const ref of refs) expect(resolvePointer(ref), ref).toBeDefined();
+  });
+});
+
+describe('the test validator', () => {
+  const record = doc.components.schemas.ServerRecord as Json;
+  const valid = RECORDS[0];
+
+  it('accepts a valid record, with Unicode-aware patterns', () => {
+    expect(validate(record, valid, doc)).toEqual([]);
+  });
+
+  it('rejects a record whose score is above 100', () => {
+    expect(validate(record, { ...valid, trust_score: 101 }, doc)).toEqual(['$.trust_score: 101 is above the maximum 100']);
+  });
+
+  it('rejects an unknown member, a missing member and a bad name', () => {
+    const { install: _install, ...withoutInstall } = valid!;
+    expect(validate(record, { ...valid, extra: 1 }, doc)).toEqual(['$: unexpected member "extra"']);
+    expect(validate(record, withoutInstall, doc)).toEqual(['$: missing required member "install"']);
+    expect(validate(record, { ...valid, name: 'no-slash' }, doc)).toHaveLength(1);
+  });
+
+  it('throws on a keyword it does not implement rather than pass it', () => {
+    expect(() => validate({ type: 'array', uniqueItems: true }, [1, 1])).toThrow(/uniqueItems/);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// Real answers against the document.
+
+function resolvePointer(ref: string): Json | undefined {
+  let node: any = doc;
+  for (const part of ref.slice(2).split('/')) node = node?.[part.replaceAll('~1', '/').replaceAll('~0', '~')];
+  return node;
+}
+
+const deref = (node: Json): Json => (typeof node.$ref === 'string' ? deref(resolvePointer(node.$ref) as Json) : node);
+
+/** The path template of the document that `pathname` matches, with its GET operation. */
+function operationFor(pathname: string): { template: string; operation: Json } {
+  for (const [template, item] of Object.entries(doc.paths) as [string, Json][]) {
+    const pattern = new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`);
+    if (pattern.test(pathname)) return { template, operation: item.get };
+  }
+  throw new Error(`no documented route for ${pathname}`);
+}
+
+/** Which (operation, status) pairs were checked against a real answer. */
+const checked = new Set<string>();
+
+/**
+ * Check a real answer: its status is documented for the operation; its body matches that status's schema
+ * (or there is none, for 304 and HEAD); every documented header is present and matches its schema.
+ */
+async function conforms(response: Response, pathname: string, method = 'GET'): Promise<Json | undefined> {
+  const { operation } = operationFor(pathname);
+  const documented = operation.responses[String(response.status)] as Json | undefined;
+  expect(documented, `${operation.operationId} answered ${response.status}, which the document does not list`).toBeDefined();
+  const spec = deref(documented!);
+  const text = await response.text();
+  let body: Json | undefined;
+  const schema = spec.content?.['application/json']?.schema as Json | undefined;
+  if (schema === undefined || method === 'HEAD') {
+    expect(text).toBe('');
+  } else {
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    body = JSON.parse(text) as Json;
+    expect(validate(schema, body, doc), `${operation.operationId} ${response.status}`).toEqual([]);
+  }
+  for (const [name, header] of Object.entries(spec.headers ?? {}) as [string, Json][]) {
+    const value = response.headers.get(name);
+    expect(value, `${operation.operationId} ${response.status}: header ${name}`).not.toBeNull();
+    const headerSchema = deref(header).schema as Json;
+    const typed = headerSchema.type === 'integer' ? (/^\d+$/.test(value!) ? Number(value) : value) : value;
+    expect(validate(headerSchema, typed, doc), `header ${name}: ${value}`).toEqual([]);
+  }
+  checked.add(`${operation.operationId} ${response.status}`);
+  return body;
+}
+
+describe('real answers of the gateway', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await harness({ engine });
+  });
+
+  const OK_PATHS = [
+    '/v1/health',
+    '/v1/stats',
+    '/v1/servers',
+    '/v1/servers?limit=2&offset=1&sort=name&order=asc',
+    '/v1/servers?min_score=40&flags=no_source&target=postgresql&namespace=com.example',
+    '/v1/servers?offset=1000',
+    '/v1/servers/io.github.acme/postgres-mcp',
+    '/v1/servers/IO.GITHUB.ACME/POSTGRES-MCP',
+    '/v1/search?q=postgres',
+    '/v1/search?q=pg&limit=1',
+  ];
+
+  it.each(OK_PATHS)('answers GET %s with a 200 that matches the document', async (url) => {
+    const response = await h.call(url, { key: url === '/v1/health' ? null : h.key });
+    expect(response.status).toBe(200);
+    const body = await conforms(response, new URL(url, 'http://x').pathname);
+    expect(body?.data).toBeDefined();
+  });
+
+  it('answers the same routes with HEAD, documented headers and no body', async () => {
+    const response = await h.call('/v1/servers?limit=1', { method: 'HEAD' });
+    expect(response.status).toBe(200);
+    await conforms(response, '/v1/servers', 'HEAD');
+  });
+
+  it('answers 304 to a matching If-None-Match on every keyed route', async () => {
+    for (const url of ['/v1/stats', '/v1/servers', '/v1/servers/org.sample/weather', '/v1/search?q=weather']) {
+      const first = await h.call(url);
+      const etag = first.headers.get('etag');
+      expect(etag).toBeTruthy();
+      const again = await h.call(url, { headers: { 'if-none-match': etag! } });
+      expect(again.status).toBe(304);
+      await conforms(again, new URL(url, 'http://x').pathname);
+    }
+  });
+
+  it('answers 400 with the documented body on every route', async () => {
+    for (const url of ['/v1/health?x=1', '/v1/stats?x=1', '/v1/servers?limit=0', '/v1/servers/a/b?x=1', '/v1/search?q=a']) {
+      const response = await h.call(url, { key: url.startsWith('/v1/health') ? null : h.key });
+      expect(response.status).toBe(400);
+      const body = await conforms(response, new URL(url, 'http://x').pathname);
+      expect(body?.error.code).toBe('invalid_parameter');
+    }
+  });
+
+  it('answers 401 for a missing and for a wrong key on every keyed route', async () => {
+    for (const url of ['/v1/stats', '/v1/servers', '/v1/servers/a/b', '/v1/search?q=ab']) {
+      for (const key of [null, 'not-a-key']) {
+        const response = await h.call(url, { key });
+        expect(response.status).toBe(401);
+        await conforms(response, new URL(url, 'http://x').pathname);
+      }
+    }
+  });
+
+  it('answers 404 for a server that does not exist', async () => {
+    const response = await h.call('/v1/servers/io.github.nobody/nothing');
+    expect(response.status).toBe(404);
+    const body = await conforms(response, '/v1/servers/io.github.nobody/nothing');
+    expect(body?.error.code).toBe('server_not_found');
+  });
+
+  it('answers 405 with Allow for a method other than GET, HEAD or OPTIONS on every route', async () => {
+    for (const url of ['/v1/health', '/v1/stats', '/v1/servers', '/v1/servers/a/b', '/v1/search']) {
+      const response = await h.call(url, { method: 'POST' });
+      expect(response.status).toBe(405);
+      await conforms(response, url);
+    }
+  });
+
+  it('answers 429 with Retry-After once the daily limit is used up, on every keyed route', async () => {
+    const limited = await harness({ engine, config: { freeDailyLimit: 1 } });
+    for (const url of ['/v1/stats', '/v1/servers', '/v1/servers/a/b', '/v1/search?q=ab']) {
+      const key = await limited.issue();
+      expect((await limited.call(url, { key })).status).not.toBe(429);
+      const response = await limited.call(url, { key });
+      expect(response.status).toBe(429);
+      expect(response.headers.get('x-ratelimit-remaining')).toBe('0');
+      const body = await conforms(response, new URL(url, 'http://x').pathname);
+      expect(body?.error.code).toBe('rate_limited');
+    }
+  });
+
+  it('answers 502 on every keyed route when the counter store is closed', async () => {
+    const store = createMemoryStore({ now: () => NOW });
+    await store.close();
+    const key = 'a-static-test-key';
+    const down = await harness({ engine, store, config: { apiKeyHashes: [hashKey(key)] } });
+    for (const url of ['/v1/stats', '/v1/servers', '/v1/servers/a/b', '/v1/search?q=ab']) {
+      const response = await down.call(url, { key });
+      expect(response.status).toBe(502);
+      const body = await conforms(response, new URL(url, 'http://x').pathname);
+      expect(body?.error.code).toBe('store_unavailable');
+    }
+  });
+
+  it('has checked every documented status of every operation against a real answer (500 aside: a bug, not a case)', () => {
+    const documented: string[] = [];
+    for (const item of Object.values(doc.paths) as Json[]) {
+      for (const status of Object.keys(item.get.responses)) {
+        if (status !== '500') documented.push(`${item.get.operationId} ${status}`);
+      }
+    }
+    expect([...checked].sort()).toEqual(documented.sort());
+  });
+});
