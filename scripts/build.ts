@@ -1,20 +1,44 @@
 /**
- * `npm run build -- --input "<glob>" --out <dir>`: validate a dataset and publish its snapshot.
- * With no arguments it builds the committed dataset (`data/*.json`) into the default snapshot folder.
+ * `npm run build -- --input "<glob>" --out <dir> [--previous <dir>] [--force]`: validate a dataset and
+ * publish its snapshot. With no arguments it builds the committed dataset (`data/*.json`) into the default
+ * snapshot folder. With `--previous`, the new snapshot is compared with the one it replaces, the difference
+ * is written into it (changes.json) and summarised, and an implausible change is refused unless `--force`.
  * Every failure is a clear message and a non-zero exit; the previous snapshot is then left untouched.
  */
+import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildSnapshot } from '../src/snapshot/build.js';
+import { OPENAPI_FILE, writeOpenApiDocument } from './openapi.js';
+import { buildSnapshotWithDiff, RepublishRefused } from '../src/snapshot/build.js';
+import { DEFAULT_GUARDS, summarizeDiff } from '../src/snapshot/diff.js';
 import { DEFAULT_INPUT_GLOB, DEFAULT_SNAPSHOT_DIR } from '../src/snapshot/paths.js';
 import { InputError } from '../src/snapshot/read-input.js';
 
-const USAGE = 'usage: npm run build -- [--input "<glob>"] [--out <dir>]';
+const USAGE = `usage: npm run build -- [--input "<glob>"] [--out <dir>] [--previous <dir>] [--max-removed <share>] [--max-score-changed <share>] [--force]
+  --previous <dir>            compare with the snapshot this one replaces, write changes.json, apply the guards
+  --max-removed <share>       refuse when more than this share of the previous servers is gone (default ${DEFAULT_GUARDS.maxRemovedShare})
+  --max-score-changed <share> refuse when more than this share of the scores changed (default ${DEFAULT_GUARDS.maxScoreChangedShare})
+  --force                     publish even when a guard objects`;
+
+function share(name: string, text: string | undefined, fallback: number): number {
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!/^(0|1|0?\.\d+|1\.0*)$/.test(text) || value < 0 || value > 1) throw new Error(`--${name} must be a share from 0 to 1, not "${text}"`);
+  return value;
+}
 
 async function main(): Promise<number> {
-  let values: { input?: string | undefined; out?: string | undefined; help?: boolean | undefined };
+  let values;
   try {
     ({ values } = parseArgs({
-      options: { input: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        input: { type: 'string' },
+        out: { type: 'string' },
+        previous: { type: 'string' },
+        'max-removed': { type: 'string' },
+        'max-score-changed': { type: 'string' },
+        force: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h' },
+      },
       strict: true,
       allowPositionals: false,
     }));
@@ -28,13 +52,31 @@ async function main(): Promise<number> {
   }
   const input = values.input ?? DEFAULT_INPUT_GLOB;
   const out = values.out ?? DEFAULT_SNAPSHOT_DIR;
+  let guards;
+  try {
+    guards = {
+      maxRemovedShare: share('max-removed', values['max-removed'], DEFAULT_GUARDS.maxRemovedShare),
+      maxScoreChangedShare: share('max-score-changed', values['max-score-changed'], DEFAULT_GUARDS.maxScoreChangedShare),
+    };
+  } catch (error) {
+    console.error(`build: ${(error as Error).message}`);
+    return 2;
+  }
   const started = performance.now();
   try {
-    const manifest = await buildSnapshot({ input, out });
+    const { manifest, diff } = await buildSnapshotWithDiff({ input, out, previous: values.previous, guards, force: values.force });
+    if (diff) console.log(summarizeDiff(diff));
     const seconds = ((performance.now() - started) / 1000).toFixed(2);
     console.log(`built snapshot ${manifest.snapshot_id}: ${manifest.record_count} records from "${input}" into ${out} in ${seconds} s`);
+    // The OpenAPI document is generated from the same schemas; keep the published copy in step.
+    if (await writeOpenApiDocument()) console.log(`wrote ${path.relative(process.cwd(), OPENAPI_FILE)}`);
     return 0;
   } catch (error) {
+    if (error instanceof RepublishRefused) {
+      console.error(summarizeDiff(error.diff));
+      console.error(`build: refused to publish, the previous snapshot is untouched:\n  ${error.problems.join('\n  ')}\n  (--force publishes anyway)`);
+      return 1;
+    }
     if (error instanceof InputError) {
       console.error(`build: refused, nothing was published:\n${error.message}`);
       return 1;

@@ -10,18 +10,54 @@ import path from 'node:path';
 import { once } from 'node:events';
 import type { ServerRecord } from '../schema.js';
 import { computeArtifacts, type Artifacts } from './artifacts.js';
-import { ARTIFACT_FILES, ARTIFACT_VERSION, MANIFEST_FILE, type ArtifactRole, type Manifest } from './manifest.js';
+import { ARTIFACT_FILES, ARTIFACT_VERSION, CHANGES_FILE, MANIFEST_FILE, type ArtifactRole, type Manifest } from './manifest.js';
+import { DEFAULT_GUARDS, diffSnapshots, guardViolations, type RepublishGuards, type SnapshotDiff } from './diff.js';
+import { readRecordSummaries } from './load.js';
 import { readDataset, RecordCollector } from './read-input.js';
 
 export interface BuildOptions {
   /** Build time recorded in the manifest; defaults to now. */
-  now?: Date;
+  now?: Date | undefined;
+  /** The snapshot this one replaces: compared, guarded, and the difference written as `changes.json`. */
+  previous?: string | undefined;
+  guards?: RepublishGuards | undefined;
+  /** Publish even when a guard objects (a person looked at the change). */
+  force?: boolean | undefined;
+}
+
+/** A guard refused the new snapshot; nothing was written and the previous snapshot is untouched. */
+export class RepublishRefused extends Error {
+  override readonly name = 'RepublishRefused';
+  constructor(
+    readonly problems: string[],
+    readonly diff: SnapshotDiff,
+  ) {
+    super(problems.join('\n'));
+  }
+}
+
+export interface BuildResult {
+  manifest: Manifest;
+  /** Present when built with `previous`. */
+  diff?: SnapshotDiff;
 }
 
 /** Build the snapshot of the dataset matching `input` (a glob) into `out`. */
 export async function buildSnapshot(opts: { input: string; out: string } & BuildOptions): Promise<Manifest> {
+  return (await buildSnapshotWithDiff(opts)).manifest;
+}
+
+/** Build, comparing with and guarding against `previous` when given. */
+export async function buildSnapshotWithDiff(opts: { input: string; out: string } & BuildOptions): Promise<BuildResult> {
   const dataset = await readDataset(opts.input);
-  return writeArtifacts(dataset.records, opts.out, { inputHash: dataset.inputHash, now: opts.now });
+  let diff: SnapshotDiff | undefined;
+  if (opts.previous !== undefined) {
+    diff = diffSnapshots(await readRecordSummaries(opts.previous), dataset.records);
+    const problems = guardViolations(diff, opts.guards ?? DEFAULT_GUARDS);
+    if (problems.length > 0 && !opts.force) throw new RepublishRefused(problems, diff);
+  }
+  const manifest = await writeArtifacts(dataset.records, opts.out, { inputHash: dataset.inputHash, now: opts.now, diff });
+  return diff ? { manifest, diff } : { manifest };
 }
 
 /** Validate in-memory records (as a dataset file would hold them) and write their snapshot into `out`. */
@@ -68,7 +104,7 @@ async function writeRecords(file: string, records: readonly ServerRecord[]): Pro
 async function writeArtifacts(
   records: readonly ServerRecord[],
   out: string,
-  opts: { inputHash: string; now?: Date | undefined },
+  opts: { inputHash: string; now?: Date | undefined; diff?: SnapshotDiff | undefined },
 ): Promise<Manifest> {
   const artifacts: Artifacts = computeArtifacts(records);
   const target = path.resolve(out);
@@ -87,9 +123,10 @@ async function writeArtifacts(
     files.postings = await writeText(at('postings'), JSON.stringify(artifacts.postings));
     files.search = await writeText(at('search'), JSON.stringify(artifacts.search));
 
-    const fileTable = Object.fromEntries(
+    const fileTable: Record<string, Written> = Object.fromEntries(
       (Object.keys(ARTIFACT_FILES) as ArtifactRole[]).map((role) => [ARTIFACT_FILES[role], files[role]]),
     );
+    if (opts.diff) fileTable[CHANGES_FILE] = await writeText(path.join(temporary, CHANGES_FILE), JSON.stringify(opts.diff));
     // The id depends on the content only, never on when or where it was built.
     const contentHash = createHash('sha256');
     for (const name of Object.keys(fileTable).sort()) contentHash.update(`${name}\0${fileTable[name]!.sha256}\n`);

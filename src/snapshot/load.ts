@@ -9,6 +9,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { createQueryEngine, type LoadedArtifacts } from '../query/engine.js';
 import type { QueryEngine } from '../query/types.js';
+import type { RecordSummary } from './diff.js';
 import { StatsSchema } from '../schema.js';
 import { ARTIFACT_FILES, ARTIFACT_VERSION, MANIFEST_FILE, ManifestSchema, type ArtifactRole, type Manifest } from './manifest.js';
 
@@ -106,6 +107,38 @@ function parseJson(dir: string, role: ArtifactRole, bytes: Buffer): unknown {
   }
 }
 
+/** The name, score, label and flags of every record of a snapshot (checked like any load), for diffs. */
+export async function readRecordSummaries(dir: string): Promise<{ snapshot_id: string; generated_at: string; records: RecordSummary[] }> {
+  const root = path.resolve(dir);
+  const manifest = await readManifest(root);
+  const bytes = await readVerified(root, manifest, 'records');
+  const records: RecordSummary[] = [];
+  let start = 0;
+  for (let end = bytes.indexOf(0x0a); end >= 0; start = end + 1, end = bytes.indexOf(0x0a, start)) {
+    const { name, trust_score, trust_label, flags } = JSON.parse(bytes.toString('utf8', start, end)) as RecordSummary;
+    records.push({ name, trust_score, trust_label, flags });
+  }
+  return { snapshot_id: manifest.snapshot_id, generated_at: manifest.generated_at, records };
+}
+
+/** Check the manifest's files that serving does not read (such as changes.json), so none is left unchecked. */
+async function verifyOthers(dir: string, manifest: Manifest): Promise<void> {
+  const read = new Set<string>(Object.values(ARTIFACT_FILES));
+  for (const [name, expected] of Object.entries(manifest.files)) {
+    if (read.has(name)) continue;
+    const file = path.join(dir, name);
+    let bytes: Buffer;
+    try {
+      bytes = await readFile(file);
+    } catch (error) {
+      throw new SnapshotLoadError(`${file}: cannot read the artifact (${(error as NodeJS.ErrnoException).code ?? error})`);
+    }
+    if (bytes.length !== expected.bytes || createHash('sha256').update(bytes).digest('hex') !== expected.sha256) {
+      throw new SnapshotLoadError(`${file}: does not match the manifest (truncated or altered)`);
+    }
+  }
+}
+
 /** Load the snapshot in `dir` into a query engine. Throws SnapshotLoadError when it cannot be served. */
 export async function loadSnapshot(dir: string, timings: LoadTimings = {}): Promise<QueryEngine> {
   const root = path.resolve(dir);
@@ -133,6 +166,7 @@ export async function loadSnapshot(dir: string, timings: LoadTimings = {}): Prom
     postings: (await json('postings')) as LoadedArtifacts['postings'],
     search: (await json('search')) as LoadedArtifacts['search'],
   };
+  await verifyOthers(root, manifest);
   const engine = createQueryEngine(artifacts, timings);
   timings.total = performance.now() - started;
   return engine;

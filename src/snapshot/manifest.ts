@@ -28,6 +28,9 @@ export type ArtifactRole = keyof typeof ARTIFACT_FILES;
 
 export const MANIFEST_FILE = 'manifest.json';
 
+/** Written when a snapshot was built against the one it replaces: what changed (servers, scores, flags). */
+export const CHANGES_FILE = 'changes.json';
+
 const Sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 
 export const ManifestSchema = z.strictObject({
