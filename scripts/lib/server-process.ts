@@ -1,6 +1,7 @@
 /**
- * The real server process for end-to-end tests: `scripts/serve.ts` started with node + tsx on a free port
- * (PORT=0) with the given environment, ready once it prints its "Listening on" line.
+ * The real server process, for end-to-end tests and HTTP benchmarks: `scripts/serve.ts` started with
+ * node + tsx on a free port (PORT=0) with the given environment, ready once it prints its "Listening on"
+ * line. One helper for both, so the tests and the benchmark measure the same thing `npm start` runs.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';

@@ -18,7 +18,7 @@ import {
   testRedisUrl,
   type ThrowawayRedis,
 } from '../support/redis-server.js';
-import { startServerProcess, type ServerProcess } from '../support/server-process.js';
+import { startServerProcess, type ServerProcess } from '../../scripts/lib/server-process.js';
 
 const SERVER_NAME = 'io.github.acme/postgres-mcp';
 const GET_PATH = `/v1/servers/${SERVER_NAME}`;
