@@ -1,0 +1,66 @@
+/** The environment as the service reads it (src/config.ts): defaults, validation, and keys hashed at once. */
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.js';
+import { hashKey } from '../src/keys/keys.js';
+
+describe('loadConfig', () => {
+  it('has the defaults of the decisions', () => {
+    expect(loadConfig({})).toEqual({
+      host: '127.0.0.1',
+      port: 3000,
+      snapshotDir: undefined,
+      apiKeyHashes: [],
+      freeDailyLimit: 100,
+      store: 'memory',
+      redisUrl: undefined,
+      upstashUrl: undefined,
+      upstashToken: undefined,
+      keysFile: path.resolve('.local/keys.json'),
+    });
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(loadConfig({ PORT: '', STORE: '', API_KEYS: '' })).toMatchObject({ port: 3000, store: 'memory', apiKeyHashes: [] });
+  });
+
+  it('hashes API_KEYS at once and keeps no plain key', () => {
+    const config = loadConfig({ API_KEYS: ' alpha-key ,beta-key,,alpha-key' });
+    expect(config.apiKeyHashes).toEqual([hashKey('alpha-key'), hashKey('beta-key')]);
+    expect(JSON.stringify(config)).not.toContain('alpha-key');
+  });
+
+  it('reads FREE_DAILY_LIMIT, PORT 0 and a relative SNAPSHOT_DIR', () => {
+    const config = loadConfig({ FREE_DAILY_LIMIT: '1000000', PORT: '0', SNAPSHOT_DIR: 'snap' });
+    expect(config).toMatchObject({ freeDailyLimit: 1_000_000, port: 0, snapshotDir: path.resolve('snap') });
+  });
+
+  for (const [name, value, message] of [
+    ['PORT', '3e3', 'PORT must be a whole number from 0 to 65535'],
+    ['PORT', '70000', 'PORT must be a whole number from 0 to 65535'],
+    ['FREE_DAILY_LIMIT', '0', 'FREE_DAILY_LIMIT must be a whole number'],
+    ['FREE_DAILY_LIMIT', '1.5', 'FREE_DAILY_LIMIT must be a whole number'],
+    ['STORE', 'postgres', 'STORE must be one of: memory, redis, upstash'],
+  ] as const) {
+    it(`refuses ${name}=${value} with one line naming it`, () => {
+      expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+      try {
+        loadConfig({ [name]: value });
+      } catch (error) {
+        expect((error as Error).message).toContain(message);
+        expect((error as Error).message).not.toContain('\n');
+      }
+    });
+  }
+
+  it('names every bad variable in the one line', () => {
+    expect(() => loadConfig({ PORT: 'x', STORE: 'y' })).toThrow(/PORT.*; STORE/);
+  });
+
+  it('requires the URL of the store it is told to use, without echoing secrets', () => {
+    expect(() => loadConfig({ STORE: 'redis' })).toThrow('STORE=redis needs REDIS_URL');
+    expect(() => loadConfig({ STORE: 'upstash', UPSTASH_REDIS_REST_TOKEN: 'secret-token' })).toThrow(
+      /needs UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN$/,
+    );
+  });
+});
