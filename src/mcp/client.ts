@@ -1,0 +1,207 @@
+/**
+ * A small HTTP client for the /v1 API, as the MCP tools need it: one method per endpoint, every call bounded
+ * by a timeout, every answer validated with the schemas of `src/schema.ts`, and every failure one
+ * `TrustApiError` that says what went wrong in terms a caller can act on (status, code, reset time, URL).
+ */
+import { z } from 'zod';
+import {
+  type ListParams,
+  type SearchParams,
+  type ServerRecord,
+  ServerRecordSchema,
+  type Stats,
+  StatsSchema,
+  splitName,
+} from '../schema.js';
+
+/** `meta` of a list answer. The API may add members (snapshot id, ...); these are the ones it must carry. */
+const PageMetaSchema = z.object({
+  cached: z.boolean(),
+  total: z.number().int().min(0),
+  limit: z.number().int().min(0),
+  offset: z.number().int().min(0),
+});
+
+const RecordEnvelopeSchema = z.object({ data: ServerRecordSchema, meta: z.object({ cached: z.boolean() }) });
+const StatsEnvelopeSchema = z.object({ data: StatsSchema, meta: z.object({ cached: z.boolean() }) });
+const PageEnvelopeSchema = z.object({ data: z.array(ServerRecordSchema), meta: PageMetaSchema });
+
+/** The error body of the specification (section 7) with the decisions' stable `code`. */
+const ErrorBodySchema = z.object({
+  error: z.object({ message: z.string(), status: z.number().int(), code: z.string().optional() }),
+});
+
+/** One page of records, as List Servers and Search answer it. */
+export interface RecordPage {
+  items: ServerRecord[];
+  total: number;
+  limit: number;
+  offset: number;
+}
+
+/**
+ * Why a call failed:
+ * - `http`: the API answered with its error body (`status`, `code`, `message`);
+ * - `network`: nothing answered at `url` (refused, DNS, reset);
+ * - `timeout`: no answer within the bound;
+ * - `invalid_response`: something answered, but not with the /v1 API's JSON.
+ */
+export type TrustApiErrorKind = 'http' | 'network' | 'timeout' | 'invalid_response';
+
+/** A failed API call. The message never contains the API key. */
+export class TrustApiError extends Error {
+  override readonly name = 'TrustApiError';
+  constructor(
+    readonly kind: TrustApiErrorKind,
+    message: string,
+    readonly details: {
+      /** The URL that was requested, without credentials. */
+      url: string;
+      status?: number;
+      code?: string;
+      /** From `Retry-After`: whole seconds until the daily limit resets (429 only). */
+      retryAfterSeconds?: number;
+      /** From `X-RateLimit-Reset`: epoch seconds of the next reset. */
+      resetEpochSeconds?: number;
+    },
+  ) {
+    super(message);
+  }
+}
+
+export interface TrustApiClientOptions {
+  /** Base URL ending in `/v1`, e.g. `http://127.0.0.1:3000/v1`. */
+  baseUrl: string;
+  apiKey: string;
+  /** Bound on one call, in milliseconds. */
+  timeoutMs: number;
+  /** The `fetch` to use; default the global one. */
+  fetch?: typeof fetch;
+}
+
+/** The four read operations the MCP tools are built on. */
+export interface TrustApiClient {
+  /** The API's base URL, without credentials (for messages). */
+  readonly baseUrl: string;
+  getServer(name: string): Promise<ServerRecord>;
+  search(params: SearchParams): Promise<RecordPage>;
+  list(params: ListParams): Promise<RecordPage>;
+  stats(): Promise<Stats>;
+}
+
+/** A URL fit for a message: user name and password (if anyone put them in TRUST_API_URL) removed. */
+export function displayUrl(url: string | URL): string {
+  const parsed = new URL(url);
+  parsed.username = '';
+  parsed.password = '';
+  return parsed.toString();
+}
+
+function integerHeader(headers: Headers, name: string): number | undefined {
+  const value = headers.get(name);
+  return value !== null && /^\d{1,12}$/.test(value.trim()) ? Number(value.trim()) : undefined;
+}
+
+/** Query string of the defined values of `params`, in the schema's own key order. */
+function queryOf(params: Record<string, string | number | undefined>): string {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) if (value !== undefined) query.set(name, String(value));
+  const text = query.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
+/** Creates the client. Nothing is contacted until the first call. */
+export function createTrustApiClient(options: TrustApiClientOptions): TrustApiClient {
+  const doFetch = options.fetch ?? fetch;
+  const base = options.baseUrl.replace(/\/+$/, '');
+  const shownBase = displayUrl(base);
+
+  async function get<T>(pathAndQuery: string, schema: z.ZodType<T>): Promise<T> {
+    const url = `${base}${pathAndQuery}`;
+    const shown = displayUrl(url);
+    let response: Response;
+    let text: string;
+    try {
+      // One signal bounds the whole exchange, body included: a server that sends headers and then stalls
+      // must not hold the tool call open.
+      const signal = AbortSignal.timeout(options.timeoutMs);
+      response = await doFetch(url, {
+        headers: { 'X-API-Key': options.apiKey, Accept: 'application/json' },
+        signal,
+      });
+      text = await response.text();
+    } catch (error) {
+      if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
+        throw new TrustApiError('timeout', `No answer from ${shown} within ${options.timeoutMs} ms`, { url: shown });
+      }
+      const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : undefined;
+      const reason = cause ?? (error instanceof Error ? error.message : String(error));
+      throw new TrustApiError('network', `Could not reach ${shown}: ${reason}`, { url: shown });
+    }
+
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new TrustApiError(
+        'invalid_response',
+        `${shown} answered ${response.status} with a body that is not JSON`,
+        { url: shown, status: response.status },
+      );
+    }
+
+    if (!response.ok) {
+      const parsed = ErrorBodySchema.safeParse(body);
+      if (!parsed.success) {
+        throw new TrustApiError(
+          'invalid_response',
+          `${shown} answered ${response.status} without the API's error body`,
+          { url: shown, status: response.status },
+        );
+      }
+      throw new TrustApiError('http', parsed.data.error.message, {
+        url: shown,
+        status: response.status,
+        code: parsed.data.error.code,
+        retryAfterSeconds: integerHeader(response.headers, 'retry-after'),
+        resetEpochSeconds: integerHeader(response.headers, 'x-ratelimit-reset'),
+      });
+    }
+
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) {
+      throw new TrustApiError(
+        'invalid_response',
+        `${shown} answered with JSON that is not the /v1 API's: ${z.prettifyError(parsed.error)}`,
+        { url: shown, status: response.status },
+      );
+    }
+    return parsed.data;
+  }
+
+  return {
+    baseUrl: shownBase,
+
+    async getServer(name) {
+      // The tool's input schema has already checked the name; this guards other callers.
+      if (name.indexOf('/') <= 0) throw new RangeError('a server name is <namespace>/<id>');
+      const { namespace, id } = splitName(name);
+      const path = `/servers/${encodeURIComponent(namespace)}/${encodeURIComponent(id)}`;
+      return (await get(path, RecordEnvelopeSchema)).data;
+    },
+
+    async search(params) {
+      const { data, meta } = await get(`/search${queryOf({ q: params.q, limit: params.limit })}`, PageEnvelopeSchema);
+      return { items: data, total: meta.total, limit: meta.limit, offset: meta.offset };
+    },
+
+    async list(params) {
+      const { data, meta } = await get(`/servers${queryOf({ ...params })}`, PageEnvelopeSchema);
+      return { items: data, total: meta.total, limit: meta.limit, offset: meta.offset };
+    },
+
+    async stats() {
+      return (await get('/stats', StatsEnvelopeSchema)).data;
+    },
+  };
+}

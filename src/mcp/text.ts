@@ -1,0 +1,84 @@
+/**
+ * The short human-readable text each MCP tool returns beside its `structuredContent`: written for a model
+ * deciding what to tell a user, so it leads with the verdict (score and band) and explains flags in words.
+ */
+import { type ServerRecord, type Stats, TRUST_BANDS } from '../schema.js';
+import type { RecordPage } from './client.js';
+
+/**
+ * What each known flag means, in the words of the scoring pipeline that raises them (MCP Scorecard's flag
+ * rules; see data/README.md for the source). The list is open-ended: an unknown flag is shown by name.
+ */
+export const FLAG_MEANINGS: Readonly<Record<string, string>> = {
+  NO_SOURCE: 'no repository URL and no verifiable package source: the code cannot be inspected',
+  DEAD_ENTRY: 'no packages and no remotes: the registry entry cannot be installed or reached',
+  SENSITIVE_CRED_REQUEST: 'asks for high-risk credentials (wallet keys, database passwords, private keys, ...)',
+  HIGH_SECRET_DEMAND: 'asks for 5 or more secret environment variables',
+  REPO_ARCHIVED: 'its GitHub repository is archived by the maintainer',
+  STAGING_ARTIFACT: 'test/staging name with a template description: probably not meant for use',
+  TEMPLATE_DESCRIPTION: 'its description is boilerplate',
+  DESCRIPTION_DUPLICATE: 'the same description is used by 3 or more servers from different publishers',
+};
+
+/** The band table as one line, e.g. "High Trust 80-100, Moderate Trust 60-79, ...". */
+export const BANDS_TEXT = TRUST_BANDS.map((band) => `${band.label} ${band.min}-${band.max}`).join(', ');
+
+function list(items: readonly string[]): string {
+  return items.length === 0 ? 'none' : items.join(', ');
+}
+
+function flagsText(flags: readonly string[]): string {
+  if (flags.length === 0) return 'none';
+  return flags.map((flag) => (FLAG_MEANINGS[flag] ? `${flag} (${FLAG_MEANINGS[flag]})` : flag)).join('; ');
+}
+
+/** One line per server, for lists: name, score, band, flags. */
+function recordLine(record: ServerRecord): string {
+  const flags = record.flags.length === 0 ? '' : `, flags: ${record.flags.join(', ')}`;
+  const verified = record.verified_publisher ? ', verified publisher' : '';
+  return `- ${record.name}: ${record.trust_score}/100 ${record.trust_label}${verified}${flags}`;
+}
+
+/** The full record in a few lines: verdict, sub-scores, flags explained, badges, install information. */
+export function recordText(record: ServerRecord): string {
+  const { scores, install } = record;
+  return [
+    `${record.name}: trust score ${record.trust_score}/100, ${record.trust_label}.`,
+    `Sub-scores: provenance ${scores.provenance}, maintenance ${scores.maintenance}, ` +
+      `popularity ${scores.popularity}, permissions ${scores.permissions}.`,
+    `Flags: ${flagsText(record.flags)}.`,
+    `Badges: ${list(record.badges.map((badge) => badge.label))}.`,
+    `Verified publisher: ${record.verified_publisher ? 'yes' : 'no'}. Targets: ${list(record.targets)}.`,
+    `Install: repository ${install.repo_url ?? 'unknown'}, version ${install.version ?? 'unknown'}, ` +
+      `packages ${list(install.package_types)}, transports ${list(install.transport_types)}.`,
+    `Scored at ${record.scored_at}.`,
+  ].join('\n');
+}
+
+/** A page of records: what it is, how many match, one line each, and how to get the next page. */
+export function pageText(heading: string, page: RecordPage, nextHint?: (offset: number) => string): string {
+  if (page.items.length === 0) {
+    return page.total === 0
+      ? `${heading}: no servers match.`
+      : `${heading}: ${page.total} match, none at offset ${page.offset} (past the end).`;
+  }
+  const first = page.offset + 1;
+  const last = page.offset + page.items.length;
+  const lines = [`${heading}: ${page.total} match; showing ${first}-${last}.`, ...page.items.map(recordLine)];
+  if (last < page.total && nextHint) lines.push(nextHint(last));
+  return lines.join('\n');
+}
+
+/** The statistics in a few lines. */
+export function statsText(stats: Stats): string {
+  const bands = TRUST_BANDS.map((band) => `${band.label} ${stats.score_distribution[band.label] ?? 0}`);
+  const flags = Object.entries(stats.flag_summary)
+    .sort(([a, countA], [b, countB]) => countB - countA || (a < b ? -1 : 1))
+    .map(([flag, count]) => `${flag} ${count}`);
+  return [
+    `${stats.total_servers} scored servers; average trust score ${stats.average_score}, median ${stats.median_score}.`,
+    `By band: ${bands.join(', ')}.`,
+    `Servers carrying each flag: ${list(flags)}.`,
+    `Servers from verified publishers: ${stats.verified_publishers}.`,
+  ].join('\n');
+}

@@ -1,0 +1,193 @@
+/**
+ * The four MCP tools of the specification (section 1), as data: name, description for a model choosing
+ * tools, input and output schemas, and the API call. Input schemas are the gateway's own parameter schemas
+ * from `src/schema.ts` (same bounds: limit 1 to 200, query at least 2 characters), with a description added
+ * to each field; output schemas are built from `ServerRecordSchema` and `StatsSchema`. `server.ts` registers
+ * them and turns failures into `isError` results.
+ */
+import { z } from 'zod';
+import {
+  LIMITS,
+  ListParamsSchema,
+  SearchParamsSchema,
+  ServerNameSchema,
+  ServerRecordSchema,
+  SORT_FIELDS,
+  StatsSchema,
+} from '../schema.js';
+import type { CallContext } from './advice.js';
+import type { TrustApiClient } from './client.js';
+import { BANDS_TEXT, pageText, recordText, statsText } from './text.js';
+
+/** One tool: what `McpServer.registerTool` needs, plus how to call the API and how to say the result. */
+export interface TrustTool<Input extends z.ZodObject, Output extends z.ZodObject> {
+  name: string;
+  title: string;
+  description: string;
+  input: Input;
+  output: Output;
+  /** Calls the API. Throws `TrustApiError` on failure. */
+  run(client: TrustApiClient, args: z.output<Input>): Promise<z.output<Output>>;
+  /** The short text for the model, from the same data as the structured result. */
+  text(result: z.output<Output>): string;
+  /** What an error message may refer to (the name asked for, for a 404). */
+  context?(args: z.output<Input>): CallContext;
+}
+
+/** A helper that keeps each tool's types tied together. */
+function defineTool<Input extends z.ZodObject, Output extends z.ZodObject>(
+  tool: TrustTool<Input, Output>,
+): TrustTool<Input, Output> {
+  return tool;
+}
+
+/**
+ * The fields of `shape` (a gateway parameter schema's), each with a description for the model. The
+ * descriptions object must name every field, so a parameter added to the schema cannot go undescribed.
+ */
+function describeShape<Shape extends Record<string, z.ZodType>>(
+  shape: Shape,
+  descriptions: { [Name in keyof Shape]: string },
+): Shape {
+  const described: Record<string, z.ZodType> = {};
+  for (const [name, schema] of Object.entries(shape)) described[name] = schema.describe(descriptions[name] ?? '');
+  return described as Shape;
+}
+
+/** The flags a model most needs explained; the list is open-ended (see `FLAG_MEANINGS` for all known). */
+const FLAGS_TEXT =
+  'Flags are red flags: NO_SOURCE = no repository or verifiable package source, so the code cannot be ' +
+  'inspected; DEAD_ENTRY = no packages and no remotes, so it cannot be installed or reached; ' +
+  'SENSITIVE_CRED_REQUEST = it asks for high-risk credentials (wallet keys, database passwords, private ' +
+  'keys). Other flags: HIGH_SECRET_DEMAND, REPO_ARCHIVED, STAGING_ARTIFACT, TEMPLATE_DESCRIPTION, ' +
+  'DESCRIPTION_DUPLICATE.';
+
+/** Every tool is a read of a fixed index: safe to call, to repeat, and touching nothing outside. */
+export const READ_ONLY_ANNOTATIONS = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+} as const;
+
+/** A page of full server records, as List Servers and Search return them (`meta.total/limit/offset`). */
+export const RecordPageSchema = z.strictObject({
+  items: z.array(ServerRecordSchema).describe('Full trust records, in result order'),
+  total: z.number().int().min(0).describe('How many servers match in all'),
+  limit: z.number().int().min(0).describe('Page size used'),
+  offset: z.number().int().min(0).describe('Records skipped before this page'),
+});
+
+export const checkServerTrust = defineTool({
+  name: 'check_server_trust',
+  title: 'Check an MCP server’s trust score',
+  description:
+    'Get the trust record of one MCP server by its exact registry name <namespace>/<id> ' +
+    '(e.g. "io.github.github/github-mcp-server"; letter case does not matter). Use it before recommending ' +
+    'or installing a server, before giving it credentials, or when asked whether a server is safe. Returns ' +
+    `trust_score 0-100 and its band (trust_label): ${BANDS_TEXT}; the sub-scores provenance, ` +
+    'maintenance, popularity and permissions (0-100, higher is better); flags; badges (positive facts); ' +
+    'whether the publisher is verified; platform targets; and install info (repository URL, version, ' +
+    `package and transport types; null means unknown). ${FLAGS_TEXT} Treat any flag as a reason for ` +
+    'caution whatever the score. If you do not know the exact name, call search_servers first.',
+  input: z.strictObject({
+    name: ServerNameSchema.describe(
+      'Exact server name <namespace>/<id> with one "/", e.g. "io.github.github/github-mcp-server"',
+    ),
+  }),
+  output: ServerRecordSchema,
+  run: (client, args) => client.getServer(args.name),
+  text: recordText,
+  context: (args) => ({ serverName: args.name }),
+});
+
+export const searchServers = defineTool({
+  name: 'search_servers',
+  title: 'Search MCP servers by name',
+  description:
+    'Find MCP servers by words of their name when you do not know the exact <namespace>/<id> name, e.g. ' +
+    '"postgres", "slack", "github mcp". Prefix matching ("postg" finds postgres), typo tolerance for words ' +
+    'of 4+ letters, several words must all match; best matches first, ties to the higher trust score. ' +
+    `The query needs at least ${LIMITS.minQuery} characters. Each result is a full trust record ` +
+    `(score, band, flags, install info) with the same meaning as in check_server_trust (${BANDS_TEXT}). ` +
+    'Use check_server_trust when you know the exact name, and list_servers to filter by score, flag, ' +
+    'platform or publisher rather than by name.',
+  input: z.strictObject({
+    query: SearchParamsSchema.shape.q.describe(
+      `Words from the server's name, at least ${LIMITS.minQuery} characters, e.g. "postgres" or "github mcp"`,
+    ),
+    limit: SearchParamsSchema.shape.limit.describe(
+      `Maximum results, ${LIMITS.search.min} to ${LIMITS.search.max} (default ${LIMITS.search.default})`,
+    ),
+  }),
+  output: RecordPageSchema,
+  run: (client, args) => client.search({ q: args.query, limit: args.limit }),
+  text: (page) =>
+    pageText(
+      'Search results',
+      page,
+      (shown) =>
+        `${page.total - shown} more match: raise limit (up to ${LIMITS.search.max}) or use more specific words.`,
+    ),
+});
+
+export const listServers = defineTool({
+  name: 'list_servers',
+  title: 'List and filter MCP servers',
+  description:
+    'Browse the scored MCP servers with filters, sorting and pagination, e.g. the most trusted servers for ' +
+    'a platform (target "Slack", min_score 80), every server of one publisher (namespace "com.microsoft"), ' +
+    'or the servers carrying a red flag (flags "SENSITIVE_CRED_REQUEST"). Default order: trust_score ' +
+    'descending, ties by name. Filters match case-insensitively; a filter that matches nothing gives an ' +
+    `empty page, not an error. Page with limit (${LIMITS.list.min}-${LIMITS.list.max}, default ` +
+    `${LIMITS.list.default}) and offset; total says how many match. Bands: ${BANDS_TEXT}. ${FLAGS_TEXT} ` +
+    'Use search_servers to find a server by name.',
+  input: z.strictObject(
+    describeShape(ListParamsSchema.shape, {
+      limit: `Results per page, ${LIMITS.list.min} to ${LIMITS.list.max} (default ${LIMITS.list.default})`,
+      offset: 'How many matching servers to skip, for the next page (default 0)',
+      sort: `Field to sort by, one of ${SORT_FIELDS.join(', ')} (default trust_score); ties always by name`,
+      order: 'asc or desc (default desc: highest first)',
+      min_score: 'Only servers with trust_score at or above this, 0 to 100 (80 = High Trust only)',
+      flags: 'Only servers carrying this flag, e.g. "NO_SOURCE"; several comma-separated means all of them',
+      target: 'Only servers for this platform, e.g. "GitHub", "PostgreSQL", "Slack"',
+      namespace: 'Only servers of this publisher namespace, e.g. "com.microsoft" or "io.github.github"',
+    }),
+  ),
+  output: RecordPageSchema,
+  run: (client, args) => client.list(args),
+  text: (page) =>
+    pageText(
+      'Servers',
+      page,
+      (shown) => `More: call list_servers again with the same filters and offset ${shown}.`,
+    ),
+});
+
+export const getEcosystemStats = defineTool({
+  name: 'get_ecosystem_stats',
+  title: 'MCP ecosystem trust statistics',
+  description:
+    'Summary of the whole trust index: how many MCP servers are scored, the average and median trust ' +
+    `score, how many servers fall in each band (${BANDS_TEXT}), how many carry each flag, and how many ` +
+    'come from verified publishers. Use it to put one server’s score in context ("is 65 good?") or to ' +
+    'answer questions about the MCP ecosystem as a whole. Takes no arguments.',
+  input: z.strictObject({}),
+  output: StatsSchema,
+  run: (client) => client.stats(),
+  text: statsText,
+});
+
+/** The four tools, in the order of the specification's table. */
+export const TRUST_TOOLS = [checkServerTrust, searchServers, listServers, getEcosystemStats] as const;
+
+/**
+ * Instructions the server gives a client at initialisation: how the tools fit together, and that every
+ * call spends one request of the key's daily allowance.
+ */
+export const SERVER_INSTRUCTIONS =
+  'Trust scores for MCP servers. To judge a server: check_server_trust with its exact <namespace>/<id> ' +
+  'name; if you only know part of the name, search_servers first. To recommend servers for a platform or ' +
+  'find flagged ones: list_servers. For context on what a score means across the ecosystem: ' +
+  `get_ecosystem_stats. Bands: ${BANDS_TEXT}. ${FLAGS_TEXT} Every call counts against the API key's ` +
+  'daily limit (100 a day on the free plan), so do not repeat a call whose answer you already have.';
