@@ -23,8 +23,8 @@ export const FLAG_MEANINGS: Readonly<Record<string, string>> = {
 /** The band table as one line, e.g. "High Trust 80-100, Moderate Trust 60-79, ...". */
 export const BANDS_TEXT = TRUST_BANDS.map((band) => `${band.label} ${band.min}-${band.max}`).join(', ');
 
-function list(items: readonly string[]): string {
-  return items.length === 0 ? 'none' : items.join(', ');
+function list(items: readonly string[], empty = 'none'): string {
+  return items.length === 0 ? empty : items.join(', ');
 }
 
 function flagsText(flags: readonly string[]): string {
@@ -50,7 +50,8 @@ export function recordText(record: ServerRecord): string {
     `Badges: ${list(record.badges.map((badge) => badge.label))}.`,
     `Verified publisher: ${record.verified_publisher ? 'yes' : 'no'}. Targets: ${list(record.targets)}.`,
     `Install: repository ${install.repo_url ?? 'unknown'}, version ${install.version ?? 'unknown'}, ` +
-      `packages ${list(install.package_types)}, transports ${list(install.transport_types)}.`,
+      // An empty install list means unknown (decisions, section 2), not "has none".
+      `packages ${list(install.package_types, 'unknown')}, transports ${list(install.transport_types, 'unknown')}.`,
     `Scored at ${record.scored_at}.`,
   ].join('\n');
 }

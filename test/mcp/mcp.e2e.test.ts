@@ -255,6 +255,8 @@ describe('the MCP wrapper against the real API', () => {
     expect(text).toMatch(/NO_SOURCE \(no repository URL/);
     expect(text).toMatch(/DEAD_ENTRY \(no packages and no remotes/);
     expect(text).toMatch(/SENSITIVE_CRED_REQUEST \(asks for high-risk credentials/);
+    // Empty install lists mean unknown (decisions, section 2), and the text must not claim "none".
+    expect(text).toContain('Install: repository unknown, version unknown, packages unknown, transports unknown.');
   });
 
   it('search_servers returns the API’s search page', async () => {
