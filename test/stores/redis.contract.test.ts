@@ -9,6 +9,12 @@ import { deleteKeysWithPrefix, redisSkipReason, testRedisUrl } from '../support/
 import { describeStoreContract } from './contract.js';
 
 const url = testRedisUrl();
+/**
+ * This suite checks exactness, not latency: a burst of 1,000 calls on a loaded 2-core CI machine can take
+ * longer than the production bound (1 s, which only limits a single request's wait). The bound itself is
+ * tested in the outage tests.
+ */
+const CONTRACT_TIMEOUT_MS = 10_000;
 const skipReason = await redisSkipReason(url);
 
 describe.skipIf(skipReason !== undefined)(`Redis at ${skipReason ?? 'the test server'}`, () => {
@@ -19,7 +25,7 @@ describe.skipIf(skipReason !== undefined)(`Redis at ${skipReason ?? 'the test se
   describeStoreContract('redis', async (prefix) => {
     if (!observer.isOpen) await observer.connect();
     return {
-      store: createRedisStore({ url, prefix }),
+      store: createRedisStore({ url, prefix, timeoutMs: CONTRACT_TIMEOUT_MS }),
       counterTtlMs: (key) => observer.pTTL(`${prefix}counter:${key}`),
       cleanup: () => deleteKeysWithPrefix(url, prefix),
     };

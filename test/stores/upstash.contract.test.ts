@@ -14,6 +14,12 @@ import { deleteKeysWithPrefix, redisSkipReason, testRedisUrl } from '../support/
 import { startUpstashBridge, type UpstashBridge } from '../support/upstash-bridge.js';
 import { describeStoreContract } from './contract.js';
 
+/**
+ * This suite checks exactness, not latency: a burst of 1,000 calls on a loaded 2-core CI machine can take
+ * longer than the production bound (1 s, which only limits a single request's wait). The bound itself is
+ * tested in the outage tests.
+ */
+const CONTRACT_TIMEOUT_MS = 10_000;
 const redisUrl = testRedisUrl();
 const skipReason = await redisSkipReason(redisUrl);
 
@@ -32,7 +38,7 @@ describe.skipIf(skipReason !== undefined)('Upstash over the REST bridge', () => 
   });
 
   describeStoreContract('upstash', async (prefix) => ({
-    store: createUpstashStore({ url: bridge.url, token, prefix }),
+    store: createUpstashStore({ url: bridge.url, token, prefix, timeoutMs: CONTRACT_TIMEOUT_MS }),
     counterTtlMs: (key) => observer.pTTL(`${prefix}counter:${key}`),
     cleanup: () => deleteKeysWithPrefix(redisUrl, prefix),
   }));
