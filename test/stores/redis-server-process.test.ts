@@ -17,6 +17,7 @@ import {
   startThrowawayRedis,
   testRedisUrl,
   type ThrowawayRedis,
+  withSkipReason,
 } from '../support/redis-server.js';
 import { startServerProcess, type ServerProcess } from '../../scripts/lib/server-process.js';
 
@@ -55,7 +56,7 @@ async function timedGet(url: string, key?: string): Promise<{ status: number; bo
   return { status: response.status, body: JSON.parse(text) as unknown, ms: performance.now() - started };
 }
 
-describe.skipIf(outageSkip !== undefined)('a server process on STORE=redis when Redis goes away', () => {
+describe.skipIf(outageSkip !== undefined)(withSkipReason('a server process on STORE=redis when Redis goes away', outageSkip), () => {
   let redis: ThrowawayRedis;
   let server: ServerProcess;
   const key = freshKey();
@@ -107,7 +108,7 @@ describe.skipIf(outageSkip !== undefined)('a server process on STORE=redis when 
   });
 });
 
-describe.skipIf(sharedSkip !== undefined)('two server processes sharing one Redis', () => {
+describe.skipIf(sharedSkip !== undefined)(withSkipReason('two server processes sharing one Redis', sharedSkip), () => {
   const key = freshKey();
   let servers: ServerProcess[] = [];
 

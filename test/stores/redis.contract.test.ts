@@ -5,7 +5,7 @@
 import { createClient } from 'redis';
 import { afterAll, describe } from 'vitest';
 import { createRedisStore } from '../../src/stores/redis.js';
-import { deleteKeysWithPrefix, redisSkipReason, testRedisUrl } from '../support/redis-server.js';
+import { deleteKeysWithPrefix, redactUrl, redisSkipReason, testRedisUrl, withSkipReason } from '../support/redis-server.js';
 import { describeStoreContract } from './contract.js';
 
 const url = testRedisUrl();
@@ -17,7 +17,7 @@ const url = testRedisUrl();
 const CONTRACT_TIMEOUT_MS = 10_000;
 const skipReason = await redisSkipReason(url);
 
-describe.skipIf(skipReason !== undefined)(`Redis at ${skipReason ?? 'the test server'}`, () => {
+describe.skipIf(skipReason !== undefined)(withSkipReason(`Redis at ${redactUrl(url)}`, skipReason), () => {
   // One plain client to read what the store wrote (PTTL), as an independent observer.
   const observer = createClient({ url });
   afterAll(() => observer.destroy());

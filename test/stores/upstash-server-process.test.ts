@@ -9,14 +9,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServerProcess, type ServerProcess } from '../../scripts/lib/server-process.js';
 import { buildTestSnapshot, makeRecord } from '../support/records.js';
-import { redisSkipReason, testRedisUrl } from '../support/redis-server.js';
+import { redisSkipReason, testRedisUrl, withSkipReason } from '../support/redis-server.js';
 import { startUpstashBridge, type UpstashBridge } from '../support/upstash-bridge.js';
 
 const redisUrl = testRedisUrl();
 const skipReason = await redisSkipReason(redisUrl);
 const SERVER_NAME = 'io.github.acme/postgres-mcp';
 
-describe.skipIf(skipReason !== undefined)('a server process on STORE=upstash', () => {
+describe.skipIf(skipReason !== undefined)(withSkipReason('a server process on STORE=upstash', skipReason), () => {
   const token = randomBytes(16).toString('hex');
   const key = `mts_test_${randomBytes(16).toString('hex')}`;
   let snapshotDir: string;

@@ -10,7 +10,7 @@ import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoreUnavailableError } from '../../src/stores/types.js';
 import { createUpstashStore } from '../../src/stores/upstash.js';
-import { deleteKeysWithPrefix, redisSkipReason, testRedisUrl } from '../support/redis-server.js';
+import { deleteKeysWithPrefix, redisSkipReason, testRedisUrl, withSkipReason } from '../support/redis-server.js';
 import { startUpstashBridge, type UpstashBridge } from '../support/upstash-bridge.js';
 import { describeStoreContract } from './contract.js';
 
@@ -23,7 +23,7 @@ const CONTRACT_TIMEOUT_MS = 10_000;
 const redisUrl = testRedisUrl();
 const skipReason = await redisSkipReason(redisUrl);
 
-describe.skipIf(skipReason !== undefined)('Upstash over the REST bridge', () => {
+describe.skipIf(skipReason !== undefined)(withSkipReason('Upstash over the REST bridge', skipReason), () => {
   const token = randomBytes(16).toString('hex');
   let bridge: UpstashBridge;
   const observer = createClient({ url: redisUrl });

@@ -53,6 +53,11 @@ export async function redisSkipReason(url = testRedisUrl()): Promise<string | un
   return reason;
 }
 
+/** A suite title that carries its skip reason, so the reason shows in the test report too. */
+export function withSkipReason(title: string, skipReason: string | undefined): string {
+  return skipReason === undefined ? title : `${title} (skipped: ${skipReason})`;
+}
+
 /** The URL without its password, for messages. */
 export function redactUrl(url: string): string {
   try {
