@@ -1,12 +1,13 @@
 /**
  * The query engine over a loaded snapshot: statistics, case-insensitive lookup, filtered and sorted pages,
  * and name search. Records stay in memory as the bytes of the records artifact (one line each) and are
- * cut out as JSON text on demand, so a page is answered without parsing or re-serializing anything and a
- * large snapshot costs its file size, not millions of objects.
+ * read as JSON text on demand (see record-file.ts), so a page is answered without parsing or
+ * re-serializing anything and a large snapshot costs its indexes, not millions of objects.
  */
 import type { ListParams, ServerRecord, SortField, SortOrder, Stats } from '../schema.js';
 import type { Manifest } from '../snapshot/manifest.js';
 import type { LoadTimings } from '../snapshot/load.js';
+import type { RecordFile } from '../snapshot/record-file.js';
 import type { Postings, SearchArtifact, SortIndexes } from '../snapshot/artifacts.js';
 import { NameIndex } from './name-index.js';
 import { exactKey } from './search-index.js';
@@ -16,30 +17,13 @@ import type { JsonPage, Page, QueryEngine } from './types.js';
 /** What the loader hands over: the manifest, the records' bytes and the parsed artifacts. */
 export interface LoadedArtifacts {
   manifest: Manifest;
-  records: Buffer;
+  records: RecordFile;
   names: string[];
   columns: { trust_score: number[] };
   stats: Stats;
   sortIndexes: SortIndexes;
   postings: Postings;
   search: SearchArtifact;
-}
-
-const NEWLINE = 0x0a;
-
-/** Byte offsets of each line of the records artifact: line N spans offsets[N] to offsets[N + 1] - 1. */
-function lineOffsets(bytes: Buffer, count: number): Float64Array {
-  const offsets = new Float64Array(count + 1);
-  let position = 0;
-  for (let id = 0; id < count; id++) {
-    offsets[id] = position;
-    const end = bytes.indexOf(NEWLINE, position);
-    if (end < 0) throw new Error(`records artifact has ${id} lines where the manifest says ${count}`);
-    position = end + 1;
-  }
-  offsets[count] = position;
-  if (position !== bytes.length) throw new Error(`records artifact has more lines than the manifest's ${count}`);
-  return offsets;
 }
 
 /** Intersection of ascending id lists, smallest first. */
@@ -73,10 +57,9 @@ export function createQueryEngine(artifacts: LoadedArtifacts, timings: LoadTimin
   };
   const { manifest, records, names, postings, stats } = artifacts;
   const count = manifest.record_count;
-  if (names.length !== count || artifacts.columns.trust_score.length !== count) {
+  if (records.count !== count || names.length !== count || artifacts.columns.trust_score.length !== count) {
     throw new Error(`snapshot artifacts disagree with the manifest's record count ${count}`);
   }
-  const offsets = lineOffsets(records, count);
   const trustScore = Uint8Array.from(artifacts.columns.trust_score);
 
   const idByName = new Map<string, number>();
@@ -109,7 +92,7 @@ export function createQueryEngine(artifacts: LoadedArtifacts, timings: LoadTimin
   const exact = artifacts.search.exact;
   const statsJson = JSON.stringify(stats);
 
-  const recordJson = (id: number) => records.toString('utf8', offsets[id]!, offsets[id + 1]! - 1);
+  const recordJson = (id: number) => records.json(id);
   const pageJson = (ids: ArrayLike<number>) => {
     const parts = new Array<string>(ids.length);
     for (let i = 0; i < ids.length; i++) parts[i] = recordJson(ids[i]!);
@@ -213,5 +196,6 @@ export function createQueryEngine(artifacts: LoadedArtifacts, timings: LoadTimin
     listJson: (params) => toJsonPage(listIds(params)),
     search: (q, limit) => toPage(searchIds(q, limit)),
     searchJson: (q, limit) => toJsonPage(searchIds(q, limit)),
+    close: () => records.close(),
   };
 }

@@ -39,4 +39,7 @@ export interface QueryEngine {
   getJson(name: string): string | undefined;
   listJson(params: ListParams): JsonPage;
   searchJson(q: string, limit: number): JsonPage;
+
+  /** Release the snapshot's open file; the engine answers nothing afterwards. */
+  close(): void;
 }

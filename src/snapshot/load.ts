@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { createQueryEngine, type LoadedArtifacts } from '../query/engine.js';
 import type { QueryEngine } from '../query/types.js';
 import type { RecordSummary } from './diff.js';
+import { openRecordFile, RecordFileError, type RecordFile } from './record-file.js';
 import { StatsSchema } from '../schema.js';
 import { ARTIFACT_FILES, ARTIFACT_VERSION, MANIFEST_FILE, ManifestSchema, type ArtifactRole, type Manifest } from './manifest.js';
 
@@ -107,6 +108,19 @@ function parseJson(dir: string, role: ArtifactRole, bytes: Buffer): unknown {
   }
 }
 
+/** Open the records artifact, checked against the manifest while it is indexed. */
+async function openRecords(dir: string, manifest: Manifest): Promise<RecordFile> {
+  const file = path.join(dir, ARTIFACT_FILES.records);
+  const expected = manifest.files[ARTIFACT_FILES.records];
+  if (!expected) throw new SnapshotLoadError(`${file}: not listed in the manifest`);
+  try {
+    return await openRecordFile(file, { ...expected, count: manifest.record_count });
+  } catch (error) {
+    if (error instanceof RecordFileError) throw new SnapshotLoadError(`${file}: ${error.message}`);
+    throw new SnapshotLoadError(`${file}: cannot read the artifact (${(error as NodeJS.ErrnoException).code ?? error})`);
+  }
+}
+
 /** The name, score, label and flags of every record of a snapshot (checked like any load), for diffs. */
 export async function readRecordSummaries(dir: string): Promise<{ snapshot_id: string; generated_at: string; records: RecordSummary[] }> {
   const root = path.resolve(dir);
@@ -152,7 +166,7 @@ export async function loadSnapshot(dir: string, timings: LoadTimings = {}): Prom
   const manifest = await timed('manifest', () => readManifest(root));
   const json = (role: ArtifactRole) => timed(role, async () => parseJson(root, role, await readVerified(root, manifest, role)));
   // What `get` needs first, read side by side: the records' bytes and the names.
-  const [records, names] = await Promise.all([timed('records', () => readVerified(root, manifest, 'records')), json('names')]);
+  const [records, names] = await Promise.all([timed('records', () => openRecords(root, manifest)), json('names')]);
   timings.getReady = performance.now() - started;
   // The artifacts were checked against the manifest's hashes: they are the build's own output, so their
   // shapes are trusted (validating millions of integers with zod would cost seconds for nothing).
@@ -166,8 +180,13 @@ export async function loadSnapshot(dir: string, timings: LoadTimings = {}): Prom
     postings: (await json('postings')) as LoadedArtifacts['postings'],
     search: (await json('search')) as LoadedArtifacts['search'],
   };
-  await verifyOthers(root, manifest);
-  const engine = createQueryEngine(artifacts, timings);
-  timings.total = performance.now() - started;
-  return engine;
+  try {
+    await verifyOthers(root, manifest);
+    const engine = createQueryEngine(artifacts, timings);
+    timings.total = performance.now() - started;
+    return engine;
+  } catch (error) {
+    records.close();
+    throw error;
+  }
 }
