@@ -12,10 +12,10 @@
  * the rest of a request; see `handle`).
  */
 import { createHash } from 'node:crypto';
-import { DEFAULT_STORE_TIMEOUT_MS, withinDeadline } from '../stores/deadline.js';
+import { DEFAULT_STORE_TIMEOUT_MS } from '../stores/deadline.js';
 import type { QueryEngine } from '../query/types.js';
 import { type ListParams, ServerPathSchema } from '../schema.js';
-import type { KeyRecord, Store } from '../stores/types.js';
+import { type KeyRecord, type Store, StoreUnavailableError } from '../stores/types.js';
 import { hashesEqual, hashKey, hashPrefix, MAX_PRESENTED_KEY_LENGTH } from '../keys/keys.js';
 import { type PlanTable, planTable } from '../keys/plans.js';
 import { type CacheOptions, type CachedAnswer, ResponseCache } from './cache.js';
@@ -136,6 +136,34 @@ function matchesIfNoneMatch(header: string | null | undefined, etag: string): bo
   return false;
 }
 
+/**
+ * The gateway's own bound on a store call (the failure policy of decisions section 5): settles with the
+ * call's result, or rejects once `timeoutMs` has passed, whatever the store does. Remote stores bound their
+ * own calls too; this one holds for any `Store`, including one that never answers. It is a bare timer
+ * rather than the stores' `withinDeadline`, which also makes an AbortController: this runs twice a request.
+ */
+function bounded<T>(operation: () => Promise<T>, timeoutMs: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new StoreUnavailableError(`the store did not answer within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+    const settle = (value: T) => {
+      clearTimeout(timer);
+      resolve(value);
+    };
+    const fail = (error: unknown) => {
+      clearTimeout(timer);
+      reject(error);
+    };
+    try {
+      operation().then(settle, fail);
+    } catch (error) {
+      fail(error);
+    }
+  });
+}
+
 function decodeSegment(name: 'namespace' | 'id', segment: string): string {
   try {
     return decodeURIComponent(segment);
@@ -203,18 +231,19 @@ export function createGateway(deps: GatewayDeps): Gateway {
 
   /** A key's record, or an ApiError: 401 for a key that matches nothing, 502 when the store cannot say. */
   async function authenticate(presented: string): Promise<KeyRecord> {
-    const invalid = new ApiError('invalid_api_key', 'Invalid API key: X-API-Key does not match an active key');
-    if (presented.length > MAX_PRESENTED_KEY_LENGTH) throw invalid;
+    // Errors are made only when thrown: capturing a stack trace costs more than the rest of a request.
+    const invalid = () => new ApiError('invalid_api_key', 'Invalid API key: X-API-Key does not match an active key');
+    if (presented.length > MAX_PRESENTED_KEY_LENGTH) throw invalid();
     const hash = hashKey(presented);
     for (const record of staticKeys) if (hashesEqual(record.hash, hash)) return record;
     let record: KeyRecord | undefined;
     try {
-      record = await withinDeadline('key lookup', timeoutMs, () => store.findKey(hash));
+      record = await bounded(() => store.findKey(hash), timeoutMs);
     } catch {
       throw storeUnavailable();
     }
     // The store found the record by its hash; compare again in constant time rather than trust the lookup.
-    if (record === undefined || !hashesEqual(record.hash, hash)) throw invalid;
+    if (record === undefined || !hashesEqual(record.hash, hash)) throw invalid();
     return record;
   }
 
@@ -313,7 +342,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     const engine = getEngine();
     let storeStatus: 'ok' | 'unavailable' = 'ok';
     try {
-      await withinDeadline('ping', timeoutMs, () => store.ping());
+      await bounded(() => store.ping(), timeoutMs);
     } catch {
       storeStatus = 'unavailable';
     }
@@ -383,9 +412,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     let count: number;
     try {
       const reset = nextUtcMidnight(nowMs);
-      count = await withinDeadline('counter', timeoutMs, () =>
-        store.increment(dailyCounterKey(record.hash, nowMs), reset),
-      );
+      count = await bounded(() => store.increment(dailyCounterKey(record.hash, nowMs), reset), timeoutMs);
     } catch {
       // Nothing is let through uncounted: no count, no answer. The remaining count is unknown, so the
       // headers report the plan's limit, as for any response not tied to a counted request.

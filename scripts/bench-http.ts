@@ -1,0 +1,255 @@
+/**
+ * `npx tsx scripts/bench-http.ts [--records 100000] [--seconds 5] [--connections 50]`: the gateway over HTTP.
+ *
+ * Builds a synthetic snapshot (`generateRecords`, seeded), then in the same run and with the same load tool
+ * (autocannon, 50 connections, in this process) measures requests per second of:
+ * - a bare `node:http` server answering a constant JSON body (the ceiling of this machine);
+ * - the real server (`scripts/serve.ts`, STORE=memory, FREE_DAILY_LIMIT raised so nothing is refused) on
+ *   Get Server, a filtered List page and Search, each twice: "cached", a small set of requests in turn, so
+ *   after the first round every answer comes from the response cache; and "uncached", a new request every
+ *   time (the next record, the next offset, the next name as the query), so every answer is computed;
+ * and the cold start: process spawn to the first Get Server answer, median of 5.
+ * Each server runs in its own process; load and server share the machine's two cores alike in every case.
+ * Targets (issue 3): Get Server >= 50% of bare, List >= 30%, Search >= 20%; cold start < 300 ms.
+ * `benchHttp` is exported for `npm run bench`.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { generateRecords } from '../src/bench/synthetic.js';
+import { splitName } from '../src/schema.js';
+import { writeSnapshot } from '../src/snapshot/build.js';
+import { startServerProcess } from './lib/server-process.js';
+
+/** The part of autocannon's programmatic API used here (the package ships no types). */
+interface AutocannonResult {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+interface AutocannonRequest {
+  path?: string;
+}
+type Autocannon = (options: {
+  url: string;
+  connections: number;
+  duration: number;
+  headers?: Record<string, string>;
+  requests?: { setupRequest: (request: AutocannonRequest) => AutocannonRequest }[];
+}) => Promise<AutocannonResult>;
+
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface HttpBenchOptions {
+  records?: number;
+  seconds?: number;
+  connections?: number;
+  coldStarts?: number;
+}
+
+export interface HttpBenchRow {
+  name: string;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Share of the bare server's requests per second. */
+  ratio: number;
+  /** The issue's target ratio, when it sets one. */
+  target?: number;
+  /** Not 2xx, connection errors and timeouts: should be 0. */
+  failures: number;
+}
+
+export interface HttpBenchResult {
+  records: number;
+  connections: number;
+  seconds: number;
+  rows: HttpBenchRow[];
+  coldStartMs: { median: number; all: number[] };
+}
+
+/** A path generator: each call gives the next request's path. */
+type Paths = () => string;
+
+const cycle = (paths: readonly string[]): Paths => {
+  let next = 0;
+  return () => paths[next++ % paths.length] ?? '/';
+};
+
+async function load(url: string, paths: Paths, seconds: number, connections: number, headers: Record<string, string>) {
+  const requests = [{ setupRequest: (request: AutocannonRequest) => ({ ...request, path: paths() }) }];
+  await autocannon({ url, connections, duration: 1, headers, requests }); // warm-up: JIT, sockets, caches
+  const result = await autocannon({ url, connections, duration: seconds, headers, requests });
+  return {
+    requestsPerSecond: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    failures: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+/** A bare node:http server in its own process, answering one constant JSON body. */
+async function startBareServer(): Promise<{ url: string; stop: () => void }> {
+  const source = `
+    const http = require('node:http');
+    const body = JSON.stringify({ data: { name: 'io.github.example/server', trust_score: 80 }, meta: { cached: false } });
+    const server = http.createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+    });
+    server.listen(0, '127.0.0.1', () => console.log('port ' + server.address().port));`;
+  const child = spawn(process.execPath, ['-e', source], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      const match = /port (\d+)/.exec(chunk.toString());
+      if (match?.[1]) resolve(Number(match[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`the bare server exited with ${code}`)));
+  });
+  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
+}
+
+/** Spawn to first Get Server answer, in milliseconds, for one fresh process. */
+async function coldStart(snapshotDir: string, key: string, name: string): Promise<number> {
+  const started = performance.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join('scripts', 'serve.ts')], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', SNAPSHOT_DIR: snapshotDir, API_KEYS: key },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const match = /Listening on (http:\/\/\S+)/.exec(out);
+        if (match?.[1]) resolve(match[1]);
+      });
+      child.once('exit', (code) => reject(new Error(`the server exited with ${code}: ${out}`)));
+    });
+    const response = await fetch(`${url}/v1/servers/${name}`, { headers: { 'x-api-key': key } });
+    await response.text();
+    if (!response.ok) throw new Error(`Get Server answered ${response.status}`);
+    return performance.now() - started;
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+  }
+}
+
+/** Run every case; see the header comment. */
+export async function benchHttp(options: HttpBenchOptions = {}): Promise<HttpBenchResult> {
+  const records = options.records ?? 100_000;
+  const seconds = options.seconds ?? 5;
+  const connections = options.connections ?? 50;
+  const coldStarts = options.coldStarts ?? 5;
+
+  const dir = await mkdtemp(path.join(tmpdir(), 'mts-bench-http-'));
+  try {
+    const data = generateRecords(records, 42);
+    const snapshotDir = path.join(dir, 'snapshot');
+    await writeSnapshot(data, snapshotDir);
+    const names = data.map((record) => record.name);
+    const ids = data.map((record) => splitName(record.name).id);
+    const key = `mts_bench_${randomBytes(16).toString('hex')}`;
+    const headers = { 'x-api-key': key };
+    const listPath = (offset: number) =>
+      `/v1/servers?min_score=40&flags=TEMPLATE_DESCRIPTION&sort=name&order=asc&limit=20&offset=${offset}`;
+    let offset = 0;
+    let nameIndex = 0;
+    let queryIndex = 0;
+
+    const rows: HttpBenchRow[] = [];
+    const bare = await startBareServer();
+    let bareRps: number;
+    try {
+      const run = await load(bare.url, () => '/', seconds, connections, {});
+      bareRps = run.requestsPerSecond;
+      rows.push({ name: 'bare node:http (constant JSON)', ...run, ratio: 1 });
+    } finally {
+      bare.stop();
+    }
+
+    const server = await startServerProcess({ SNAPSHOT_DIR: snapshotDir, API_KEYS: key, FREE_DAILY_LIMIT: '1000000000' });
+    try {
+      const cases: { name: string; paths: Paths; target?: number }[] = [
+        { name: 'Get Server, cached (1,000 names in turn)', paths: cycle(names.slice(0, 1000).map((n) => `/v1/servers/${n}`)), target: 0.5 },
+        { name: 'Get Server, uncached (every record once)', paths: () => `/v1/servers/${names[nameIndex++ % names.length]}`, target: 0.5 },
+        { name: 'List filtered page, cached (10 pages)', paths: cycle(Array.from({ length: 10 }, (_, i) => listPath(i * 20))), target: 0.3 },
+        { name: 'List filtered page, uncached (next offset)', paths: () => listPath(offset++ % 20_000), target: 0.3 },
+        { name: 'Search, cached (20 queries)', paths: cycle(ids.slice(0, 20).map((id) => `/v1/search?q=${encodeURIComponent(id)}`)), target: 0.2 },
+        { name: 'Search, uncached (next id as query)', paths: () => `/v1/search?q=${encodeURIComponent(ids[queryIndex++ % ids.length] ?? 'mcp')}`, target: 0.2 },
+      ];
+      for (const benchCase of cases) {
+        const run = await load(server.url, benchCase.paths, seconds, connections, headers);
+        rows.push({ name: benchCase.name, ...run, ratio: run.requestsPerSecond / bareRps, target: benchCase.target });
+      }
+    } finally {
+      await server.stop();
+    }
+
+    const colds: number[] = [];
+    for (let i = 0; i < coldStarts; i++) colds.push(await coldStart(snapshotDir, key, names[i] ?? ''));
+    const sorted = [...colds].sort((a, b) => a - b);
+    return {
+      records,
+      connections,
+      seconds,
+      rows,
+      coldStartMs: { median: sorted[Math.floor(sorted.length / 2)] ?? Number.NaN, all: colds },
+    };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** The result as a table and the cold start line. */
+export function formatHttpBench(result: HttpBenchResult): string {
+  const lines = [
+    `HTTP, ${result.records.toLocaleString('en-US')} records, autocannon ${result.connections} connections, ${result.seconds} s per case`,
+    `${'case'.padEnd(44)} ${'req/s'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'of bare'.padStart(8)}  target`,
+  ];
+  for (const row of result.rows) {
+    const verdict = row.target === undefined ? '' : `>= ${row.target * 100}%: ${row.ratio >= row.target ? 'met' : 'NOT met'}`;
+    lines.push(
+      `${row.name.padEnd(44)} ${row.requestsPerSecond.toFixed(0).padStart(7)} ${String(row.p50Ms).padStart(7)} ` +
+        `${String(row.p99Ms).padStart(7)} ${`${(row.ratio * 100).toFixed(0)}%`.padStart(8)}  ${verdict}` +
+        (row.failures > 0 ? `  (${row.failures} failed)` : ''),
+    );
+  }
+  const cold = result.coldStartMs;
+  lines.push(
+    `cold start, spawn to first Get Server answer: median ${cold.median.toFixed(0)} ms ` +
+      `(${cold.all.map((ms) => ms.toFixed(0)).join(', ')}); target < 300 ms: ${cold.median < 300 ? 'met' : 'NOT met'}`,
+  );
+  return lines.join('\n');
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const { values } = parseArgs({
+    options: {
+      records: { type: 'string', default: '100000' },
+      seconds: { type: 'string', default: '5' },
+      connections: { type: 'string', default: '50' },
+    },
+    strict: true,
+  });
+  const result = await benchHttp({
+    records: Number(values.records),
+    seconds: Number(values.seconds),
+    connections: Number(values.connections),
+  });
+  console.log(formatHttpBench(result));
+  if (result.rows.some((row) => row.failures > 0)) {
+    console.error('Some requests failed: the figures above are not a fair comparison.');
+    process.exitCode = 1;
+  }
+}
