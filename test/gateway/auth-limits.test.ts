@@ -176,6 +176,8 @@ describe('when the counter store does not answer', () => {
       expect(response.status).toBe(502);
       expect((await errorOf(response)).code).toBe('store_unavailable');
       expect(response.headers.get('x-ratelimit-limit')).toBe('100');
+      expect(response.headers.get('x-ratelimit-remaining')).toBe('100'); // the count is unknown
+      expect(response.headers.get('cache-control')).toBe('no-store');
     }
   });
 

@@ -23,6 +23,7 @@ describe('CORS', () => {
     expect(response.headers.get('access-control-expose-headers')).toBe(EXPOSED);
     expect(Number(response.headers.get('access-control-max-age'))).toBeGreaterThan(0);
     expect(response.headers.get('x-ratelimit-limit')).toBe('100');
+    expect(response.headers.get('cache-control')).toBe('no-store');
   });
 
   it('puts the allow-origin and expose headers on every kind of response', async () => {

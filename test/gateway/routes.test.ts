@@ -121,6 +121,21 @@ describe('get server', () => {
     expect(error.message.length).toBeLessThan(500);
   });
 
+  it('answers 400 for a path segment longer than any name allows', async () => {
+    const response = await h.call(`/v1/servers/a/${'b'.repeat(201)}`);
+    expect(response.status).toBe(400);
+    expect((await errorOf(response)).message).toContain('id');
+  });
+
+  it('does not cache a 404: the next identical request is looked up again', async () => {
+    await h.call('/v1/servers/com.example/nothing-here');
+    await h.call('/v1/servers/com.example/nothing-here');
+    expect(h.logs.map((line) => [line.status, line.cached])).toEqual([
+      [404, false],
+      [404, false],
+    ]);
+  });
+
   it('answers 400 for a path segment that is not valid percent-encoding', async () => {
     const response = await h.call('/v1/servers/a/%E0%A4%A');
     expect(response.status).toBe(400);
