@@ -116,7 +116,8 @@ async function main(): Promise<void> {
   const snapshot = engine.snapshot;
   console.log(
     `Serving snapshot ${snapshot.id.slice(0, 12)} (${snapshot.recordCount} servers, built ${snapshot.generatedAt}) ` +
-      `from ${display(context.snapshotDir)}/ with the ${store.kind} store`,
+      `from ${display(context.snapshotDir)}/ with the ${store.kind} store ` +
+      `(snapshot loaded in ${Math.round(context.loadMs)} ms; ready ${Math.round(performance.now())} ms after process start)`,
   );
   if (newKey !== undefined) {
     const limit = config.freeDailyLimit;

@@ -20,6 +20,8 @@ export interface ServiceContext {
   engine: QueryEngine;
   /** The folder the snapshot was loaded from. */
   snapshotDir: string;
+  /** Milliseconds spent loading the snapshot (reported at start, and by the benchmark). */
+  loadMs: number;
   gateway: Gateway;
 }
 
@@ -33,6 +35,7 @@ export async function createServiceContext(config: Config, options: ServiceOptio
   const snapshotDir = config.snapshotDir ?? DEFAULT_SNAPSHOT_DIR;
   const store = createStore(config);
   let engine: QueryEngine;
+  const started = performance.now();
   try {
     engine = await loadSnapshot(snapshotDir);
   } catch (error) {
@@ -45,7 +48,7 @@ export async function createServiceContext(config: Config, options: ServiceOptio
     config: { freeDailyLimit: config.freeDailyLimit, apiKeyHashes: config.apiKeyHashes },
     log: options.log ?? ((line) => console.log(JSON.stringify(line))),
   });
-  return { config, store, engine, snapshotDir, gateway };
+  return { config, store, engine, snapshotDir, gateway, loadMs: performance.now() - started };
 }
 
 let shared: Promise<ServiceContext> | undefined;
