@@ -1,0 +1,442 @@
+/**
+ * The site in a real browser: Debian's Chromium driven by playwright-core (never a downloaded browser), against
+ * the real server process (`scripts/serve.ts`) serving a snapshot of the committed dataset.
+ *
+ * It walks what a person does: open the page without a key, enter one, read the statistics and the chart,
+ * search `postgres`, open a card, filter and page through the list, and meet every error state (no key, a
+ * wrong key, the daily limit, an unknown server, the store down). Any console error, page error, failed
+ * request, request to another origin, or HTTP error the step did not expect fails the test. Screenshots of
+ * the main states go to `test-artifacts/` (gitignored).
+ *
+ * Chromium missing: in CI (`CI` set) the suite fails; elsewhere it is skipped, with the reason in its title.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildSnapshot } from '../../src/snapshot/build.js';
+import { type ServerProcess, startServerProcess } from '../../scripts/lib/server-process.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const ARTIFACTS = path.join(ROOT, 'test-artifacts');
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+const KEY = 'site-test-key-0123456789';
+const LIMITED_KEY = 'site-test-limited-key-0123456789';
+/** Small enough to use up in the test, large enough for every other step of it. */
+const DAILY_LIMIT = 60;
+
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium && process.env.CI) {
+  throw new Error(`${CHROMIUM} is missing: CI must install Debian's chromium (.ci/run does) so the browser test runs`);
+}
+const suite = hasChromium ? describe : describe.skip;
+const title = hasChromium ? 'the site in Chromium' : `the site in Chromium (skipped: ${CHROMIUM} is not installed; apt-get install chromium)`;
+if (!hasChromium) console.log(`test/browser/site.test.ts skipped: ${CHROMIUM} is not installed (apt-get install chromium)`);
+
+/** What a page did that the test did not ask for. */
+interface Watch {
+  /** Console errors and page errors not yet accounted for. */
+  errors: string[];
+  /** HTTP answers of 400 and above not yet accounted for, as `<status> <path>`. */
+  httpErrors: string[];
+  /** Requests to another origin, or that failed at the network level. */
+  stray: string[];
+}
+
+/** Chromium reports every HTTP error answer of a fetch as a console error; these are the ones a step expects. */
+const LOAD_ERROR = /^Failed to load resource: the server responded with a status of (\d{3})/;
+
+suite(title, () => {
+  let snapshotDir: string;
+  let keysDir: string;
+  let server: ServerProcess;
+  let storeDown: ServerProcess;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    await mkdir(ARTIFACTS, { recursive: true });
+    const work = await mkdtemp(path.join(tmpdir(), 'mts-site-'));
+    snapshotDir = path.join(work, 'snapshot');
+    keysDir = work;
+    await buildSnapshot({ input: path.join(ROOT, 'data', '*.json'), out: snapshotDir });
+    const common = { SNAPSHOT_DIR: snapshotDir, KEYS_FILE: path.join(keysDir, 'keys.json'), FREE_DAILY_LIMIT: String(DAILY_LIMIT) };
+    // The store-down server: Redis on a port nothing listens on. `API_KEYS` keys are checked without the
+    // store, so a valid key reaches the counter, which cannot be reached: 502.
+    [server, storeDown] = await Promise.all([
+      startServerProcess({ ...common, API_KEYS: `${KEY},${LIMITED_KEY}` }),
+      startServerProcess({ ...common, API_KEYS: KEY, STORE: 'redis', REDIS_URL: 'redis://127.0.0.1:9' }),
+    ]);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const context of contexts) await context.close().catch(() => {});
+    await browser?.close();
+    await Promise.all([server?.stop(), storeDown?.stop()]);
+    if (keysDir) await rm(keysDir, { recursive: true, force: true });
+  });
+
+  /** A fresh page (empty local storage) watched for errors. */
+  async function openPage(base: string, options: { width?: number; height?: number } = {}): Promise<{ page: Page; watch: Watch }> {
+    const context = await browser.newContext({
+      viewport: { width: options.width ?? 1280, height: options.height ?? 900 },
+      locale: 'en-US',
+      timezoneId: 'Europe/Berlin',
+    });
+    contexts.push(context);
+    const page = await context.newPage();
+    const watch: Watch = { errors: [], httpErrors: [], stray: [] };
+    const origin = new URL(base).origin;
+    page.on('console', (message) => {
+      if (message.type() === 'error') watch.errors.push(message.text());
+    });
+    page.on('pageerror', (error) => watch.errors.push(`page error: ${error.message}`));
+    page.on('request', (request) => {
+      const url = request.url();
+      if (!url.startsWith(`${origin}/`) && !url.startsWith('data:')) watch.stray.push(`request to another origin: ${url}`);
+    });
+    page.on('requestfailed', (request) => watch.stray.push(`failed: ${request.url()} ${request.failure()?.errorText ?? ''}`));
+    page.on('response', (response) => {
+      if (response.status() >= 400) watch.httpErrors.push(`${response.status()} ${new URL(response.url()).pathname}`);
+    });
+    await page.goto(`${base}/`);
+    await page.locator('#endpoints article').first().waitFor();
+    return { page, watch };
+  }
+
+  /**
+   * Assert the page met no problem beyond `expected` HTTP error statuses (each seen at least once, with
+   * Chromium's console line for it and nothing else), then clear the record for the next step.
+   */
+  function expectClean(watch: Watch, expected: number[] = []): void {
+    expect(watch.stray).toEqual([]);
+    const statuses = watch.httpErrors.map((line) => Number(line.split(' ')[0]));
+    expect(statuses.filter((status) => !expected.includes(status)), watch.httpErrors.join('\n')).toEqual([]);
+    for (const status of expected) expect(statuses, `expected a ${status}`).toContain(status);
+    const unexpected = watch.errors.filter((text) => !expected.includes(Number(LOAD_ERROR.exec(text)?.[1])));
+    expect(unexpected).toEqual([]);
+    watch.errors.length = 0;
+    watch.httpErrors.length = 0;
+  }
+
+  /** Do `action`, then wait until the list has been loaded and drawn again. */
+  async function listReload(page: Page, action: () => Promise<unknown>): Promise<void> {
+    const answered = page.waitForResponse((response) => new URL(response.url()).pathname === '/v1/servers');
+    await action();
+    await answered;
+    await page.locator('#browse-table[aria-busy="false"]').waitFor();
+  }
+
+  async function enterKey(page: Page, key: string): Promise<void> {
+    await page.getByLabel('API key').fill(key);
+    await page.getByRole('button', { name: 'Use key' }).click();
+  }
+
+  async function shot(page: Page, name: string, selector?: string): Promise<void> {
+    const file = path.join(ARTIFACTS, `${name}.png`);
+    if (selector) await page.locator(selector).screenshot({ path: file });
+    else await page.screenshot({ path: file });
+  }
+
+  it('explains that a key is needed, then shows the statistics, the chart and the flag table once one is entered', async () => {
+    const { page, watch } = await openPage(server.url);
+    const notice = page.locator('#notice');
+    await expect.poll(() => notice.textContent()).toContain('Enter an API key');
+    await shot(page, '01-no-key');
+    expectClean(watch);
+
+    await enterKey(page, KEY);
+    const chart = page.locator('#distribution-chart');
+    await chart.waitFor();
+    expect(await notice.isHidden()).toBe(true);
+    // The real dataset: 2,296 servers, and one bar per trust label, the largest band the longest bar.
+    expect(await page.locator('.figures').textContent()).toContain('2,296');
+    const bars = await chart.locator('rect[data-label]').evaluateAll((rects) =>
+      rects.map((rect) => ({ label: rect.getAttribute('data-label'), count: Number(rect.getAttribute('data-count')), width: Number(rect.getAttribute('width')) })),
+    );
+    expect(bars.map((bar) => bar.label)).toEqual(['High Trust', 'Moderate Trust', 'Low Trust', 'Very Low Trust', 'Unknown/Suspicious']);
+    expect(bars.reduce((sum, bar) => sum + bar.count, 0)).toBe(2296);
+    const widest = bars.reduce((a, b) => (b.width > a.width ? b : a));
+    expect(widest.count).toBe(Math.max(...bars.map((bar) => bar.count)));
+    expect(await chart.getAttribute('aria-label')).toMatch(/Low Trust: 1,153/);
+    expect(await page.locator('#distribution-table tbody tr').count()).toBe(5);
+    const flagRows = page.locator('.flag-table tbody tr');
+    expect(await flagRows.count()).toBeGreaterThanOrEqual(3);
+    expect(await flagRows.filter({ hasText: 'NO_SOURCE' }).textContent()).toContain('No public source repository');
+    expect(await page.locator('#quota').textContent()).toMatch(/\d+ of 60 requests left today/);
+    await shot(page, '02-statistics', '#stats');
+    expectClean(watch);
+  });
+
+  it('searches as you type, opens a result as a card, and keeps the key out of every URL', async () => {
+    const { page, watch } = await openPage(server.url);
+    await enterKey(page, KEY);
+    await page.locator('#distribution-chart').waitFor();
+
+    const search = page.getByLabel('Server name');
+    await search.pressSequentially('p');
+    expect(await page.locator('#search-status').textContent()).toContain('at least 2 characters');
+    await search.pressSequentially('ostgres', { delay: 30 });
+    const results = page.locator('#search-results .result');
+    await results.first().waitFor();
+    expect(await page.locator('#search-status').textContent()).toMatch(/match/);
+    const names = await results.evaluateAll((buttons) => buttons.map((button) => button.getAttribute('data-name') ?? ''));
+    expect(names.length).toBeGreaterThan(0);
+    for (const name of names) expect(name.toLowerCase()).toContain('postg');
+    expect(await results.first().locator('.score-pill').textContent()).toMatch(/^\d+$/);
+    expect(await results.first().locator('.chip').textContent()).toMatch(/Trust|Unknown/);
+
+    // Keyboard: down into the results, Enter opens the card and moves focus to its title.
+    await search.press('ArrowDown');
+    expect(await page.evaluate(() => document.activeElement?.classList.contains('result'))).toBe(true);
+    await page.keyboard.press('Enter');
+    const card = page.locator('#server .server-card');
+    await card.waitFor();
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('server-title');
+    expect(decodeURIComponent(new URL(page.url()).hash)).toBe(`#server=${names[0]}`);
+    expect(await card.locator('.subscore').count()).toBe(4);
+    for (const value of await card.locator('.subscore .value').allTextContents()) expect(Number(value)).toBeGreaterThanOrEqual(0);
+    expect(await card.locator('.dial').getAttribute('aria-label')).toMatch(/^Trust score \d+ of 100, /);
+    expect(await card.textContent()).toMatch(/Scored .*2026/);
+    await shot(page, '03-search-and-card', '#explorer');
+
+    // A server with flags, badges, a repository and a verified publisher: everything a card can show.
+    await page.evaluate(() => (location.hash = '#server=io.github.github%2Fgithub-mcp-server'));
+    await page.locator('#server-title', { hasText: 'github-mcp-server' }).waitFor();
+    expect(await card.textContent()).toContain('Verified publisher');
+    expect(await card.locator('.badge-list li').count()).toBeGreaterThan(0);
+    expect(await card.locator('.command code').first().textContent()).toBe('git clone https://github.com/github/github-mcp-server');
+    expect(await card.locator('a[href="https://github.com/github/github-mcp-server"]').count()).toBe(1);
+    // The README's picture (docs/screenshot.png is a copy of this one): statistics, search and a card.
+    const top = await page.locator('#stats').evaluate((element) => element.getBoundingClientRect().top + window.scrollY);
+    await page.screenshot({ path: path.join(ARTIFACTS, '00-readme.png'), fullPage: true, clip: { x: 60, y: top - 10, width: 1160, height: 1000 } });
+    await page.evaluate(() => (location.hash = '#server=io.github.marcelo-ochoa%2Fpostgres'));
+    await page.locator('#server-title', { hasText: /^postgres$/ }).waitFor();
+    expect(await card.locator('.flag-list').textContent()).toContain('TEMPLATE_DESCRIPTION');
+    expect(await card.locator('.flag-list').textContent()).toContain('template phrase');
+    await shot(page, '04-server-card', '#server');
+
+    const urls = await page.evaluate(() => performance.getEntriesByType('resource').map((entry) => entry.name));
+    expect(urls.some((url) => url.includes('/v1/'))).toBe(true);
+    for (const url of [...urls, page.url()]) expect(url).not.toContain(KEY);
+    expectClean(watch);
+  });
+
+  it('filters, sorts and pages through the list with "x–y of total"', async () => {
+    const { page, watch } = await openPage(server.url);
+    await enterKey(page, KEY);
+    const status = page.locator('#page-status');
+    await expect.poll(() => status.textContent()).toBe('1–25 of 2,296');
+    const firstPage = await page.locator('#browse-rows tr').count();
+    expect(firstPage).toBe(25);
+    expect(await page.locator('#page-prev').isDisabled()).toBe(true);
+
+    await page.getByRole('button', { name: 'Next →' }).click();
+    await expect.poll(() => status.textContent()).toBe('26–50 of 2,296');
+    expect(await page.locator('#page-prev').isDisabled()).toBe(false);
+    await shot(page, '05-list-page-2', '#browse');
+    await page.getByRole('button', { name: '← Previous' }).click();
+    await expect.poll(() => status.textContent()).toBe('1–25 of 2,296');
+
+    // Scores go down the page by default (trust_score, desc).
+    const scores = (await page.locator('#browse-rows .score-pill').allTextContents()).map(Number);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+
+    // Filters of List Servers: minimum score and a target; then sort by name ascending.
+    await page.getByLabel('Minimum score').fill('60');
+    await page.getByLabel('Target').fill('PostgreSQL');
+    await listReload(page, () => page.getByRole('button', { name: 'Apply' }).click());
+    expect(await status.textContent()).toMatch(/^1–\d+ of \d+$/);
+    const filtered = (await page.locator('#browse-rows .score-pill').allTextContents()).map(Number);
+    expect(filtered.length).toBeGreaterThan(0);
+    for (const score of filtered) expect(score).toBeGreaterThanOrEqual(60);
+    await listReload(page, () => page.getByLabel('Sort by').selectOption('name'));
+    await listReload(page, () => page.getByLabel('Order').selectOption('asc'));
+    const sortedNames = await page.locator('#browse-rows tr td:first-child').allTextContents();
+    expect(sortedNames).toEqual([...sortedNames].sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : a.toLowerCase() > b.toLowerCase() ? 1 : 0)));
+
+    // A flag from the statistics' table filters the list by it.
+    await listReload(page, () => page.locator('.flag-table button', { hasText: 'REPO_ARCHIVED' }).click());
+    expect(await page.getByLabel('Flag', { exact: true }).inputValue()).toBe('REPO_ARCHIVED');
+    for (const row of await page.locator('#browse-rows tr').all()) expect(await row.textContent()).toContain('REPO_ARCHIVED');
+
+    // Nothing matches: an empty page, said in words.
+    await page.getByLabel('Namespace').fill('no.such.namespace');
+    await listReload(page, () => page.getByRole('button', { name: 'Apply' }).click());
+    expect(await status.textContent()).toBe('0 of 0');
+    expect(await page.locator('#browse-rows').textContent()).toContain('No server matches');
+    expectClean(watch);
+  });
+
+  it('says a server was not found (404) and suggests searching', async () => {
+    const { page, watch } = await openPage(server.url);
+    await enterKey(page, KEY);
+    await page.locator('#distribution-chart').waitFor();
+    await page.evaluate(() => (location.hash = '#server=io.github.nobody%2Fnothing-here'));
+    const card = page.locator('#server-not-found');
+    await card.waitFor();
+    expect(await card.textContent()).toContain('Server not found (404)');
+    expect(await card.textContent()).toContain('io.github.nobody/nothing-here');
+    await shot(page, '06-not-found', '#server');
+    expectClean(watch, [404]);
+  });
+
+  it('says a wrong key was not accepted (401), and recovers when a good key is entered', async () => {
+    const { page, watch } = await openPage(server.url);
+    await enterKey(page, 'not-a-real-key');
+    const notice = page.locator('#notice');
+    await expect.poll(() => notice.textContent()).toContain('This API key was not accepted (401)');
+    expect(await page.getByLabel('API key').getAttribute('aria-invalid')).toBe('true');
+    expect(await notice.getAttribute('role')).toBe('alert');
+    await shot(page, '07-wrong-key');
+    expectClean(watch, [401]);
+
+    await enterKey(page, KEY);
+    await page.locator('#distribution-chart').waitFor();
+    expect(await notice.isHidden()).toBe(true);
+    expect(await page.getByLabel('API key').getAttribute('aria-invalid')).toBeNull();
+    expectClean(watch);
+  });
+
+  it('says the daily limit is reached (429) with the reset time in local time', async () => {
+    // Use up the limited key outside the page, as another client would have.
+    const { page, watch } = await openPage(server.url);
+    for (let i = 0; i < DAILY_LIMIT; i += 1) {
+      const response = await page.request.get(`${server.url}/v1/servers/a/b`, { headers: { 'X-API-Key': LIMITED_KEY } });
+      expect(response.status()).toBe(404);
+    }
+    watch.httpErrors.length = 0; // those were the test's own requests, not the page's
+
+    await enterKey(page, LIMITED_KEY);
+    const notice = page.locator('#notice');
+    await expect.poll(() => notice.textContent()).toContain('Daily limit reached (429)');
+    const text = (await notice.textContent()) ?? '';
+    // The next UTC midnight in the page's time zone (Europe/Berlin): 01:00 or 02:00 (summer time).
+    expect(text).toMatch(/resets at 0[12]:00 (AM )?GMT\+[12] (tomorrow|today)/);
+    expect(text).toMatch(/\(in (\d+ h )?\d+ min\)/);
+    expect(await notice.getAttribute('role')).toBe('alert');
+    await shot(page, '08-daily-limit');
+    expectClean(watch, [429]);
+  });
+
+  it('says the data store is unavailable (502)', async () => {
+    const { page, watch } = await openPage(storeDown.url);
+    await enterKey(page, KEY);
+    const notice = page.locator('#notice');
+    await expect.poll(() => notice.textContent(), { timeout: 15_000 }).toContain('The data store is unavailable (502)');
+    expect(await page.locator('#quota').textContent()).toBe(''); // nothing was counted, so nothing is known
+    await shot(page, '09-store-unavailable');
+    expectClean(watch, [502]);
+  });
+
+  it('renders the endpoints from the OpenAPI document and states the plans', async () => {
+    const { page, watch } = await openPage(server.url);
+    const document = (await (await page.request.get(`${server.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+    const rendered = await page.locator('#endpoints article').evaluateAll((articles) => articles.map((a) => `${a.getAttribute('data-method')} ${a.getAttribute('data-path')}`));
+    const documented = Object.entries(document.paths).flatMap(([route, item]) => Object.keys(item).map((method) => `${method} ${route}`));
+    expect(rendered).toEqual(documented);
+    const list = page.locator('#endpoints article[data-path="/v1/servers"]');
+    for (const parameter of ['limit', 'offset', 'sort', 'order', 'min_score', 'flags', 'target', 'namespace']) {
+      expect(await list.locator('table.params').textContent()).toContain(parameter);
+    }
+    expect(await list.textContent()).toContain('1 to 200; default 50');
+    expect(await page.getByLabel('Sort by').locator('option').allTextContents()).toContain('Trust score');
+    const plans = (await page.locator('#plans').textContent()) ?? '';
+    expect(plans).toMatch(/100\s*requests a day/);
+    expect(plans).toMatch(/10,000\s*requests a day/);
+    expect(plans).toContain('coming soon');
+    // The examples name this host.
+    expect(await page.locator('#mcp-config').textContent()).toContain(`"TRUST_API_URL": "${server.url}/v1"`);
+    expectClean(watch);
+  });
+
+  it('keeps every text at a contrast of at least 4.5:1 (3:1 for large text), with visible focus', async () => {
+    const { page, watch } = await openPage(server.url);
+    await enterKey(page, KEY);
+    await page.locator('#distribution-chart').waitFor();
+    await page.evaluate(() => (location.hash = '#server=io.github.github%2Fgithub-mcp-server'));
+    await page.locator('#server .server-card').waitFor();
+    await page.locator('#browse-rows tr').first().waitFor();
+    const { checked, failures } = await page.evaluate(lowContrastTexts);
+    expect(checked).toBeGreaterThan(300); // the statistics, the card, the list and the API reference
+    expect(failures).toEqual([]);
+
+    await page.getByLabel('Server name').focus();
+    await page.keyboard.press('Tab');
+    const outline = await page.evaluate(() => {
+      const style = getComputedStyle(document.activeElement as Element);
+      return `${style.outlineStyle} ${style.outlineWidth}`;
+    });
+    expect(outline).not.toMatch(/^none/);
+    expectClean(watch);
+  });
+
+  it('fits a phone screen without sideways scrolling', async () => {
+    const { page, watch } = await openPage(server.url, { width: 375, height: 812 });
+    await enterKey(page, KEY);
+    await page.locator('#distribution-chart').waitFor();
+    await page.evaluate(() => (location.hash = '#server=io.github.github%2Fgithub-mcp-server'));
+    await page.locator('#server .server-card').waitFor();
+    await page.locator('#browse-rows tr').first().waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await page.screenshot({ path: path.join(ARTIFACTS, '10-phone.png'), fullPage: true });
+    expectClean(watch);
+  });
+});
+
+/**
+ * Runs in the page: every visible text whose colour against its background is below WCAG AA, as
+ * `<text>: <ratio>`. The background is found by walking up to the first opaque one (panels, chips, code).
+ */
+function lowContrastTexts(): { checked: number; failures: string[] } {
+  const parse = (value: string): [number, number, number, number] => {
+    const match = /rgba?\(([^)]+)\)/.exec(value);
+    if (!match?.[1]) return [0, 0, 0, 0];
+    const parts = match[1].split(/[ ,/]+/).filter(Boolean).map(Number);
+    return [parts[0] ?? 0, parts[1] ?? 0, parts[2] ?? 0, parts[3] ?? 1];
+  };
+  const luminance = ([r, g, b]: number[]) => {
+    const channel = (c: number) => {
+      const s = c / 255;
+      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    };
+    return 0.2126 * channel(r ?? 0) + 0.7152 * channel(g ?? 0) + 0.0722 * channel(b ?? 0);
+  };
+  const backgroundOf = (element: Element): number[] => {
+    for (let node: Element | null = element; node; node = node.parentElement) {
+      const color = parse(getComputedStyle(node).backgroundColor);
+      if (color[3] >= 0.99) return color;
+    }
+    return [255, 255, 255, 1];
+  };
+  const failures: string[] = [];
+  let checked = 0;
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = node.textContent?.trim();
+    const element = node.parentElement;
+    if (!text || !element) continue;
+    const rects = element.getClientRects();
+    if (rects.length === 0 || element.closest('[hidden], .visually-hidden, option, datalist, script, style')) continue;
+    if (element.closest('button:disabled')) continue; // WCAG exempts inactive controls
+    const style = getComputedStyle(element);
+    if (style.visibility === 'hidden' || Number(style.opacity) === 0) continue;
+    const isSvgText = element instanceof SVGElement;
+    const foreground = parse(isSvgText ? style.fill : style.color);
+    const background = backgroundOf(isSvgText ? (element.closest('svg')?.parentElement ?? element) : element);
+    const [l1, l2] = [luminance(foreground), luminance(background)].sort((a, b) => b - a) as [number, number];
+    const ratio = (l1 + 0.05) / (l2 + 0.05);
+    checked += 1;
+    const size = Number.parseFloat(style.fontSize);
+    const bold = Number(style.fontWeight) >= 700;
+    const large = size >= 24 || (bold && size >= 18.66);
+    if (ratio < (large ? 3 : 4.5)) failures.push(`${text.slice(0, 40)}: ${ratio.toFixed(2)}`);
+  }
+  return { checked, failures };
+}
