@@ -48,10 +48,13 @@ interface Watch {
   stray: string[];
 }
 
+/** Waits for the page; generous because CI machines are small and other suites start servers at the same time. */
+const poll = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000, interval: 50 });
+
 /** Chromium reports every HTTP error answer of a fetch as a console error; these are the ones a step expects. */
 const LOAD_ERROR = /^Failed to load resource: the server responded with a status of (\d{3})/;
 
-suite(title, () => {
+suite(title, { timeout: 90_000 }, () => {
   let snapshotDir: string;
   let keysDir: string;
   let server: ServerProcess;
@@ -90,6 +93,7 @@ suite(title, () => {
       timezoneId: 'Europe/Berlin',
     });
     contexts.push(context);
+    context.setDefaultTimeout(20_000);
     const page = await context.newPage();
     const watch: Watch = { errors: [], httpErrors: [], stray: [] };
     const origin = new URL(base).origin;
@@ -147,7 +151,7 @@ suite(title, () => {
   it('explains that a key is needed, then shows the statistics, the chart and the flag table once one is entered', async () => {
     const { page, watch } = await openPage(server.url);
     const notice = page.locator('#notice');
-    await expect.poll(() => notice.textContent()).toContain('Enter an API key');
+    await poll(() => notice.textContent()).toContain('Enter an API key');
     await shot(page, '01-no-key');
     expectClean(watch);
 
@@ -232,17 +236,17 @@ suite(title, () => {
     const { page, watch } = await openPage(server.url);
     await enterKey(page, KEY);
     const status = page.locator('#page-status');
-    await expect.poll(() => status.textContent()).toBe('1–25 of 2,296');
+    await poll(() => status.textContent()).toBe('1–25 of 2,296');
     const firstPage = await page.locator('#browse-rows tr').count();
     expect(firstPage).toBe(25);
     expect(await page.locator('#page-prev').isDisabled()).toBe(true);
 
     await page.getByRole('button', { name: 'Next →' }).click();
-    await expect.poll(() => status.textContent()).toBe('26–50 of 2,296');
+    await poll(() => status.textContent()).toBe('26–50 of 2,296');
     expect(await page.locator('#page-prev').isDisabled()).toBe(false);
     await shot(page, '05-list-page-2', '#browse');
     await page.getByRole('button', { name: '← Previous' }).click();
-    await expect.poll(() => status.textContent()).toBe('1–25 of 2,296');
+    await poll(() => status.textContent()).toBe('1–25 of 2,296');
 
     // Scores go down the page by default (trust_score, desc).
     const scores = (await page.locator('#browse-rows .score-pill').allTextContents()).map(Number);
@@ -291,7 +295,7 @@ suite(title, () => {
     const { page, watch } = await openPage(server.url);
     await enterKey(page, 'not-a-real-key');
     const notice = page.locator('#notice');
-    await expect.poll(() => notice.textContent()).toContain('This API key was not accepted (401)');
+    await poll(() => notice.textContent()).toContain('This API key was not accepted (401)');
     expect(await page.getByLabel('API key').getAttribute('aria-invalid')).toBe('true');
     expect(await notice.getAttribute('role')).toBe('alert');
     await shot(page, '07-wrong-key');
@@ -315,7 +319,7 @@ suite(title, () => {
 
     await enterKey(page, LIMITED_KEY);
     const notice = page.locator('#notice');
-    await expect.poll(() => notice.textContent()).toContain('Daily limit reached (429)');
+    await poll(() => notice.textContent()).toContain('Daily limit reached (429)');
     const text = (await notice.textContent()) ?? '';
     // The next UTC midnight in the page's time zone (Europe/Berlin): 01:00 or 02:00 (summer time).
     expect(text).toMatch(/resets at 0[12]:00 (AM )?GMT\+[12] (tomorrow|today)/);
@@ -329,7 +333,7 @@ suite(title, () => {
     const { page, watch } = await openPage(storeDown.url);
     await enterKey(page, KEY);
     const notice = page.locator('#notice');
-    await expect.poll(() => notice.textContent(), { timeout: 15_000 }).toContain('The data store is unavailable (502)');
+    await poll(() => notice.textContent()).toContain('The data store is unavailable (502)');
     expect(await page.locator('#quota').textContent()).toBe(''); // nothing was counted, so nothing is known
     await shot(page, '09-store-unavailable');
     expectClean(watch, [502]);
