@@ -81,6 +81,7 @@ async function main(): Promise<void> {
   if (config.snapshotDir === undefined) await ensureDefaultSnapshot();
 
   const logs = createBufferedLineWriter();
+  process.on('exit', () => logs.flush()); // log lines gather for up to 100 ms; none is lost on exit
   let context: ServiceContext;
   try {
     context = await createServiceContext(config, { log: (line) => logs.write(line) });

@@ -11,7 +11,6 @@
  * itself creates no Web `Request`/`Response` objects unless it is called with one (they cost far more than
  * the rest of a request; see `handle`).
  */
-import { createHash } from 'node:crypto';
 import { DEFAULT_STORE_TIMEOUT_MS } from '../stores/deadline.js';
 import type { QueryEngine } from '../query/types.js';
 import { type ListParams, ServerPathSchema } from '../schema.js';
@@ -326,9 +325,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
     if (hit !== undefined) return { answer: hit, cached: true };
     const computed = compute();
     if (computed === undefined) return undefined;
-    const digest = createHash('sha256').update(key).digest('base64url').slice(0, 22);
     const answer: CachedAnswer = {
-      etag: `W/"${digest}"`,
+      etag: `W/"${engine.snapshot.id.slice(0, 12)}-${fnv1a(normalised)}"`,
       data: computed.data,
       metaTail: computed.metaTail + snapshotMetaOf(engine),
     };
@@ -476,6 +474,20 @@ interface LogContext {
   path: string;
   key: string | null;
   cached: boolean;
+}
+
+/**
+ * 32-bit FNV-1a of `text` in base 36: the request part of an ETag. A client revalidates an answer only with
+ * the ETag of the same URL, which always normalises to the same text, and the snapshot id beside it changes
+ * with the data; so the digest need not be cryptographic, only stable and cheap.
+ */
+function fnv1a(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0).toString(36);
 }
 
 /** List parameters as a cache key. Filters match case-insensitively, so their case does not split entries. */

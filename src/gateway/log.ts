@@ -28,28 +28,46 @@ export interface BufferedLineWriter {
   flush(): void;
 }
 
+/** How long a line may wait in the buffer, and how much may gather before it is written at once. */
+export interface LineWriterOptions {
+  maxDelayMs: number;
+  maxBytes: number;
+}
+
+export const DEFAULT_LINE_WRITER_OPTIONS: LineWriterOptions = { maxDelayMs: 100, maxBytes: 64 * 1024 };
+
 /**
- * A writer of JSON lines that gathers the lines of one turn of the event loop into one write: under load
- * that is one system call for many requests instead of one each (stdout to a pipe or file is synchronous).
+ * A writer of JSON lines that gathers lines and writes them together, at most `maxDelayMs` after the first
+ * one or once `maxBytes` have gathered. Under load that is one system call (and one wake-up of whatever
+ * reads the pipe) for hundreds of requests instead of one each: measured with the HTTP benchmark, writing
+ * each turn of the event loop to a pipe cost a third of Get Server's throughput. `flush` writes what is
+ * left (at shutdown).
  */
 export function createBufferedLineWriter(
   write: (text: string) => void = (text) => process.stdout.write(text),
+  options: LineWriterOptions = DEFAULT_LINE_WRITER_OPTIONS,
 ): BufferedLineWriter {
   let buffer: string[] = [];
-  let scheduled = false;
+  let bytes = 0;
+  let timer: NodeJS.Timeout | undefined;
   const flush = () => {
-    scheduled = false;
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
     if (buffer.length === 0) return;
     const text = buffer.join('');
     buffer = [];
+    bytes = 0;
     write(text);
   };
   return {
     write(line) {
-      buffer.push(`${JSON.stringify(line)}\n`);
-      if (!scheduled) {
-        scheduled = true;
-        setImmediate(flush);
+      const text = `${JSON.stringify(line)}\n`;
+      buffer.push(text);
+      bytes += text.length;
+      if (bytes >= options.maxBytes) flush();
+      else if (timer === undefined) {
+        timer = setTimeout(flush, options.maxDelayMs);
+        timer.unref(); // a pending log line never keeps a stopping process alive; shutdown flushes
       }
     },
     flush,
