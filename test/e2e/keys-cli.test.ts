@@ -14,7 +14,8 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-describe('npm run keys', () => {
+// Each CLI run is a fresh tsx process (a second or two on a loaded machine).
+describe('npm run keys', { timeout: 120_000 }, () => {
   let key: string;
 
   it('create prints the new key once, alone on the last line of stdout, and stores only its hash', async () => {

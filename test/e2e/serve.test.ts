@@ -107,7 +107,7 @@ describe('npm start', () => {
     expect(runKeys(['revoke', prefix], env).status).toBe(0);
     await new Promise((resolve) => setTimeout(resolve, 1100));
     expect((await fetch(`${server.base}/v1/stats`, { headers: { 'X-API-Key': newKey } })).status).toBe(401);
-  });
+  }, 120_000);
 
   it('answers JSON 404s under /v1 and serves nothing outside public/', async () => {
     const unknown = await fetch(`${server.base}/v1/nothing`);
@@ -128,7 +128,7 @@ describe('npm start', () => {
     } finally {
       expect(await again.stop()).toBe(0);
     }
-  });
+  }, 120_000);
 });
 
 describe('npm start on a fresh clone', () => {
@@ -162,9 +162,9 @@ describe('npm start on a fresh clone', () => {
     } finally {
       await rm(clone, { recursive: true, force: true });
     }
-  });
+  }, 180_000); // three starts and two builds: generous for a loaded CI machine
 
   it('refuses a bad variable with one clear line and a non-zero exit', async () => {
     await expect(startServer({ PORT: '3e3' })).rejects.toThrow(/exited with 1[\s\S]*PORT must be a whole number/);
-  });
+  }, 120_000);
 });
