@@ -230,7 +230,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
 
   /** A key's record, or an ApiError: 401 for a key that matches nothing, 502 when the store cannot say. */
   async function authenticate(presented: string): Promise<KeyRecord> {
-    // Errors are made only when thrown: capturing a stack trace costs more than the rest of a request.
+    // Made only when thrown, not on every request.
     const invalid = () => new ApiError('invalid_api_key', 'Invalid API key: X-API-Key does not match an active key');
     if (presented.length > MAX_PRESENTED_KEY_LENGTH) throw invalid();
     const hash = hashKey(presented);
@@ -238,15 +238,24 @@ export function createGateway(deps: GatewayDeps): Gateway {
     let record: KeyRecord | undefined;
     try {
       record = await bounded(() => store.findKey(hash), timeoutMs);
-    } catch {
-      throw storeUnavailable();
+    } catch (error) {
+      throw storeUnavailable(error);
     }
     // The store found the record by its hash; compare again in constant time rather than trust the lookup.
     if (record === undefined || !hashesEqual(record.hash, hash)) throw invalid();
     return record;
   }
 
-  function storeUnavailable(): ApiError {
+  /** Last time a store failure was written to stderr: once every 10 s is enough to say why 502s happen. */
+  let storeFailureReportedAt = Number.NEGATIVE_INFINITY;
+
+  /** The 502, after telling the operator why (the client's message never carries the backend's error). */
+  function storeUnavailable(cause: unknown): ApiError {
+    const at = performance.now();
+    if (at - storeFailureReportedAt >= 10_000) {
+      storeFailureReportedAt = at;
+      console.error(`gateway: answering 502, the ${store.kind} store failed: ${cause instanceof Error ? cause.message : String(cause)}`);
+    }
     return new ApiError(
       'store_unavailable',
       'The upstream data store (keys and daily counters) cannot be reached; nothing was served. Try again shortly',
@@ -411,10 +420,10 @@ export function createGateway(deps: GatewayDeps): Gateway {
     try {
       const reset = nextUtcMidnight(nowMs);
       count = await bounded(() => store.increment(dailyCounterKey(record.hash, nowMs), reset), timeoutMs);
-    } catch {
+    } catch (error) {
       // Nothing is let through uncounted: no count, no answer. The remaining count is unknown, so the
       // headers report the plan's limit, as for any response not tied to a counted request.
-      return errorResponse(storeUnavailable(), uncounted(limit, nowMs), nowMs, head);
+      return errorResponse(storeUnavailable(error), uncounted(limit, nowMs), nowMs, head);
     }
     const decision = decide(count, limit, nowMs);
     if (!decision.success) return errorResponse(rateLimitedError(decision, nowMs), decision, nowMs, head);
