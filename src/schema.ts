@@ -203,7 +203,11 @@ export const ListParamsSchema = z.strictObject({
   order: z.enum(SORT_ORDERS, { error: 'order must be asc or desc' }).default('desc'),
   min_score: intIn('min_score', 0, 100).optional(),
   /** One flag name, or several separated by commas: the server must carry all of them. */
-  flags: filterText('flags').optional(),
+  flags: filterText('flags')
+    .refine((text) => text.split(',').every((flag) => flag.trim() !== ''), {
+      error: 'flags must be one flag name or several separated by commas, with no empty name',
+    })
+    .optional(),
   target: filterText('target').optional(),
   namespace: filterText('namespace').optional(),
 });

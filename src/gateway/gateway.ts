@@ -23,9 +23,9 @@ import { ApiError, errorBody, quote } from './errors.js';
 import { MAX_LOGGED_PATH, type RequestLogger } from './log.js';
 import { assertNoParams, parseListParams, parseSearchParams } from './params.js';
 import {
+  counterExpiry,
   decide,
   dailyCounterKey,
-  nextUtcMidnight,
   type RateLimitDecision,
   rateLimitedError,
   setRateLimitHeaders,
@@ -418,8 +418,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
 
     let count: number;
     try {
-      const reset = nextUtcMidnight(nowMs);
-      count = await bounded(() => store.increment(dailyCounterKey(record.hash, nowMs), reset), timeoutMs);
+      const expireAt = counterExpiry(nowMs);
+      count = await bounded(() => store.increment(dailyCounterKey(record.hash, nowMs), expireAt), timeoutMs);
     } catch (error) {
       // Nothing is let through uncounted: no count, no answer. The remaining count is unknown, so the
       // headers report the plan's limit, as for any response not tied to a counted request.

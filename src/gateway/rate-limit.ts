@@ -26,6 +26,18 @@ export function nextUtcMidnight(nowMs: number): number {
   return (Math.floor(nowMs / DAY_MS) + 1) * DAY_MS;
 }
 
+/**
+ * Counters outlive their day by an hour. Their names carry the day, so a late expiry costs nothing, while
+ * an expiry exactly at midnight would, on a store whose clock runs a few seconds ahead of ours, delete a
+ * counter the moment it is created and let those seconds' requests through uncounted.
+ */
+const COUNTER_EXPIRY_MARGIN_MS = 3_600_000;
+
+/** When the store should drop the counter of the day holding `nowMs` (epoch ms). */
+export function counterExpiry(nowMs: number): number {
+  return nextUtcMidnight(nowMs) + COUNTER_EXPIRY_MARGIN_MS;
+}
+
 let memoDay = Number.NaN;
 let memoDate = '';
 
