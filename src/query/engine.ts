@@ -61,6 +61,10 @@ export function createQueryEngine(artifacts: LoadedArtifacts, timings: LoadTimin
     throw new Error(`snapshot artifacts disagree with the manifest's record count ${count}`);
   }
   const trustScore = Uint8Array.from(artifacts.columns.trust_score);
+  /** atLeast[m]: how many records have a trust score of m or more (the total of a min_score filter). */
+  const atLeast = new Uint32Array(102);
+  for (const score of trustScore) atLeast[score]!++;
+  for (let score = 100; score >= 0; score--) atLeast[score]! += atLeast[score + 1]!;
 
   const idByName = new Map<string, number>();
   names.forEach((name, id) => idByName.set(name.toLowerCase(), id));
@@ -119,12 +123,20 @@ export function createQueryEngine(artifacts: LoadedArtifacts, timings: LoadTimin
 
     if (lists.length === 0) {
       if (minScore === undefined) return { ids: Array.from(ordered.subarray(Math.min(offset, count), Math.min(end, count))), total: count };
-      return walk(ordered, (id) => trustScore[id]! >= minScore, offset, limit);
+      const total = atLeast[minScore]!;
+      if (offset >= total) return { ids: [], total };
+      return { ids: walk(ordered, (id) => trustScore[id]! >= minScore, offset, limit), total };
     }
 
-    let matches = intersect(lists);
-    if (minScore !== undefined) matches = matches.filter((id) => trustScore[id]! >= minScore);
-    const total = matches.length;
+    // One pass marks the matches and counts them; a single filter's postings are not even copied.
+    const source = lists.length === 1 ? lists[0]! : intersect(lists);
+    const mark = ++generation;
+    let total = 0;
+    for (const id of source) {
+      if (minScore !== undefined && trustScore[id]! < minScore) continue;
+      marks[id] = mark;
+      total++;
+    }
     if (offset >= total) return { ids: [], total };
     // Few matches: sort them by their rank in the order. Many: walk the order and keep the marked ones.
     // Walking costs about (offset + limit) * count / total steps; sorting about total * log2(total).
@@ -133,27 +145,25 @@ export function createQueryEngine(artifacts: LoadedArtifacts, timings: LoadTimin
     if (sortCost < walkCost) {
       const rank = rankOf(sort, order);
       const positions = new Uint32Array(total);
-      for (let i = 0; i < total; i++) positions[i] = rank[matches[i]!]!;
+      let n = 0;
+      for (const id of source) if (marks[id] === mark) positions[n++] = rank[id]!;
       positions.sort();
       return { ids: Array.from(positions.subarray(offset, Math.min(end, total)), (position) => ordered[position]!), total };
     }
-    generation++;
-    for (const id of matches) marks[id] = generation;
-    const mark = generation;
-    return { ids: walk(ordered, (id) => marks[id] === mark, offset, limit).ids, total };
+    return { ids: walk(ordered, (id) => marks[id] === mark, offset, limit), total };
   }
 
-  /** Walk an order, skip `offset` matching ids, keep `limit`, and count every match. */
-  function walk(ordered: Uint32Array, matches: (id: number) => boolean, offset: number, limit: number) {
+  /** Walk an order, skip `offset` matching ids and return the next `limit`; stops as soon as it has them. */
+  function walk(ordered: Uint32Array, matches: (id: number) => boolean, offset: number, limit: number): number[] {
     const ids: number[] = [];
     let seen = 0;
-    for (let position = 0; position < ordered.length; position++) {
+    for (let position = 0; position < ordered.length && ids.length < limit; position++) {
       const id = ordered[position]!;
       if (!matches(id)) continue;
-      if (seen >= offset && ids.length < limit) ids.push(id);
+      if (seen >= offset) ids.push(id);
       seen++;
     }
-    return { ids, total: seen };
+    return ids;
   }
 
   function searchIds(q: string, limit: number): { ids: number[]; total: number } {

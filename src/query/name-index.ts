@@ -18,7 +18,7 @@ const PREFIX_WEIGHT = 0.5;
 const FUZZY_WEIGHT = 0.35;
 const BM25 = { k1: 1.2, b: 0.7 };
 const FIELD_BOOST: Record<string, number> = { server: 3, namespace: 1 };
-/** AND is tracked in a 32-bit mask; a longer query keeps its first 32 words. */
+/** A longer query keeps its first 32 words (a name has far fewer). */
 const MAX_QUERY_WORDS = 32;
 
 /** One term's documents and their static scores, ids ascending. */
@@ -35,7 +35,8 @@ export interface NameMatches {
 
 export class NameIndex extends MiniSearch<NameDocument> {
   private postingsCache = new Map<string, TermPostings>();
-  private scratch?: { wordStamp: Uint32Array; wordBest: Float32Array; mask: Uint32Array; total: Float32Array; queryStamp: Uint32Array };
+  /** Per-document scratch, reused by every query; marks (generation numbers) avoid clearing it. */
+  private scratch?: { stamp: Uint32Array; best: Float32Array; total: Float32Array; candidate: Uint32Array };
   private stamp = 0;
 
   /** Load a serialized index with the shared options. */
@@ -104,48 +105,67 @@ export class NameIndex extends MiniSearch<NameDocument> {
   /** Every record whose name matches all words of `query`, with its relevance. */
   match(query: string): NameMatches {
     const words = [...new Set(nameWords(query))].slice(0, MAX_QUERY_WORDS);
-    if (words.length === 0) return { ids: new Uint32Array(0), scores: new Float32Array(0) };
+    const none = { ids: new Uint32Array(0), scores: new Float32Array(0) };
+    if (words.length === 0) return none;
     const count = this._documentCount;
     this.scratch ??= {
-      wordStamp: new Uint32Array(count),
-      wordBest: new Float32Array(count),
-      mask: new Uint32Array(count),
+      stamp: new Uint32Array(count),
+      best: new Float32Array(count),
       total: new Float32Array(count),
-      queryStamp: new Uint32Array(count),
+      candidate: new Uint32Array(count),
     };
-    const { wordStamp, wordBest, mask, total, queryStamp } = this.scratch;
-    const queryMark = ++this.stamp;
-    let candidates: number[] = [];
+    const { stamp, best, total, candidate } = this.scratch;
+    let candidateMark = 0;
 
-    for (let w = 0; w < words.length; w++) {
-      const wordMark = ++this.stamp;
-      const touched: number[] = [];
-      for (const [term, weight] of this.expansions(words[w]!)) {
+    // Each word's expansions with their postings; the rarest word goes first, so the words after it only
+    // have to confirm a small candidate set (AND), by probing their postings rather than walking them.
+    const expanded = words.map((word) => {
+      const terms: { postings: TermPostings; weight: number }[] = [];
+      let size = 0;
+      for (const [term, weight] of this.expansions(word)) {
         const postings = this.postings(term);
         if (!postings) continue;
+        terms.push({ postings, weight });
+        size += postings.ids.length;
+      }
+      return { terms, size };
+    });
+    expanded.sort((a, b) => a.size - b.size);
+    if (expanded[0]!.size === 0) return none;
+
+    let candidates: number[] = [];
+    for (let w = 0; w < expanded.length; w++) {
+      const mark = ++this.stamp;
+      const touched: number[] = [];
+      const offer = (id: number, score: number) => {
+        if (stamp[id] !== mark) {
+          stamp[id] = mark;
+          best[id] = score;
+          touched.push(id);
+        } else if (score > best[id]!) best[id] = score;
+      };
+      for (const { postings, weight } of expanded[w]!.terms) {
         const { ids, scores } = postings;
-        for (let i = 0; i < ids.length; i++) {
-          const id = ids[i]!;
-          // AND: from the second word on, only documents that matched every earlier word count.
-          if (w > 0 && (queryStamp[id] !== queryMark || mask[id] !== (1 << w) - 1 >>> 0)) continue;
-          const score = weight * scores[i]!;
-          if (wordStamp[id] !== wordMark) {
-            wordStamp[id] = wordMark;
-            wordBest[id] = score;
-            touched.push(id);
-          } else if (score > wordBest[id]!) wordBest[id] = score;
-        }
-      }
-      for (const id of touched) {
         if (w === 0) {
-          queryStamp[id] = queryMark;
-          mask[id] = 1;
-          total[id] = wordBest[id]!;
+          for (let i = 0; i < ids.length; i++) offer(ids[i]!, weight * scores[i]!);
+        } else if (candidates.length * 16 < ids.length) {
+          // Few candidates, long postings: find each candidate in the sorted ids.
+          for (const id of candidates) {
+            const at = binarySearch(ids, id);
+            if (at >= 0) offer(id, weight * scores[at]!);
+          }
         } else {
-          mask[id] = (mask[id]! | (1 << w)) >>> 0;
-          total[id] = total[id]! + wordBest[id]!;
+          for (let i = 0; i < ids.length; i++) {
+            const id = ids[i]!;
+            // Only documents that matched every earlier word count (AND).
+            if (candidate[id] === candidateMark) offer(id, weight * scores[i]!);
+          }
         }
       }
+      for (const id of touched) total[id] = (w === 0 ? 0 : total[id]!) + best[id]!;
+      // This word's matches are the next word's candidates; a fresh mark says so without clearing.
+      candidateMark = ++this.stamp;
+      for (const id of touched) candidate[id] = candidateMark;
       candidates = touched;
       if (touched.length === 0) break;
     }
@@ -154,4 +174,18 @@ export class NameIndex extends MiniSearch<NameDocument> {
     for (let i = 0; i < ids.length; i++) scores[i] = total[ids[i]!]!;
     return { ids, scores };
   }
+}
+
+/** Position of `id` in the ascending `ids`, or -1. */
+function binarySearch(ids: Uint32Array, id: number): number {
+  let low = 0;
+  let high = ids.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const value = ids[middle]!;
+    if (value === id) return middle;
+    if (value < id) low = middle + 1;
+    else high = middle - 1;
+  }
+  return -1;
 }
