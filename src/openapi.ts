@@ -249,6 +249,7 @@ const ERROR_RESPONSES = {
   Unauthorized: { status: 401, description: 'Missing or invalid API key (`X-API-Key`).' },
   NotFound: { status: 404, description: 'No server has this name (the message suggests the search endpoint); an unknown route also answers 404.' },
   MethodNotAllowed: { status: 405, description: 'A method other than GET, HEAD or OPTIONS; `Allow` lists them.', headers: ['Allow'] },
+  UriTooLong: { status: 414, description: 'The URL (path and query) is longer than 2,048 bytes; checked before anything else and not counted.' },
   TooManyRequests: { status: 429, description: "The key's daily limit is used up; `Retry-After` says when it resets (next UTC midnight).", headers: ['Retry-After'] },
   InternalError: { status: 500, description: 'An unexpected failure of the service.' },
   BadGateway: { status: 502, description: 'The upstream data store (keys and daily counters) cannot be reached within about a second; nothing was served and nothing counted.' },
@@ -294,6 +295,7 @@ function operation(spec: OperationSpec): JsonObject {
   if (spec.keyed) responses['401'] = responseRef('Unauthorized');
   if (spec.notFound) responses['404'] = responseRef('NotFound');
   responses['405'] = responseRef('MethodNotAllowed');
+  responses['414'] = responseRef('UriTooLong');
   if (spec.keyed) responses['429'] = responseRef('TooManyRequests');
   responses['500'] = responseRef('InternalError');
   if (spec.keyed) responses['502'] = responseRef('BadGateway');

@@ -288,6 +288,15 @@ describe('real answers of the gateway', () => {
     }
   });
 
+  it('answers 414 for a URL longer than 2,048 bytes on every route', async () => {
+    for (const url of ['/v1/health', '/v1/stats', '/v1/servers', '/v1/servers/a/b', '/v1/search']) {
+      const response = await h.call(`${url}?q=${'a'.repeat(2048)}`);
+      expect(response.status).toBe(414);
+      const body = await conforms(response, url);
+      expect(body?.error.code).toBe('uri_too_long');
+    }
+  });
+
   it('answers 429 with Retry-After once the daily limit is used up, on every keyed route', async () => {
     const limited = await harness({ engine, config: { freeDailyLimit: 1 } });
     for (const url of ['/v1/stats', '/v1/servers', '/v1/servers/a/b', '/v1/search?q=ab']) {

@@ -6,12 +6,20 @@
 /** Every error the API answers, with its HTTP status. The codes are part of the interface: never rename one. */
 export const ERROR_STATUS = {
   invalid_parameter: 400,
+  /** The HTTP message itself could not be read (answered by the Node server, before the gateway). */
+  bad_request: 400,
   missing_api_key: 401,
   invalid_api_key: 401,
   route_not_found: 404,
   server_not_found: 404,
   method_not_allowed: 405,
+  /** The request line and headers did not arrive in time (answered by the Node server). */
+  request_timeout: 408,
+  /** The request target is longer than `MAX_TARGET_BYTES`. */
+  uri_too_long: 414,
   rate_limited: 429,
+  /** The request line and headers together are larger than Node's `maxHeaderSize` (answered by the Node server). */
+  headers_too_large: 431,
   internal_error: 500,
   store_unavailable: 502,
 } as const;

@@ -3,7 +3,9 @@
  * Vercel functions both call it through `src/http/node-adapter.ts`; tests call it with a Web `Request`.
  *
  * Order of checks (decisions, section 5): route (404, or 405 with `Allow`) → key (401) → daily limit (429)
- * → parameters (400) → the handler (404 for an unknown server). `OPTIONS` is answered after the route check
+ * → parameters (400) → the handler (404 for an unknown server). Before all of them, a request target that
+ * breaks a URL rule (`request-target.ts`: too long, bytes a URL may not hold, bad percent-encoding, dot
+ * segments) is refused with 414 or 400 and never counted: it cannot be routed as sent. `OPTIONS` is answered after the route check
  * with a 204 that needs no key and is not counted; health needs no key and is never counted.
  *
  * The hot path works on JSON text: the engine's `*Json` methods give the records as text, the cache keeps
@@ -19,9 +21,10 @@ import { hashesEqual, hashKey, hashPrefix, MAX_PRESENTED_KEY_LENGTH } from '../k
 import { type PlanTable, planTable } from '../keys/plans.js';
 import { type CacheOptions, type CachedAnswer, ResponseCache } from './cache.js';
 import { createCors } from './cors.js';
-import { ApiError, errorBody, quote } from './errors.js';
+import { ApiError, type ErrorCode, errorBody, quote } from './errors.js';
 import { MAX_LOGGED_PATH, type RequestLogger } from './log.js';
 import { assertNoParams, parseListParams, parseSearchParams } from './params.js';
+import { readRequestTarget, type RequestTarget } from './request-target.js';
 import {
   counterExpiry,
   decide,
@@ -72,6 +75,11 @@ export interface GatewayDeps {
 export interface Gateway {
   (request: Request): Promise<Response>;
   handle(request: GatewayRequest): Promise<GatewayResponse>;
+  /**
+   * The error response for a request the gateway never saw (the Node server refuses a malformed HTTP
+   * message before it reaches `handle`): the error body with the same headers as any other error.
+   */
+  refuse(code: ErrorCode, message: string): GatewayResponse;
   readonly cache: ResponseCache;
 }
 
@@ -97,7 +105,6 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 const KEYED_CACHE_CONTROL = 'private';
 /** Health and every error: never reuse. */
 const NO_STORE = 'no-store';
-const URL_BASE = 'http://gateway.invalid';
 
 const ROUTE_LIST =
   'GET /v1/health, /v1/stats, /v1/servers, /v1/servers/{namespace}/{id}, /v1/search?q={query}';
@@ -112,15 +119,10 @@ function matchRoute(path: string): Route | undefined {
   return { name: 'get', segments: [rest.slice(0, slash), rest.slice(slash + 1)] };
 }
 
-/** Path and query of `url`, normalised as a browser would (dot segments resolved); undefined if unparsable. */
-function parseTarget(url: string): { path: string; query: string } | undefined {
-  let parsed: URL;
-  try {
-    parsed = new URL(url, URL_BASE);
-  } catch {
-    return undefined;
-  }
-  return { path: parsed.pathname, query: parsed.search.length > 1 ? parsed.search.slice(1) : '' };
+/** The path of a target that was refused, for the log line (the query is never logged). */
+function rawPath(url: string): string {
+  const question = url.indexOf('?');
+  return question === -1 ? url : url.slice(0, question);
 }
 
 /** Whether an `If-None-Match` value names `etag` (weak comparison, as RFC 9110 asks for this header). */
@@ -164,11 +166,20 @@ function bounded<T>(operation: () => Promise<T>, timeoutMs: number): Promise<T> 
 }
 
 function decodeSegment(name: 'namespace' | 'id', segment: string): string {
+  let decoded: string;
   try {
-    return decodeURIComponent(segment);
+    decoded = decodeURIComponent(segment);
   } catch {
     throw new ApiError('invalid_parameter', `Invalid path: ${name} is not valid percent-encoding`);
   }
+  // A name has exactly one "/", the one between namespace and id; an encoded one would make a second.
+  if (decoded.includes('/')) {
+    throw new ApiError(
+      'invalid_parameter',
+      `Invalid path: ${name} may not contain "/" (%2F); a server name is <namespace>/<id> with exactly one "/"`,
+    );
+  }
+  return decoded;
 }
 
 /** Creates the gateway. Expensive things (header strings, plan table, cache) are made here, once. */
@@ -211,6 +222,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
       'access-control-allow-origin': allowOrigin,
       'access-control-expose-headers': exposeHeaders,
       'cache-control': cacheControl,
+      // Every answer says what it is; a browser must never guess another type from the bytes.
+      'x-content-type-options': 'nosniff',
     };
     if (json) headers['content-type'] = JSON_TYPE;
     setRateLimitHeaders(headers, decision, nowMs);
@@ -368,13 +381,21 @@ export function createGateway(deps: GatewayDeps): Gateway {
   }
 
   async function respond(request: GatewayRequest, nowMs: number, context: LogContext): Promise<GatewayResponse> {
-    const target = parseTarget(request.url);
-    if (target !== undefined) context.path = target.path;
-    const route = target === undefined ? undefined : matchRoute(target.path);
     const method = request.method;
     const head = method === 'HEAD';
     const free = uncounted(freeLimit, nowMs);
-    if (route === undefined || target === undefined) {
+    // A target that breaks a URL rule is refused before anything else, never counted (README, "Hostile input").
+    let target: RequestTarget;
+    try {
+      target = readRequestTarget(request.url);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      context.path = rawPath(request.url);
+      return errorResponse(error, free, nowMs, head);
+    }
+    context.path = target.path;
+    const route = matchRoute(target.path);
+    if (route === undefined) {
       return errorResponse(new ApiError('route_not_found', `No such route. Routes: ${ROUTE_LIST}`), free, nowMs, head);
     }
     if (method === 'OPTIONS') {
@@ -472,11 +493,16 @@ export function createGateway(deps: GatewayDeps): Gateway {
     return response;
   }
 
+  function refuse(code: ErrorCode, message: string): GatewayResponse {
+    const nowMs = now();
+    return errorResponse(new ApiError(code, message), uncounted(freeLimit, nowMs), nowMs, false);
+  }
+
   const gateway = async (request: Request): Promise<Response> => {
     const reply = await handle({ method: request.method, url: request.url, headers: request.headers });
     return new Response(reply.body, { status: reply.status, headers: reply.headers });
   };
-  return Object.assign(gateway, { handle, cache });
+  return Object.assign(gateway, { handle, refuse, cache });
 }
 
 interface LogContext {
