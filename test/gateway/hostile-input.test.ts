@@ -103,7 +103,7 @@ describe('the size of the query', () => {
 
 describe('slashes and dot segments in the path', () => {
   it('refuses an encoded slash in the namespace or the id, naming the rule', async () => {
-    for (const [target, part] of [['/v1/servers/io.github%2Facme/x', 'namespace'], ['/v1/servers/io.github.acme/a%2fb', 'id']]) {
+    for (const [target, part] of [['/v1/servers/io.github%2Facme/x', 'namespace'], ['/v1/servers/io.github.acme/a%2fb', 'id']] as const) {
       const response = await raw(target);
       expect(response.status, target).toBe(400);
       const { error } = JSON.parse(response.body ?? '') as { error: { message: string; code: string } };
@@ -170,7 +170,7 @@ describe('percent-encoding and UTF-8', () => {
   });
 
   it('refuses raw bytes of 0x80 and above (as Node reads them, one character per byte) and raw Unicode', async () => {
-    for (const [target, byte] of [['/v1/search?q=caf\u00c3\u00a9', 'C3'], ['/v1/servers/a/\u00ff', 'FF'], ['/v1/search?q=ab\u20ac', '20AC']]) {
+    for (const [target, byte] of [['/v1/search?q=caf\u00c3\u00a9', 'C3'], ['/v1/servers/a/\u00ff', 'FF'], ['/v1/search?q=ab\u20ac', '20AC']] as const) {
       const { message } = refusal(await raw(target), 400, 'invalid_parameter');
       expect(message, target).toContain(`the byte 0x${byte}`);
     }
