@@ -89,7 +89,7 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   const config = loadConfig();
-  const store = createStore(config);
+  const store = await createStore(config);
   try {
     if (command === 'create') await create(store, args, config.freeDailyLimit);
     else if (command === 'list') await list(store, args, config.apiKeyHashes.length);

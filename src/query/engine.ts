@@ -11,6 +11,7 @@ import type { RecordFile } from '../snapshot/record-file.js';
 import type { Postings, SearchArtifact, SortIndexes } from '../snapshot/artifacts.js';
 import { NameIndex } from './name-index.js';
 import { exactKey } from './search-index.js';
+import { compareCodePoints } from './order.js';
 import { topK } from './top-k.js';
 import type { JsonPage, Page, QueryEngine } from './types.js';
 
@@ -19,11 +20,12 @@ export interface LoadedArtifacts {
   manifest: Manifest;
   records: RecordFile;
   names: string[];
-  columns: { trust_score: number[] };
   stats: Stats;
-  sortIndexes: SortIndexes;
-  postings: Postings;
-  search: SearchArtifact;
+  /** Parsers of artifacts whose bytes were already checked against the manifest; called on first use. */
+  columns: () => { trust_score: number[] };
+  sortIndexes: () => SortIndexes;
+  postings: () => Postings;
+  search: () => SearchArtifact;
 }
 
 /** Intersection of ascending id lists, smallest first. */
@@ -48,36 +50,67 @@ export function parseFlagList(flags: string): string[] {
   return [...new Set(flags.split(',').map((flag) => flag.trim().toLowerCase()).filter((flag) => flag !== ''))];
 }
 
-export function createQueryEngine(artifacts: LoadedArtifacts, timings: LoadTimings = {}): QueryEngine {
-  let lap = performance.now();
-  const mark = (key: keyof LoadTimings) => {
-    const now = performance.now();
-    timings[key] = now - lap;
-    lap = now;
+/** A value made on first use and kept. */
+function once<T>(make: () => T): () => T {
+  let value: T | undefined;
+  let made = false;
+  return () => {
+    if (!made) {
+      value = make();
+      made = true;
+    }
+    return value as T;
   };
-  const { manifest, records, names, postings, stats } = artifacts;
+}
+
+export function createQueryEngine(artifacts: LoadedArtifacts, timings: LoadTimings = {}): QueryEngine {
+  /** Time a lazy part into `timings` (added to what loading it already cost). */
+  const timed = <T>(key: keyof LoadTimings, make: () => T) => () => {
+    const start = performance.now();
+    const value = make();
+    timings[key] = (timings[key] ?? 0) + performance.now() - start;
+    return value;
+  };
+  const { manifest, records, names, stats } = artifacts;
   const count = manifest.record_count;
-  if (records.count !== count || names.length !== count || artifacts.columns.trust_score.length !== count) {
+  if (records.count !== count || names.length !== count) {
     throw new Error(`snapshot artifacts disagree with the manifest's record count ${count}`);
   }
-  const trustScore = Uint8Array.from(artifacts.columns.trust_score);
-  /** atLeast[m]: how many records have a trust score of m or more (the total of a min_score filter). */
-  const atLeast = new Uint32Array(102);
-  for (const score of trustScore) atLeast[score]!++;
-  for (let score = 100; score >= 0; score--) atLeast[score]! += atLeast[score + 1]!;
 
-  const idByName = new Map<string, number>();
-  names.forEach((name, id) => idByName.set(name.toLowerCase(), id));
-  mark('lookup');
+  // Everything below is made on first use: `get` needs only the names and the records, so a cold
+  // instance answers it without parsing the indexes that lists and searches need.
+  const columns = once(
+    timed('columns', () => {
+      const trustScore = Uint8Array.from(artifacts.columns().trust_score);
+      if (trustScore.length !== count) throw new Error(`snapshot columns disagree with the record count ${count}`);
+      /** atLeast[m]: how many records have a trust score of m or more (the total of a min_score filter). */
+      const atLeast = new Uint32Array(102);
+      for (const score of trustScore) atLeast[score]!++;
+      for (let score = 100; score >= 0; score--) atLeast[score]! += atLeast[score + 1]!;
+      return { trustScore, atLeast };
+    }),
+  );
+  const orders = once(
+    timed('sortIndexes', () => {
+      const byKey = new Map<string, Uint32Array>();
+      for (const [field, index] of Object.entries(artifacts.sortIndexes())) {
+        byKey.set(`${field}:asc`, Uint32Array.from(index.asc));
+        byKey.set(`${field}:desc`, Uint32Array.from(index.desc));
+      }
+      return byKey;
+    }),
+  );
+  const postingsOf = once(timed('postings', () => artifacts.postings()));
+  const search = once(
+    timed('search', () => {
+      const artifact = artifacts.search();
+      return { nameIndex: NameIndex.fromJS(artifact.index), exact: artifact.exact };
+    }),
+  );
 
-  const orders = new Map<string, Uint32Array>();
-  for (const [field, index] of Object.entries(artifacts.sortIndexes)) {
-    orders.set(`${field}:asc`, Uint32Array.from(index.asc));
-    orders.set(`${field}:desc`, Uint32Array.from(index.desc));
-  }
   /** rank[id] = position of the record in an order; made on first use of that order. */
   const ranks = new Map<string, Uint32Array>();
-  const orderOf = (sort: SortField, order: SortOrder) => orders.get(`${sort}:${order}`)!;
+  const orderOf = (sort: SortField, order: SortOrder) => orders().get(`${sort}:${order}`)!;
   const rankOf = (sort: SortField, order: SortOrder) => {
     const key = `${sort}:${order}`;
     let rank = ranks.get(key);
@@ -90,10 +123,23 @@ export function createQueryEngine(artifacts: LoadedArtifacts, timings: LoadTimin
     return rank;
   };
 
-  mark('orders');
-  const nameIndex = NameIndex.fromJS(artifacts.search.index);
-  mark('nameIndex');
-  const exact = artifacts.search.exact;
+  /**
+   * The record id of `name`, case-insensitively: names are stored in name order, whose first key is the
+   * lower-cased name (unique), so a binary search finds it without a lookup table to build or hold.
+   */
+  function lookup(name: string): number | undefined {
+    const wanted = name.toLowerCase();
+    let low = 0;
+    let high = count - 1;
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      const order = compareCodePoints(names[middle]!.toLowerCase(), wanted);
+      if (order === 0) return middle;
+      if (order < 0) low = middle + 1;
+      else high = middle - 1;
+    }
+    return undefined;
+  }
   const statsJson = JSON.stringify(stats);
 
   const recordJson = (id: number) => records.json(id);
@@ -114,6 +160,8 @@ export function createQueryEngine(artifacts: LoadedArtifacts, timings: LoadTimin
 
   function listIds(params: ListParams): { ids: number[]; total: number } {
     const { sort, order, limit, offset, min_score: minScore } = params;
+    const { trustScore, atLeast } = columns();
+    const postings = postingsOf();
     const lists: number[][] = [];
     if (params.flags !== undefined) for (const flag of parseFlagList(params.flags)) lists.push(postingsFor(postings.flags, flag));
     if (params.target !== undefined) lists.push(postingsFor(postings.target, params.target));
@@ -168,6 +216,8 @@ export function createQueryEngine(artifacts: LoadedArtifacts, timings: LoadTimin
 
   function searchIds(q: string, limit: number): { ids: number[]; total: number } {
     const query = q.trim();
+    const { nameIndex, exact } = search();
+    const { trustScore } = columns();
     const { ids, scores } = nameIndex.match(query);
     const key = exactKey(query);
     const exactIds = new Set(Object.hasOwn(exact, key) ? exact[key] : []);
@@ -188,7 +238,6 @@ export function createQueryEngine(artifacts: LoadedArtifacts, timings: LoadTimin
     total,
   });
   const toJsonPage = ({ ids, total }: { ids: number[]; total: number }): JsonPage => ({ json: pageJson(ids), total });
-  const lookup = (name: string) => idByName.get(name.toLowerCase());
 
   return {
     snapshot: { id: manifest.snapshot_id, generatedAt: manifest.generated_at, recordCount: count },
@@ -206,6 +255,12 @@ export function createQueryEngine(artifacts: LoadedArtifacts, timings: LoadTimin
     listJson: (params) => toJsonPage(listIds(params)),
     search: (q, limit) => toPage(searchIds(q, limit)),
     searchJson: (q, limit) => toJsonPage(searchIds(q, limit)),
+    warm() {
+      columns();
+      orders();
+      postingsOf();
+      search();
+    },
     close: () => records.close(),
   };
 }

@@ -40,6 +40,12 @@ export interface QueryEngine {
   listJson(params: ListParams): JsonPage;
   searchJson(q: string, limit: number): JsonPage;
 
+  /**
+   * Parse now what lists and searches need (otherwise parsed on their first use, so that a cold instance
+   * answers Get Server sooner). A server calls it once it listens.
+   */
+  warm(): void;
+
   /** Release the snapshot's open file; the engine answers nothing afterwards. */
   close(): void;
 }

@@ -4,9 +4,7 @@
  */
 import type { Config } from '../config.js';
 import { createMemoryStore } from './memory.js';
-import { createRedisStore } from './redis.js';
 import type { Store } from './types.js';
-import { createUpstashStore } from './upstash.js';
 
 export type StoreConfig = Pick<Config, 'store' | 'keysFile' | 'redisUrl' | 'upstashUrl' | 'upstashToken'>;
 
@@ -21,30 +19,33 @@ export class StoreNotAvailableError extends Error {
 }
 
 /** A remote factory rejects a malformed URL at once; that is a configuration problem, reported in one line. */
-function asConfigError(create: () => Store): Store {
+async function asConfigError(create: () => Promise<Store>): Promise<Store> {
   try {
-    return create();
+    return await create();
   } catch (error) {
     throw new StoreNotAvailableError(error instanceof Error ? error.message : String(error));
   }
 }
 
-/** Creates the configured store. Remote stores connect on first use, so this never waits on the network. */
-export function createStore(config: StoreConfig, options: CreateStoreOptions = {}): Store {
+/**
+ * Creates the configured store. Remote stores connect on first use, so this never waits on the network;
+ * their client libraries are imported only when chosen, which keeps them out of every memory-store start.
+ */
+export async function createStore(config: StoreConfig, options: CreateStoreOptions = {}): Promise<Store> {
   switch (config.store) {
     case 'memory':
       return createMemoryStore({ keysFile: config.keysFile, now: options.now });
     case 'redis': {
       const url = config.redisUrl;
       if (!url) throw new StoreNotAvailableError('STORE=redis needs REDIS_URL');
-      return asConfigError(() => createRedisStore({ url }));
+      return asConfigError(async () => (await import('./redis.js')).createRedisStore({ url }));
     }
     case 'upstash': {
       const { upstashUrl: url, upstashToken: token } = config;
       if (!url || !token) {
         throw new StoreNotAvailableError('STORE=upstash needs UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN');
       }
-      return asConfigError(() => createUpstashStore({ url, token }));
+      return asConfigError(async () => (await import('./upstash.js')).createUpstashStore({ url, token }));
     }
   }
 }
