@@ -33,7 +33,7 @@ export interface ServiceOptions {
 /** Build the service for `config`: create the store, load the snapshot, make the gateway. */
 export async function createServiceContext(config: Config, options: ServiceOptions = {}): Promise<ServiceContext> {
   const snapshotDir = config.snapshotDir ?? DEFAULT_SNAPSHOT_DIR;
-  const store = createStore(config);
+  const store = await createStore(config);
   let engine: QueryEngine;
   const started = performance.now();
   try {
