@@ -1,9 +1,12 @@
 /**
- * `npm run bench -- [--records N] [--seed S]`: the snapshot's benchmark (issue 2). Generates N synthetic
- * records (default 100,000), then measures, each in a fresh process so nothing is warm that should not be:
+ * `npm run bench -- [--records N] [--seed S] [--only snapshot,http,store] [--seconds S]`: every benchmark.
+ * `snapshot` (issue 2): generates N synthetic records (default 100,000), then measures, each in a fresh
+ * process so nothing is warm that should not be:
  * the build's time and peak memory, the artifacts' sizes, the time to load each artifact cold, the memory
  * of a process holding the snapshot, and in-process latency (median and p99 over many calls) of get,
- * list and search. Prints a table; the README carries the figures.
+ * list and search. `http` (issue 3): the gateway over HTTP against a bare node:http server, and cold starts
+ * (scripts/bench-http.ts). `store` (issue 4): Get Server with STORE=redis against STORE=memory
+ * (scripts/bench-store.ts). Prints tables; the README carries the figures.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -14,6 +17,8 @@ import { generateRecords } from '../src/bench/synthetic.js';
 import { buildSnapshot } from '../src/snapshot/build.js';
 import { loadSnapshot, readManifest, type LoadTimings } from '../src/snapshot/load.js';
 import type { ListParams } from '../src/schema.js';
+import { benchHttp, formatHttpBench } from './bench-http.js';
+import { benchStores, formatStoreBench } from './bench-store.js';
 
 const { values } = parseArgs({
   options: {
@@ -23,6 +28,8 @@ const { values } = parseArgs({
     dir: { type: 'string' },
     input: { type: 'string' },
     keep: { type: 'boolean', default: false },
+    only: { type: 'string', default: 'snapshot,http,store' },
+    seconds: { type: 'string', default: '5' },
   },
   strict: true,
 });
@@ -119,6 +126,20 @@ async function main() {
     return;
   }
   const count = Number(values.records);
+  const parts = new Set(values.only.split(','));
+  if (parts.has('snapshot')) await benchSnapshot(count);
+  if (parts.has('http')) {
+    console.log('\n## HTTP benchmark (issue 3 targets)\n');
+    console.log(formatHttpBench(await benchHttp({ records: count, seconds: Number(values.seconds) })));
+  }
+  if (parts.has('store')) {
+    console.log('\n## Store benchmark: Get Server with STORE=redis against STORE=memory (issue 4 target)\n');
+    console.log(formatStoreBench(await benchStores({ seconds: Number(values.seconds) })));
+  }
+}
+
+/** The snapshot's own figures: build, artifacts, load, memory, in-process latency. */
+async function benchSnapshot(count: number) {
   const work = await mkdtemp(path.join(tmpdir(), 'mts-bench-'));
   try {
     console.log(`generating ${count.toLocaleString('en')} records (seed ${values.seed})...`);
