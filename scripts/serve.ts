@@ -11,7 +11,14 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { createBufferedLineWriter } from '../src/gateway/log.js';
-import { createNodeHandler } from '../src/http/node-adapter.js';
+import {
+  createClientErrorHandler,
+  createConnectHandler,
+  createNodeHandler,
+  lacksRequiredHost,
+  NODE_SERVER_OPTIONS,
+  refuseMissingHost,
+} from '../src/http/node-adapter.js';
 import { createStaticHandler } from '../src/http/static-files.js';
 import { generateKey, hashKey, hashPrefix } from '../src/keys/keys.js';
 import { PLANS } from '../src/keys/plans.js';
@@ -95,11 +102,20 @@ async function main(): Promise<void> {
 
   const api = createNodeHandler(context.gateway);
   const files = createStaticHandler(PUBLIC_DIR);
-  const server = http.createServer((request, response) => {
+  const refuse = context.gateway.refuse;
+  const server = http.createServer(NODE_SERVER_OPTIONS, (request, response) => {
+    if (lacksRequiredHost(request)) {
+      refuseMissingHost(response, refuse);
+      return;
+    }
     const url = request.url ?? '/';
     const isApi = url === '/v1' || url.startsWith('/v1/') || url.startsWith('/v1?');
     void (isApi ? api(request, response) : files(request, response));
   });
+  // What Node's parser refuses (malformed HTTP, oversized headers, slow clients) and CONNECT are answered
+  // with the API's error body too, instead of Node's bare status line or a silent close.
+  server.on('clientError', createClientErrorHandler(refuse));
+  server.on('connect', createConnectHandler(refuse));
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -7,9 +7,11 @@
  * Node 20 making those and reading the body back costs several times the rest of a request. The body of a
  * request is never read: every route is GET or HEAD, and Node discards an unread body by itself.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { GatewayRequest, GatewayResponse } from '../gateway/gateway.js';
-import { errorBody, ApiError } from '../gateway/errors.js';
+import { errorBody, ApiError, type ErrorCode } from '../gateway/errors.js';
+import { FORBIDDEN_BYTE_RULE, MAX_TARGET_BYTES } from '../gateway/request-target.js';
 
 /** What the adapter needs of a gateway. */
 export interface RequestHandler {
@@ -58,11 +60,139 @@ export function createNodeHandler(
       // around it (a snapshot that cannot be loaded), still in the API's error body.
       console.error('http: unexpected error', error);
       if (!response.headersSent) {
-        response.writeHead(500, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+        response.writeHead(500, {
+          'content-type': 'application/json; charset=utf-8',
+          'cache-control': 'no-store',
+          'x-content-type-options': 'nosniff',
+        });
         response.end(errorBody(new ApiError('internal_error', 'Internal error')));
       } else {
         response.destroy();
       }
     }
+  };
+}
+
+/** Makes the error response of a request the gateway never saw (the gateway's `refuse`). */
+export type Refuse = (code: ErrorCode, message: string) => GatewayResponse;
+
+/**
+ * The limits the Node server of `npm start` runs with (README, "Hostile input"). Node answers a request
+ * whose request line and headers exceed `maxHeaderSize` itself (431, or 414 when the request line alone is
+ * too long), and cuts a client that has not sent its headers within `headersTimeout` (408): a slow client
+ * cannot hold a connection open for long. `connectionsCheckingInterval` is how often Node looks for such
+ * clients; `requireHostHeader` is off because the missing Host is answered below, with the error body.
+ */
+export const NODE_SERVER_OPTIONS = {
+  maxHeaderSize: 16 * 1024,
+  headersTimeout: 10_000,
+  requestTimeout: 30_000,
+  connectionsCheckingInterval: 1000,
+  requireHostHeader: false,
+} as const;
+
+/** Whether `request` is HTTP/1.1 without a Host header, which RFC 9112 asks a server to refuse with 400. */
+export function lacksRequiredHost(request: IncomingMessage): boolean {
+  return request.httpVersionMajor === 1 && request.httpVersionMinor >= 1 && request.headers.host === undefined;
+}
+
+/** Answer an HTTP/1.1 request without a Host header: 400 `bad_request` with the error body, then close. */
+export function refuseMissingHost(response: ServerResponse, refuse: Refuse): void {
+  const reply = refuse('bad_request', 'An HTTP/1.1 request must carry a Host header');
+  reply.headers.connection = 'close';
+  sendGatewayResponse(response, reply);
+}
+
+/** `reply` as the raw bytes of an HTTP/1.1 response that closes the connection. */
+function rawResponse(reply: GatewayResponse): string {
+  const lines = [`HTTP/1.1 ${reply.status} ${STATUS_CODES[reply.status] ?? 'Error'}`];
+  for (const [name, value] of Object.entries(reply.headers)) lines.push(`${name}: ${value}`);
+  lines.push('connection: close');
+  return `${lines.join('\r\n')}\r\n\r\n${reply.body ?? ''}`;
+}
+
+/** Write `reply` on a socket Node's HTTP parser has given up on, and close it. */
+function answerOnSocket(socket: Duplex, reply: GatewayResponse): void {
+  // The client may reset the connection while the answer is written. Node has detached its own listeners
+  // from a CONNECT socket, and an 'error' event without a listener would end the process.
+  socket.on('error', () => socket.destroy());
+  socket.end(rawResponse(reply));
+  // A client that never closes its side must not keep the socket: it is cut a moment after the answer.
+  setTimeout(() => socket.destroy(), 1000).unref();
+}
+
+/**
+ * Whether the request line alone is past the header limit, judged from the bytes Node was parsing when the
+ * limit was hit: they start with the request line, and its end (the first line feed) is not within the limit.
+ */
+function requestLineTooLong(packet: Buffer | undefined): boolean {
+  if (packet === undefined || !/^[A-Z]+ /.test(packet.subarray(0, 16).toString('latin1'))) return false;
+  const lineEnd = packet.indexOf(0x0a);
+  return lineEnd === -1 || lineEnd >= NODE_SERVER_OPTIONS.maxHeaderSize;
+}
+
+/** What a parser error code says, in words a client can act on (never the bytes received). */
+function parserProblem(code: string | undefined): string {
+  switch (code) {
+    case 'HPE_INVALID_METHOD':
+      return 'the method is not an HTTP method';
+    case 'HPE_INVALID_VERSION':
+      return 'the request line does not end in HTTP/1.0 or HTTP/1.1 followed by CRLF';
+    case 'HPE_INVALID_HEADER_TOKEN':
+    case 'HPE_INVALID_CONSTANT':
+    case 'HPE_LF_EXPECTED':
+    case 'HPE_CR_EXPECTED':
+      return 'a header line is malformed (a name or value holds a forbidden byte, or a line does not end in CRLF)';
+    case 'HPE_INVALID_TRANSFER_ENCODING':
+    case 'HPE_INVALID_CONTENT_LENGTH':
+    case 'HPE_UNEXPECTED_CONTENT_LENGTH':
+      return 'Content-Length and Transfer-Encoding are missing, repeated, invalid or both present';
+    default:
+      return 'the request is not valid HTTP/1.1';
+  }
+}
+
+/**
+ * A `clientError` listener for a Node `http.Server`: Node's own answer to a message it cannot parse is a
+ * bare status line; this one is the API's error body with the usual headers (rate-limit headers included),
+ * then the connection is closed. It never echoes what was received: the bytes may hold a key.
+ */
+export function createClientErrorHandler(refuse: Refuse): (error: Error, socket: Duplex) => void {
+  return (error, socket) => {
+    const { code, rawPacket } = error as NodeJS.ErrnoException & { rawPacket?: Buffer };
+    // A response already under way on this socket (Node sets `_httpMessage` until it is finished, and its
+    // own default handler looks at the same thing): adding a second one would corrupt it, so only cut.
+    const inProgress = (socket as Duplex & { _httpMessage?: unknown })._httpMessage;
+    if (code === 'ECONNRESET' || !socket.writable || inProgress) {
+      socket.destroy();
+      return;
+    }
+    let reply: GatewayResponse;
+    if (code === 'HPE_HEADER_OVERFLOW') {
+      const limit = `${NODE_SERVER_OPTIONS.maxHeaderSize / 1024} KB`;
+      reply = requestLineTooLong(rawPacket)
+        ? refuse('uri_too_long', `The request line is longer than ${limit}; the most this API reads is ${MAX_TARGET_BYTES} bytes (path and query)`)
+        : refuse('headers_too_large', `The request line and headers together exceed ${limit}`);
+    } else if (code === 'HPE_INVALID_URL') {
+      // The same rule, code and words as the gateway's own check, which sees this input on other platforms.
+      reply = refuse('invalid_parameter', `Invalid URL: ${FORBIDDEN_BYTE_RULE}`);
+    } else if (code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+      reply = refuse('request_timeout', `The request did not arrive in time (headers within ${NODE_SERVER_OPTIONS.headersTimeout / 1000} s)`);
+    } else {
+      reply = refuse('bad_request', `Malformed request: ${parserProblem(code)}`);
+    }
+    answerOnSocket(socket, reply);
+  };
+}
+
+/**
+ * A `connect` listener: `CONNECT` asks for a tunnel, which this server never opens. Without a listener Node
+ * would drop the connection silently; this answers 405 with the error body, then closes.
+ */
+export function createConnectHandler(refuse: Refuse): (request: IncomingMessage, socket: Duplex) => void {
+  return (_request, socket) => {
+    const reply = refuse('method_not_allowed', 'Method "CONNECT" is not allowed; this server answers GET, HEAD, OPTIONS');
+    reply.headers.allow = 'GET, HEAD, OPTIONS';
+    answerOnSocket(socket, reply);
   };
 }
