@@ -149,6 +149,8 @@ export function createQueryEngine(artifacts: LoadedArtifacts, timings: LoadTimin
     return `[${parts.join(',')}]`;
   };
 
+  const exactMarks = new Uint32Array(count);
+  let exactGeneration = 0;
   /** Scratch marks for membership tests while walking an order; a generation number avoids clearing. */
   const marks = new Uint32Array(count);
   let generation = 0;
@@ -220,15 +222,20 @@ export function createQueryEngine(artifacts: LoadedArtifacts, timings: LoadTimin
     const { trustScore } = columns();
     const { ids, scores } = nameIndex.match(query);
     const key = exactKey(query);
-    const exactIds = new Set(Object.hasOwn(exact, key) ? exact[key] : []);
+    // Mark the exact id matches (few) so the comparison below is an array read, not a set lookup.
+    const mark = ++exactGeneration;
+    for (const id of Object.hasOwn(exact, key) ? exact[key]! : []) exactMarks[id] = mark;
     // Exact id matches first; then relevance; ties to the higher trust score, then name order.
-    const rank = (i: number) => (exactIds.has(ids[i]!) ? 1 : 0);
-    const best = topK(ids.length, limit, (a, b) =>
-      rank(b) - rank(a) ||
-      scores[b]! - scores[a]! ||
-      trustScore[ids[b]!]! - trustScore[ids[a]!]! ||
-      ids[a]! - ids[b]!,
-    );
+    const best = topK(ids.length, limit, (a, b) => {
+      const x = ids[a]!;
+      const y = ids[b]!;
+      return (
+        Number(exactMarks[y] === mark) - Number(exactMarks[x] === mark) ||
+        scores[b]! - scores[a]! ||
+        trustScore[y]! - trustScore[x]! ||
+        x - y
+      );
+    });
     return { ids: best.map((i) => ids[i]!), total: ids.length };
   }
 

@@ -18,6 +18,8 @@ const PREFIX_WEIGHT = 0.5;
 const FUZZY_WEIGHT = 0.35;
 const BM25 = { k1: 1.2, b: 0.7 };
 const FIELD_BOOST: Record<string, number> = { server: 3, namespace: 1 };
+/** Words whose expansions are kept; past it the cache starts afresh (simpler than LRU, as good here). */
+const EXPANSION_CACHE_SIZE = 10_000;
 /** A longer query keeps its first 32 words (a name has far fewer). */
 const MAX_QUERY_WORDS = 32;
 
@@ -35,6 +37,7 @@ export interface NameMatches {
 
 export class NameIndex extends MiniSearch<NameDocument> {
   private postingsCache = new Map<string, TermPostings>();
+  private expansionCache = new Map<string, Map<string, number>>();
   /** Per-document scratch, reused by every query; marks (generation numbers) avoid clearing it. */
   private scratch?: { stamp: Uint32Array; best: Float32Array; total: Float32Array; candidate: Uint32Array };
   private stamp = 0;
@@ -83,8 +86,21 @@ export class NameIndex extends MiniSearch<NameDocument> {
     return postings;
   }
 
-  /** The index's terms that a query word matches, with their weights (best weight per term). */
+  /**
+   * The index's terms that a query word matches, with their weights (best weight per term). Walking the
+   * radix tree for typos is the costliest step of a search, and a word's expansions never change, so the
+   * last EXPANSION_CACHE_SIZE words' expansions are kept.
+   */
   private expansions(word: string): Map<string, number> {
+    const known = this.expansionCache.get(word);
+    if (known) return known;
+    const terms = this.expand(word);
+    if (this.expansionCache.size >= EXPANSION_CACHE_SIZE) this.expansionCache.clear();
+    this.expansionCache.set(word, terms);
+    return terms;
+  }
+
+  private expand(word: string): Map<string, number> {
     const terms = new Map<string, number>();
     const offer = (term: string, weight: number) => {
       if ((terms.get(term) ?? 0) < weight) terms.set(term, weight);
