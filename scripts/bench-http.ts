@@ -19,7 +19,6 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
 import { build as esbuild } from 'esbuild';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -27,27 +26,8 @@ import { parseArgs } from 'node:util';
 import { generateRecords } from '../src/bench/synthetic.js';
 import { splitName } from '../src/schema.js';
 import { writeSnapshot } from '../src/snapshot/build.js';
+import { autocannon, type AutocannonRequest } from './lib/autocannon.js';
 
-/** The part of autocannon's programmatic API used here (the package ships no types). */
-interface AutocannonResult {
-  requests: { average: number; total: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-}
-interface AutocannonRequest {
-  path?: string;
-}
-type Autocannon = (options: {
-  url: string;
-  connections: number;
-  duration: number;
-  headers?: Record<string, string>;
-  requests?: { setupRequest: (request: AutocannonRequest) => AutocannonRequest }[];
-}) => Promise<AutocannonResult>;
-
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 export interface HttpBenchOptions {

@@ -9,31 +9,11 @@
  * the difference between the two runs is the store. `benchStores` is exported for `npm run bench`.
  */
 import { randomBytes } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startServerProcess } from './lib/server-process.js';
+import { autocannon, type AutocannonRequest } from './lib/autocannon.js';
 
-/** The part of autocannon's programmatic API used here (the package ships no types). */
-interface AutocannonResult {
-  requests: { average: number; total: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-}
-interface AutocannonRequest {
-  path?: string;
-}
-type Autocannon = (options: {
-  url: string;
-  connections: number;
-  duration: number;
-  headers: Record<string, string>;
-  requests?: { setupRequest: (request: AutocannonRequest) => AutocannonRequest }[];
-}) => Promise<AutocannonResult>;
-
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 export interface StoreBenchRun {
   store: 'memory' | 'redis';

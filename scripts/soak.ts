@@ -26,7 +26,6 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,32 +35,8 @@ import { hashKey } from '../src/keys/keys.js';
 import { SORT_FIELDS } from '../src/schema.js';
 import { writeSnapshot } from '../src/snapshot/build.js';
 import { createMemoryStore } from '../src/stores/memory.js';
+import { autocannon, type AutocannonRequest, type AutocannonResult } from './lib/autocannon.js';
 
-// ---------------------------------------------------------------------------------------------------------
-// autocannon's programmatic API, as far as it is used here (the package ships no types).
-
-interface AutocannonRequest {
-  path?: string;
-  headers?: Record<string, string>;
-}
-interface AutocannonResult {
-  errors: number;
-  timeouts: number;
-}
-interface AutocannonInstance extends PromiseLike<AutocannonResult> {
-  on(event: 'response', listener: (client: unknown, statusCode: number, bytes: number, responseTimeMs: number) => void): void;
-  on(event: 'reqError', listener: (error: Error) => void): void;
-}
-type Autocannon = (options: {
-  url: string;
-  connections: number;
-  duration?: number;
-  amount?: number;
-  timeout?: number;
-  requests: { setupRequest: (request: AutocannonRequest) => AutocannonRequest }[];
-}) => AutocannonInstance;
-
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 // ---------------------------------------------------------------------------------------------------------

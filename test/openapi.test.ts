@@ -12,43 +12,18 @@ import { hashKey } from '../src/keys/keys.js';
 import { PLANS } from '../src/keys/plans.js';
 import { buildOpenApiDocument, openApiJson } from '../src/openapi.js';
 import type { QueryEngine } from '../src/query/types.js';
-import { LIMITS, ListParamsSchema, SearchParamsSchema, SORT_FIELDS, type Signals } from '../src/schema.js';
+import { LIMITS, ListParamsSchema, SearchParamsSchema, SORT_FIELDS } from '../src/schema.js';
 import { loadSnapshot } from '../src/snapshot/load.js';
 import { createMemoryStore } from '../src/stores/memory.js';
 import { harness, type Harness, NOW } from './gateway/harness.js';
 import { validate } from './support/json-schema.js';
-import { buildTestSnapshot, makeRecord } from './support/records.js';
+import { buildTestSnapshot, makeRecord, SIGNALS } from './support/records.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 type Json = Record<string, any>;
 
 const doc = buildOpenApiDocument() as Json;
 
-const SIGNALS: Signals = {
-  has_source_repo: true,
-  repo_not_archived: true,
-  has_license: true,
-  has_installable_package: true,
-  has_website_url: false,
-  has_icon: false,
-  namespace_matches_owner: true,
-  has_security_md: false,
-  has_code_of_conduct: false,
-  unique_description: true,
-  repo_age_over_90d: true,
-  last_push_recency: 0.95,
-  active_commit_weeks: 30,
-  contributor_count: 5,
-  version_count: 1,
-  releases_past_year: 15,
-  github_stars: 1234,
-  github_forks: 56,
-  github_watchers: 7,
-  secret_env_var_count: 1,
-  transport_type_risk: 25,
-  credential_sensitivity: 15,
-  package_type_risk: 15,
-};
 
 /** Records that use every part of the record schema: signals, badges, nulls, lists, flags, targets. */
 const RECORDS = [

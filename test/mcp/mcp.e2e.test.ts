@@ -12,39 +12,14 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIMITS, type ServerRecord, type Signals } from '../../src/schema.js';
-import { buildTestSnapshot, makeRecord } from '../support/records.js';
+import { LIMITS, type ServerRecord } from '../../src/schema.js';
+import { buildTestSnapshot, makeRecord, SIGNALS } from '../support/records.js';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const WRAPPER_BIN = path.join(REPO_ROOT, 'bin', 'mcp-trust-score.js');
 const KEY = 'mcp-e2e-key-7f3a9c';
 const START_TIMEOUT_MS = 30_000;
 
-const SIGNALS: Signals = {
-  has_source_repo: true,
-  repo_not_archived: true,
-  has_license: true,
-  has_installable_package: true,
-  has_website_url: false,
-  has_icon: false,
-  namespace_matches_owner: true,
-  has_security_md: false,
-  has_code_of_conduct: true,
-  unique_description: true,
-  repo_age_over_90d: true,
-  last_push_recency: 0.95,
-  active_commit_weeks: 30,
-  contributor_count: 5,
-  version_count: 1,
-  releases_past_year: 10,
-  github_stars: 1234,
-  github_forks: 56,
-  github_watchers: 7,
-  secret_env_var_count: 1,
-  transport_type_risk: 25,
-  credential_sensitivity: 15,
-  package_type_risk: 15,
-};
 
 const RECORDS: ServerRecord[] = [
   makeRecord({

@@ -2,7 +2,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { labelForScore, type ServerRecord } from '../../src/schema.js';
+import { labelForScore, type ServerRecord, type Signals } from '../../src/schema.js';
 import { writeSnapshot } from '../../src/snapshot/build.js';
 
 /** A valid record; `trust_label` follows `trust_score` unless given. */
@@ -28,3 +28,30 @@ export async function buildTestSnapshot(records: readonly unknown[]): Promise<st
   await writeSnapshot(records, dir, { now: new Date('2026-03-01T00:00:00.000Z') });
   return dir;
 }
+
+/** Signals with every field set, as the scoring pipeline records them: for records that use the whole schema. */
+export const SIGNALS: Signals = {
+  has_source_repo: true,
+  repo_not_archived: true,
+  has_license: true,
+  has_installable_package: true,
+  has_website_url: false,
+  has_icon: false,
+  namespace_matches_owner: true,
+  has_security_md: false,
+  has_code_of_conduct: false,
+  unique_description: true,
+  repo_age_over_90d: true,
+  last_push_recency: 0.95,
+  active_commit_weeks: 30,
+  contributor_count: 5,
+  version_count: 1,
+  releases_past_year: 15,
+  github_stars: 1234,
+  github_forks: 56,
+  github_watchers: 7,
+  secret_env_var_count: 1,
+  transport_type_risk: 25,
+  credential_sensitivity: 15,
+  package_type_risk: 15,
+};
