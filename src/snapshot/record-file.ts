@@ -49,7 +49,7 @@ export async function openRecordFile(
     const inMemory = size <= (options.inMemoryMaxBytes ?? IN_MEMORY_MAX_BYTES);
     // In memory, every chunk lands in its place in one buffer; on demand, two chunk buffers alternate.
     const whole = inMemory ? Buffer.allocUnsafe(size) : undefined;
-    const buffers = inMemory ? [] : [Buffer.allocUnsafe(CHUNK), Buffer.allocUnsafe(CHUNK)];
+    const buffers: Buffer[] = inMemory ? [] : [Buffer.allocUnsafe(CHUNK), Buffer.allocUnsafe(CHUNK)];
     const target = (step: number, position: number) => (whole ? { buffer: whole, at: position } : { buffer: buffers[step % 2]!, at: 0 });
     const readAt = (step: number, position: number) => {
       if (position >= size) return Promise.resolve(0);
@@ -74,6 +74,8 @@ export async function openRecordFile(
       position += read;
     }
     await pending;
+    // The chunk buffers share a scope with the reader returned below: drop them so they are not kept.
+    buffers.length = 0;
     if (hash.digest('hex') !== expected.sha256) throw new RecordFileError("content does not match the manifest's hash (altered)");
     if (lines !== expected.count) throw new RecordFileError(`${lines} lines where the manifest says ${expected.count} records`);
 

@@ -84,15 +84,14 @@ describe('rejecting a dataset', () => {
   it('refuses an unreadable file with one clear line', async () => {
     const dir = path.join(work, 'locked');
     await mkdir(dir);
-    await chmod(work, 0o755);
-    await chmod(dir, 0o755);
     const file = path.join(dir, 'unreadable.json');
     await writeFile(file, '[]');
     await chmod(file, 0o000);
-    // Root reads any file whatever its mode, so as root the command runs as `nobody` (setpriv, util-linux).
+    // Root reads any file whatever its mode, so as root the command runs without the two capabilities that
+    // let it (setpriv, util-linux): still root, so the checkout stays readable wherever it is.
     const asRoot = process.getuid?.() === 0;
     const command = asRoot ? 'setpriv' : process.execPath;
-    const prefix = asRoot ? ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath] : [];
+    const prefix = asRoot ? ['--bounding-set=-dac_override,-dac_read_search', process.execPath] : [];
     const result = spawnSync(command, [...prefix, '--import', 'tsx', 'scripts/build.ts', '--input', file, '--out', path.join(dir, 'out')], {
       encoding: 'utf8',
     });
