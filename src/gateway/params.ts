@@ -9,6 +9,7 @@
 import type { z } from 'zod';
 import { type ListParams, ListParamsSchema, type SearchParams, SearchParamsSchema } from '../schema.js';
 import { ApiError, quote } from './errors.js';
+import { checkQuery } from './request-target.js';
 
 /** Unknown names listed one by one before the rest are counted ("and 3 more"). */
 const MAX_NAMED_UNKNOWN = 5;
@@ -57,6 +58,7 @@ const DIGITS = /^[0-9]+$/;
  */
 function parse<T>(query: string, parameters: ParamSpec<T>): T {
   if (query === '' && parameters.defaults !== undefined) return parameters.defaults;
+  checkQuery(query);
 
   const values: Record<string, unknown> = {};
   // Sets keep insertion order (the order names were given) and keep a long hostile query linear.
@@ -118,6 +120,7 @@ export function parseSearchParams(query: string): SearchParams {
 /** For endpoints without parameters (health, stats, Get Server): any parameter is unknown. */
 export function assertNoParams(query: string): void {
   if (query === '') return;
+  checkQuery(query);
   const unknown = new Set<string>();
   for (const [name] of new URLSearchParams(query)) unknown.add(name);
   // `?` alone, or `?&&`, gives no parameter at all: nothing to refuse.

@@ -15,6 +15,9 @@
  *   is routed, cached and logged is what the client wrote (a browser resolves dot segments before sending);
  * - at most `MAX_QUERY_PARAMETERS` query parameters (no endpoint takes more than 8).
  *
+ * The length and the raw characters hold for the whole target and are checked before routing; the query's
+ * encoding and size are parameter rules, checked by `checkQuery` when parameters are read (after the key).
+ *
  * Every refusal here is a 400 `invalid_parameter` (the specification's one 400: "missing or invalid
  * parameters"), except the length, a 414. The check is cheap on the hot path: one regular expression over
  * the target, and decoding only when a `%` is present.
@@ -120,6 +123,16 @@ export function readRequestTarget(url: string): RequestTarget {
   if (DOT_SEGMENT.test(path)) {
     throw invalid('dot segments ("." and "..", also as %2E) are not resolved; send the path they stand for');
   }
+  return { path, query };
+}
+
+/**
+ * The query's own rules (percent-encoding, UTF-8, control characters, the number of parameters). They are
+ * parameter problems, so the parameter parser applies them after the key and the daily limit (decisions,
+ * section 5: key 401, limit 429, then parameters 400), not before routing as the target's rules above.
+ */
+export function checkQuery(query: string): void {
+  if (query === '') return;
   checkEncoding(query, 'query');
   // Fewer characters than this cannot hold more parameters than the maximum: skip the count.
   if (query.length > 2 * MAX_QUERY_PARAMETERS) {
@@ -128,5 +141,4 @@ export function readRequestTarget(url: string): RequestTarget {
       throw invalid(`a request carries at most ${MAX_QUERY_PARAMETERS} query parameters`);
     }
   }
-  return { path, query };
 }

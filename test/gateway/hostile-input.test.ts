@@ -27,14 +27,19 @@ function raw(target: string, options: { method?: string; key?: string | null } =
   });
 }
 
-/** The error of a refusal, after checking everything every refusal must carry. */
-function refusal(response: GatewayResponse, status: number, code: string): { message: string } {
+/**
+ * The error of a refusal, after checking everything every refusal must carry. A refusal of the target
+ * itself comes before the key and is not counted; a refusal of the query is a parameter problem, checked
+ * after the key and the limit, so with a valid key it counts (decisions, section 5): pass `counted`.
+ */
+function refusal(response: GatewayResponse, status: number, code: string, options: { counted?: boolean } = {}): { message: string } {
   expect(response.status).toBe(status);
   expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
   expect(response.headers['cache-control']).toBe('no-store');
   expect(response.headers['x-content-type-options']).toBe('nosniff');
   expect(response.headers['x-ratelimit-limit']).toBe('100');
-  expect(response.headers['x-ratelimit-remaining']).toBe('100');
+  if (options.counted) expect(Number(response.headers['x-ratelimit-remaining'])).toBeLessThan(100);
+  else expect(response.headers['x-ratelimit-remaining']).toBe('100');
   expect(response.headers['x-ratelimit-reset']).toBe(RESET_SECONDS);
   const body = JSON.parse(response.body ?? '') as { error: Record<string, unknown> };
   expect(Object.keys(body)).toEqual(['error']);
@@ -79,7 +84,7 @@ describe('the length of the URL', () => {
 describe('the size of the query', () => {
   it(`refuses more than ${MAX_QUERY_PARAMETERS} parameters with a 400 naming the bound`, async () => {
     const many = Array.from({ length: MAX_QUERY_PARAMETERS + 1 }, (_, i) => `p${i}=1`).join('&');
-    const { message } = refusal(await raw(`/v1/servers?${many}`), 400, 'invalid_parameter');
+    const { message } = refusal(await raw(`/v1/servers?${many}`), 400, 'invalid_parameter', { counted: true });
     expect(message).toContain(`at most ${MAX_QUERY_PARAMETERS} query parameters`);
   });
 
@@ -141,7 +146,7 @@ describe('control characters', () => {
   it('refuses percent-encoded control characters in the path and in the query', async () => {
     for (const target of ['/v1/servers/a%00/b', '/v1/search?q=ab%00', '/v1/search?q=ab%0D%0Aset-cookie', '/v1/servers?namespace=%7F',
       '/v1/search?q=ab%1f', '/v1/search?q=ab%C2%85']) {
-      const { message } = refusal(await raw(target), 400, 'invalid_parameter');
+      const { message } = refusal(await raw(target), 400, 'invalid_parameter', { counted: target.includes('?') });
       expect(message, target).toContain('percent-encoded control character');
     }
   });
@@ -156,7 +161,7 @@ describe('percent-encoding and UTF-8', () => {
   it('refuses a "%" that does not start a two-hex-digit escape, in the path and in the query', async () => {
     for (const target of ['/v1/servers/a/%zz', '/v1/servers/a/b%', '/v1/servers/a/%4', '/v1/search?q=100%', '/v1/search?q=%zz',
       '/v1/servers?flags=%G0']) {
-      const { message } = refusal(await raw(target), 400, 'invalid_parameter');
+      const { message } = refusal(await raw(target), 400, 'invalid_parameter', { counted: target.includes('?') });
       expect(message, target).toContain('every "%" must be followed by two hex digits');
     }
   });
@@ -164,7 +169,7 @@ describe('percent-encoding and UTF-8', () => {
   it('refuses percent-encoded bytes that are not UTF-8: truncated, invalid, overlong or a surrogate', async () => {
     for (const target of ['/v1/search?q=%E0%A4', '/v1/search?q=ab%C3%28', '/v1/servers/a/%FF', '/v1/servers/%C0%AF/x',
       '/v1/search?q=%ED%A0%80ab']) {
-      const { message } = refusal(await raw(target), 400, 'invalid_parameter');
+      const { message } = refusal(await raw(target), 400, 'invalid_parameter', { counted: target.includes('?') });
       expect(message, target).toContain('not UTF-8');
     }
   });
@@ -189,10 +194,11 @@ describe('percent-encoding and UTF-8', () => {
 });
 
 describe('every refusal', () => {
-  it('comes before the route, the key and the limit: an unknown route and a missing key get the same 400', async () => {
+  it('comes before the route, the key and the limit for the path: an unknown route and a missing key get the same 400', async () => {
     refusal(await raw('/nowhere/%zz', { key: null }), 400, 'invalid_parameter');
     refusal(await raw('/v1/stats/%00', { key: 'not-a-key' }), 400, 'invalid_parameter');
-    refusal(await raw('/v1/health?%zz', { method: 'POST' }), 400, 'invalid_parameter');
+    // A bad query is a parameter problem: the method is checked first (405), as for any parameter.
+    refusal(await raw('/v1/health?%zz', { method: 'POST' }), 405, 'method_not_allowed');
   });
 
   it('never quotes the hostile input back, whatever it holds', async () => {
@@ -237,5 +243,19 @@ describe('X-Content-Type-Options', () => {
     expect(JSON.parse(reply.body ?? '')).toEqual({
       error: { message: 'The request line and headers together exceed 16 KB', status: 431, code: 'headers_too_large' },
     });
+  });
+});
+
+describe('the order of checks for a malformed query', () => {
+  it('asks for the key first: a bad query without a key is a 401, as for any other parameter problem', async () => {
+    for (const target of ['/v1/search?q=%zz', '/v1/search?q=ab%00', `/v1/servers?${Array.from({ length: 40 }, (_, i) => `p${i}=1`).join('&')}`]) {
+      refusal(await raw(target, { key: null }), 401, 'missing_api_key');
+    }
+  });
+
+  it('counts a bad query with a valid key, like any 400', async () => {
+    const before = Number((await raw('/v1/stats')).headers['x-ratelimit-remaining']);
+    refusal(await raw('/v1/search?q=%zz'), 400, 'invalid_parameter', { counted: true });
+    expect(Number((await raw('/v1/stats')).headers['x-ratelimit-remaining'])).toBe(before - 2);
   });
 });
