@@ -12,12 +12,9 @@
  * term's score is BM25 over the id (boost 3) and namespace (boost 1) fields.
  */
 import MiniSearch from 'minisearch';
-import { fuzziness, MINISEARCH_OPTIONS, nameWords, type NameDocument } from './search-index.js';
+import { FIELD_BOOST, FUZZY_WEIGHT, fuzziness, MINISEARCH_OPTIONS, nameWords, PREFIX_WEIGHT, type NameDocument } from './search-index.js';
 
-const PREFIX_WEIGHT = 0.5;
-const FUZZY_WEIGHT = 0.35;
 const BM25 = { k1: 1.2, b: 0.7 };
-const FIELD_BOOST: Record<string, number> = { server: 3, namespace: 1 };
 /** Words whose expansions are kept; past it the cache starts afresh (simpler than LRU, as good here). */
 const EXPANSION_CACHE_SIZE = 10_000;
 /** A longer query keeps its first 32 words (a name has far fewer). */
@@ -64,7 +61,7 @@ export class NameIndex extends MiniSearch<NameDocument> {
     for (const [fieldName, fieldId] of Object.entries(this._fieldIds)) {
       const docs = fields.get(fieldId);
       if (!docs || docs.size === 0) continue;
-      const boost = FIELD_BOOST[fieldName] ?? 1;
+      const boost = FIELD_BOOST[fieldName as keyof typeof FIELD_BOOST] ?? 1;
       const idf = Math.log(1 + (documentCount - docs.size + 0.5) / (docs.size + 0.5));
       const average = this._avgFieldLength[fieldId] || 1;
       for (const [shortId, frequency] of docs) {

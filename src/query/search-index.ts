@@ -39,13 +39,21 @@ export function fuzziness(term: string): number | false {
   return false;
 }
 
+/**
+ * Relevance, in one place: the id part weighs 3 and the namespace 1; a word that a query word only begins
+ * counts half, one within the typo distance about a third. `src/query/name-index.ts` scores with these, and
+ * MiniSearch's own `search()` is given the same, so the two never disagree.
+ */
+export const FIELD_BOOST = { server: 3, namespace: 1 } as const;
+export const PREFIX_WEIGHT = 0.5;
+export const FUZZY_WEIGHT = 0.35;
+
 export const SEARCH_OPTIONS: SearchOptions = {
-  boost: { server: 3, namespace: 1 },
+  boost: { ...FIELD_BOOST },
   prefix: true,
   fuzzy: (term) => fuzziness(term),
   combineWith: 'AND',
-  // Prefix and fuzzy matches count, but less than the word itself.
-  weights: { prefix: 0.5, fuzzy: 0.35 },
+  weights: { prefix: PREFIX_WEIGHT, fuzzy: FUZZY_WEIGHT },
 };
 
 /** The MiniSearch options, shared by the build and the loader. */
