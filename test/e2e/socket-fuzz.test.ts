@@ -156,30 +156,30 @@ const attempt = fc.tuple(request, fc.double({ min: 0, max: 1, noNaN: true }), fc
 
 describe('the server on a raw socket, fuzzed', () => {
   it('answers or closes every random request within a bound, never with a 5xx but 502, and survives', async () => {
-    const seen = new Set<number>();
     await fc.assert(
       fc.asyncProperty(fc.array(attempt, { minLength: 20, maxLength: 20 }), async (batch) => {
         const answers = await Promise.all(batch.map((one) => exchange(port, one.bytes, { ending: one.ending, boundMs: OPEN_BOUND_MS })));
-        answers.forEach((answer, index) => {
-          expectSaneAnswer(answer, batch[index]?.what ?? '');
-          if (answer.status !== undefined) seen.add(answer.status);
-        });
+        answers.forEach((answer, index) => expectSaneAnswer(answer, batch[index]?.what ?? ''));
       }),
       { numRuns: 50 },
     );
-    // The generators reach every kind of answer, so the property above was not tested on one kind alone.
-    for (const status of [200, 400, 401, 404, 405, 414, 431]) expect([...seen]).toContain(status);
     await expectServerHealthy();
   }, 120_000);
 
   it('answers random complete requests on connections left open, at worst when the headers time out', async () => {
-    const batch = fc.sample(request, { numRuns: 200, seed: 7 });
+    // Seeded, so that the same requests (complete, on connections left open) are sent on every run and the
+    // coverage check below never depends on luck; the random property above explores beyond them.
+    const batch = fc.sample(request, { numRuns: 300, seed: 7 });
+    const seen = new Set<number>();
     const answers = await Promise.all(batch.map((one) => exchange(port, one.bytes, { ending: 'wait', boundMs: OPEN_BOUND_MS })));
     answers.forEach((answer, index) => {
       const what = batch[index]?.what ?? '';
       expectSaneAnswer(answer, what);
       expect(answer.status !== undefined || answer.closed, what).toBe(true);
+      if (answer.status !== undefined) seen.add(answer.status);
     });
+    // The generators reach every kind of answer, so the property was not tested on one kind alone.
+    for (const status of [200, 400, 401, 404, 405, 414, 431]) expect([...seen]).toContain(status);
     await expectServerHealthy();
   }, 60_000);
 });
