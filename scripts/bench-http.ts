@@ -24,7 +24,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { generateRecords } from '../src/bench/synthetic.js';
-import { splitName } from '../src/schema.js';
+import { splitName } from '../src/model/schema.js';
 import { writeSnapshot } from '../src/snapshot/build.js';
 import { autocannon, type AutocannonRequest } from './lib/autocannon.js';
 

@@ -15,8 +15,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateRecords } from '../src/bench/synthetic.js';
 import { buildSnapshot } from '../src/snapshot/build.js';
-import { loadSnapshot, readManifest, type LoadTimings } from '../src/snapshot/load.js';
-import type { ListParams } from '../src/schema.js';
+import { loadSnapshot } from '../src/query/open.js';
+import { readManifest, type LoadTimings } from '../src/snapshot/load.js';
+import type { ListParams } from '../src/model/schema.js';
 import { benchHttp, formatHttpBench } from './bench-http.js';
 import { benchStores, formatStoreBench } from './bench-store.js';
 

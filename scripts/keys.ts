@@ -9,11 +9,13 @@
  * Only the SHA-256 hash of a key is stored, so a key cannot be shown again: a lost key is revoked and
  * replaced. A running `npm start` picks up a change to the key file without a restart.
  */
+import { UsageError } from '../src/errors/operator-error.js';
+import { runMain } from './lib/main.js';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/service/config.js';
 import { generateKey, hashKey, hashPrefix } from '../src/keys/keys.js';
 import { isPlanName, PLAN_NAMES, planTable } from '../src/keys/plans.js';
-import { createStore, StoreNotAvailableError } from '../src/stores/index.js';
+import { createStore } from '../src/service/store.js';
 import type { Store } from '../src/stores/types.js';
 
 const USAGE = `Usage:
@@ -22,7 +24,6 @@ const USAGE = `Usage:
   npm run keys -- revoke <hash-prefix>`;
 
 /** A mistake of the caller: printed as one message with a non-zero exit, never a stack trace. */
-class UsageError extends Error {}
 
 const MAX_LABEL = 200;
 
@@ -100,14 +101,4 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
-main(process.argv.slice(2)).catch((error: unknown) => {
-  const known =
-    error instanceof UsageError ||
-    error instanceof ConfigError ||
-    error instanceof StoreNotAvailableError ||
-    (error instanceof Error && (error.name === 'StoreUnavailableError' || /^revokeKey: /.test(error.message)));
-  const parseError = error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS');
-  if (known || parseError) console.error((error as Error).message);
-  else console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-  process.exit(1);
-});
+runMain(() => main(process.argv.slice(2)));

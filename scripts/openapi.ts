@@ -6,7 +6,7 @@
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openApiJson } from '../src/openapi.js';
+import { openApiJson } from '../src/api/openapi.js';
 
 /** Where the site serves the document from (`/openapi.json`). */
 export const OPENAPI_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'public', 'openapi.json');

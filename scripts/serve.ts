@@ -9,7 +9,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/service/config.js';
+import { OperatorError } from '../src/errors/operator-error.js';
+import { StoreUnavailableError } from '../src/stores/types.js';
+import { runMain } from './lib/main.js';
 import { createBufferedLineWriter } from '../src/gateway/log.js';
 import {
   createClientErrorHandler,
@@ -22,18 +25,16 @@ import {
 import { createStaticHandler } from '../src/http/static-files.js';
 import { generateKey, hashKey, hashPrefix } from '../src/keys/keys.js';
 import { PLANS } from '../src/keys/plans.js';
-import { createServiceContext, type ServiceContext } from '../src/runtime.js';
+import { createServiceContext, type ServiceContext } from '../src/service/runtime.js';
 import { buildSnapshot } from '../src/snapshot/build.js';
 import { DEFAULT_INPUT_GLOB, DEFAULT_SNAPSHOT_DIR, snapshotIsStale } from '../src/snapshot/paths.js';
-import { StoreNotAvailableError } from '../src/stores/index.js';
 
 /** How long open requests get to finish after a stop signal before connections are cut. */
 const SHUTDOWN_GRACE_MS = 5000;
 const PUBLIC_DIR = path.resolve('public');
 
 function fail(message: string): never {
-  console.error(message);
-  process.exit(1);
+  throw new OperatorError(message);
 }
 
 function display(file: string): string {
@@ -59,7 +60,17 @@ async function ensureDefaultSnapshot(): Promise<void> {
 /** When no key is configured anywhere, issue a local free-plan key; returns it (to print once) or undefined. */
 async function ensureLocalKey(context: ServiceContext): Promise<string | undefined> {
   if (context.config.apiKeyHashes.length > 0) return undefined;
-  if ((await context.store.listKeys()).length > 0) return undefined;
+  let issued;
+  try {
+    issued = await context.store.listKeys();
+  } catch (error) {
+    if (!(error instanceof StoreUnavailableError)) throw error;
+    throw new OperatorError(
+      `Cannot reach the ${context.store.kind} store at start to look for issued keys (${error.message}); ` +
+        `check ${context.store.kind === 'redis' ? 'REDIS_URL' : 'UPSTASH_REDIS_REST_URL'}, or set API_KEYS`,
+    );
+  }
+  if (issued.length > 0) return undefined;
   const key = generateKey();
   await context.store.addKey({
     hash: hashKey(key),
@@ -77,26 +88,13 @@ function addressOf(server: http.Server): string {
 }
 
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) fail(error.message);
-    throw error;
-  }
+  const config = loadConfig();
 
   if (config.snapshotDir === undefined) await ensureDefaultSnapshot();
 
   const logs = createBufferedLineWriter();
   process.on('exit', () => logs.flush()); // log lines gather for up to 100 ms; none is lost on exit
-  let context: ServiceContext;
-  try {
-    context = await createServiceContext(config, { log: (line) => logs.write(line) });
-  } catch (error) {
-    if (error instanceof StoreNotAvailableError) fail(error.message);
-    if (error instanceof Error && error.name === 'SnapshotLoadError') fail(error.message);
-    throw error;
-  }
+  const context = await createServiceContext(config, { log: (line) => logs.write(line) });
   const { engine, store } = context;
   const newKey = await ensureLocalKey(context);
 
@@ -126,6 +124,10 @@ async function main(): Promise<void> {
   }).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'EADDRINUSE') fail(`${config.host}:${config.port} is already in use; set PORT to another port`);
     if (error.code === 'EADDRNOTAVAIL') fail(`HOST=${config.host} is not an address of this machine`);
+    if (error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN') {
+      fail(`HOST=${config.host} does not resolve to an address; set HOST to an IP address or a resolvable name`);
+    }
+    if (error.code === 'EACCES') fail(`PORT=${config.port} needs privileges this process lacks; choose a port above 1023`);
     throw error;
   });
 
@@ -173,7 +175,4 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-  process.exit(1);
-});
+runMain(main);

@@ -1,7 +1,7 @@
 /** The environment as the service reads it (src/config.ts): defaults, validation, and keys hashed at once. */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { ConfigError, loadConfig } from '../src/service/config.js';
 import { hashKey } from '../src/keys/keys.js';
 
 describe('loadConfig', () => {

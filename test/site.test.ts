@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PLANS } from '../src/keys/plans.js';
-import { TRUST_BANDS } from '../src/schema.js';
+import { TRUST_BANDS } from '../src/model/schema.js';
 
 const PUBLIC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'public');
 const DATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'data', 'servers.json');

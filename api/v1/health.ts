@@ -1,8 +1,8 @@
 /**
- * Route: GET|HEAD|OPTIONS /v1/health (vercel.json rewrites it here).
- * Auth: none. Never counted against a daily limit; rate-limit headers report the free plan.
- * Cache: `Cache-Control: no-store`, computed on every request (it reports the store's state).
+ * Route: GET|HEAD|OPTIONS /v1/health (Health Check; vercel.json rewrites it here).
+ * Auth: none; never counted.
+ * Generated from the route table (src/api/routes.ts) by scripts/generated-files.ts: do not edit.
  */
 import { vercelHandler } from '../../src/http/vercel.js';
 
-export default vercelHandler();
+export default vercelHandler('health');

@@ -4,7 +4,7 @@
  * (`io.github.<user>/<words>`, `com.<company>/<words>`), flags and label shares follow the real scoring
  * run's proportions roughly, and every record carries signals, so record sizes are realistic too.
  */
-import { labelForScore, type ServerRecord } from '../schema.js';
+import { labelForScore, type ServerRecord } from '../model/schema.js';
 
 /** mulberry32: small, fast, good enough for test data. */
 export function seededRandom(seed: number): () => number {

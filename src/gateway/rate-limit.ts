@@ -6,7 +6,7 @@
  * A day is a UTC calendar day: a key's counter is named after the day and expires at the next UTC midnight,
  * so every key's window resets at the same instant, the one `X-RateLimit-Reset` announces.
  */
-import { ApiError } from './errors.js';
+import { ApiError } from '../api/errors.js';
 
 const DAY_MS = 86_400_000;
 

@@ -10,8 +10,8 @@
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { GatewayRequest, GatewayResponse } from '../gateway/gateway.js';
-import { errorBody, ApiError, type ErrorCode } from '../gateway/errors.js';
-import { FORBIDDEN_BYTE_RULE, MAX_TARGET_BYTES } from '../gateway/request-target.js';
+import { errorBody, ApiError, type ErrorCode } from '../api/errors.js';
+import { FORBIDDEN_BYTE_RULE, MAX_TARGET_BYTES } from '../api/request-target.js';
 
 /** What the adapter needs of a gateway. */
 export interface RequestHandler {

@@ -10,7 +10,8 @@
  * destination path (`/api/v1/...`) instead, it is mapped back.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { getServiceContext } from '../runtime.js';
+import { pathParamNames, ROUTE_PATHS, type RouteId } from '../api/paths.js';
+import { getServiceContext } from '../service/runtime.js';
 import { createNodeHandler } from './node-adapter.js';
 
 /**
@@ -52,12 +53,11 @@ function safeDecode(text: string): string {
 }
 
 /**
- * The handler of one `api/` file. `segments` names the route's dynamic path segments, which Vercel also
- * appends to the query string (see `routeUrl`); none for the static routes.
+ * The handler of one `api/` file: route `route`'s (none for the JSON 404). The route's path parameters are
+ * the segments Vercel also appends to the query string (see `routeUrl`).
  */
-export function vercelHandler(
-  segments: readonly string[] = [],
-): (request: IncomingMessage, response: ServerResponse) => Promise<void> {
+export function vercelHandler(route?: RouteId): (request: IncomingMessage, response: ServerResponse) => Promise<void> {
+  const segments = route === undefined ? [] : pathParamNames(ROUTE_PATHS[route]);
   return createNodeHandler(
     { handle: async (request) => (await getServiceContext()).gateway.handle(request) },
     { url: (request) => routeUrl(request.url ?? '/', segments) },

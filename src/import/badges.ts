@@ -4,7 +4,7 @@
  * a badge that is absent means "not shown by the signals", never "known to be false". data/README.md mirrors
  * the table (a test keeps the two in step).
  */
-import type { Badge, Signals } from '../schema.js';
+import type { Badge, Signals } from '../model/schema.js';
 
 /** One row of the badge table: the badge, its rule in words, and the rule itself. */
 export interface BadgeRule {

@@ -5,7 +5,7 @@
  * importer never writes a dataset the build would refuse.
  */
 import { z } from 'zod';
-import { labelForScore, ServerRecordSchema, splitName, type ServerRecord } from '../schema.js';
+import { labelForScore, ServerRecordSchema, splitName, type ServerRecord } from '../model/schema.js';
 import { BADGE_RULES, badgesFor } from './badges.js';
 import {
   ImportError,

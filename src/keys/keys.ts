@@ -4,7 +4,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import type { KeyRecord } from '../stores/types.js';
+import type { KeyRecord } from './record.js';
 
 /** Every key starts with this, so a leaked key is recognisable (secret scanners, logs, support requests). */
 export const KEY_PREFIX = 'mts_';

@@ -3,7 +3,7 @@
  * announced but not yet issuable. `FREE_DAILY_LIMIT` overrides the free plan's limit (load tests, private
  * deployments); nothing else changes a limit.
  */
-import type { PlanName } from '../stores/types.js';
+import type { PlanName } from './record.js';
 
 export interface Plan {
   name: PlanName;

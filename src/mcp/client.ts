@@ -1,35 +1,24 @@
 /**
  * A small HTTP client for the /v1 API, as the MCP tools need it: one method per endpoint, every call bounded
- * by a timeout, every answer validated with the schemas of `src/schema.ts`, and every failure one
+ * by a timeout, every answer validated with the API's own envelope schemas (`src/api/envelope.ts`), and every failure one
  * `TrustApiError` that says what went wrong in terms a caller can act on (status, code, reset time, URL).
  */
 import { z } from 'zod';
 import {
-  type ListParams,
-  type SearchParams,
-  type ServerRecord,
-  ServerRecordSchema,
-  type Stats,
-  StatsSchema,
-  splitName,
-} from '../schema.js';
+  ErrorBodySchema,
+  SearchResponseSchema,
+  ServerListResponseSchema,
+  ServerResponseSchema,
+  StatsResponseSchema,
+} from '../api/envelope.js';
+import { fillPath, ROUTE_PATHS, type RouteId } from '../api/paths.js';
+import type { ListParams, SearchParams, ServerRecord, Stats } from '../model/schema.js';
+import { splitName } from '../model/schema.js';
 
-/** `meta` of a list answer. The API may add members (snapshot id, ...); these are the ones it must carry. */
-const PageMetaSchema = z.object({
-  cached: z.boolean(),
-  total: z.number().int().min(0),
-  limit: z.number().int().min(0),
-  offset: z.number().int().min(0),
-});
-
-const RecordEnvelopeSchema = z.object({ data: ServerRecordSchema, meta: z.object({ cached: z.boolean() }) });
-const StatsEnvelopeSchema = z.object({ data: StatsSchema, meta: z.object({ cached: z.boolean() }) });
-const PageEnvelopeSchema = z.object({ data: z.array(ServerRecordSchema), meta: PageMetaSchema });
-
-/** The error body of the specification (section 7) with the decisions' stable `code`. */
-const ErrorBodySchema = z.object({
-  error: z.object({ message: z.string(), status: z.number().int(), code: z.string().optional() }),
-});
+/** The path of route `id` below the client's base URL (which ends in `/v1`), parameters filled in. */
+function apiPath(id: RouteId, values: Record<string, string> = {}): string {
+  return fillPath(ROUTE_PATHS[id], values).replace(/^\/v1/, '');
+}
 
 /** One page of records, as List Servers and Search answer it. */
 export interface RecordPage {
@@ -185,23 +174,24 @@ export function createTrustApiClient(options: TrustApiClientOptions): TrustApiCl
     async getServer(name) {
       // The tool's input schema has already checked the name; this guards other callers.
       if (name.indexOf('/') <= 0) throw new RangeError('a server name is <namespace>/<id>');
-      const { namespace, id } = splitName(name);
-      const path = `/servers/${encodeURIComponent(namespace)}/${encodeURIComponent(id)}`;
-      return (await get(path, RecordEnvelopeSchema)).data;
+      return (await get(apiPath('get', splitName(name)), ServerResponseSchema)).data;
     },
 
     async search(params) {
-      const { data, meta } = await get(`/search${queryOf({ q: params.q, limit: params.limit })}`, PageEnvelopeSchema);
+      const { data, meta } = await get(
+        `${apiPath('search')}${queryOf({ q: params.q, limit: params.limit })}`,
+        SearchResponseSchema,
+      );
       return { items: data, total: meta.total, limit: meta.limit, offset: meta.offset };
     },
 
     async list(params) {
-      const { data, meta } = await get(`/servers${queryOf({ ...params })}`, PageEnvelopeSchema);
+      const { data, meta } = await get(`${apiPath('list')}${queryOf({ ...params })}`, ServerListResponseSchema);
       return { items: data, total: meta.total, limit: meta.limit, offset: meta.offset };
     },
 
     async stats() {
-      return (await get('/stats', StatsEnvelopeSchema)).data;
+      return (await get(apiPath('stats'), StatsResponseSchema)).data;
     },
   };
 }

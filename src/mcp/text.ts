@@ -2,7 +2,7 @@
  * The short human-readable text each MCP tool returns beside its `structuredContent`: written for a model
  * deciding what to tell a user, so it leads with the verdict (score and band) and explains flags in words.
  */
-import { type ServerRecord, type Stats, TRUST_BANDS } from '../schema.js';
+import { type ServerRecord, type Stats, TRUST_BANDS } from '../model/schema.js';
 import type { RecordPage } from './client.js';
 
 /**

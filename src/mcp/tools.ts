@@ -14,7 +14,7 @@ import {
   ServerRecordSchema,
   SORT_FIELDS,
   StatsSchema,
-} from '../schema.js';
+} from '../model/schema.js';
 import type { CallContext } from './advice.js';
 import type { TrustApiClient } from './client.js';
 import { BANDS_TEXT, pageText, recordText, statsText } from './text.js';

@@ -4,29 +4,16 @@
  * read as JSON text on demand (see record-file.ts), so a page is answered without parsing or
  * re-serializing anything and a large snapshot costs its indexes, not millions of objects.
  */
-import type { ListParams, ServerRecord, SortField, SortOrder, Stats } from '../schema.js';
+import type { ListParams, ServerRecord, SortField, SortOrder, Stats } from '../model/schema.js';
 import type { Manifest } from '../snapshot/manifest.js';
-import type { LoadTimings } from '../snapshot/load.js';
+import type { LoadedArtifacts, LoadTimings } from '../snapshot/load.js';
 import type { RecordFile } from '../snapshot/record-file.js';
 import type { Postings, SearchArtifact, SortIndexes } from '../snapshot/artifacts.js';
 import { NameIndex } from './name-index.js';
-import { exactKey } from './search-index.js';
-import { compareCodePoints } from './order.js';
+import { exactKey } from '../snapshot/search-index.js';
+import { compareCodePoints } from '../snapshot/order.js';
 import { topK } from './top-k.js';
 import type { JsonPage, Page, QueryEngine } from './types.js';
-
-/** What the loader hands over: the manifest, the records' bytes and the parsed artifacts. */
-export interface LoadedArtifacts {
-  manifest: Manifest;
-  records: RecordFile;
-  names: string[];
-  stats: Stats;
-  /** Parsers of artifacts whose bytes were already checked against the manifest; called on first use. */
-  columns: () => { trust_score: number[] };
-  sortIndexes: () => SortIndexes;
-  postings: () => Postings;
-  search: () => SearchArtifact;
-}
 
 /** Intersection of ascending id lists, smallest first. */
 function intersect(lists: readonly (readonly number[])[]): number[] {

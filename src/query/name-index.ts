@@ -12,7 +12,7 @@
  * term's score is BM25 over the id (boost 3) and namespace (boost 1) fields.
  */
 import MiniSearch from 'minisearch';
-import { FIELD_BOOST, FUZZY_WEIGHT, fuzziness, MINISEARCH_OPTIONS, nameWords, PREFIX_WEIGHT, type NameDocument } from './search-index.js';
+import { FIELD_BOOST, FUZZY_WEIGHT, fuzziness, MINISEARCH_OPTIONS, nameWords, PREFIX_WEIGHT, type NameDocument } from '../snapshot/search-index.js';
 
 const BM25 = { k1: 1.2, b: 0.7 };
 /** Words whose expansions are kept; past it the cache starts afresh (simpler than LRU, as good here). */

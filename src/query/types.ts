@@ -2,7 +2,7 @@
  * What the rest of the service may ask of a loaded snapshot. The gateway, the MCP tools' tests and the
  * benchmarks depend on this interface only; `src/query/engine.ts` implements it over the loaded artifacts.
  */
-import type { ListParams, ServerRecord, Stats } from '../schema.js';
+import type { ListParams, ServerRecord, Stats } from '../model/schema.js';
 
 /** One page of results: the records of the page and how many matched in all. */
 export interface Page<T> {

@@ -2,10 +2,10 @@
  * From validated records to the content of every artifact: name order, one sorted index per sort field,
  * the filter postings, the statistics and the name index. Pure computation: writing is build.ts's job.
  */
-import { SORT_FIELDS, splitName, type ServerRecord, type SortField, type Stats } from '../schema.js';
-import { compareCodePoints, compareNames } from '../query/order.js';
-import { createNameIndex, exactKey, nameDocument } from '../query/search-index.js';
-import { computeStats } from '../query/stats.js';
+import { SORT_FIELDS, splitName, type ServerRecord, type SortField, type Stats } from '../model/schema.js';
+import { compareCodePoints, compareNames } from './order.js';
+import { createNameIndex, exactKey, nameDocument } from './search-index.js';
+import { computeStats } from './stats.js';
 
 /** Record ids (positions in name order) in ascending and descending order of one sort field. */
 export interface SortIndex {

@@ -3,7 +3,7 @@
  * an implausible change. A nightly pipeline republishes with no one watching: a scorer that crashed
  * half-way (servers lost) or went haywire (every score moved) must not reach the public.
  */
-import type { ServerRecord } from '../schema.js';
+import type { ServerRecord } from '../model/schema.js';
 
 /** The parts of a record the comparison looks at. */
 export interface RecordSummary {

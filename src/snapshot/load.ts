@@ -1,22 +1,22 @@
 /**
  * Loads a snapshot folder once: reads the manifest, refuses an artifact version it does not know, checks
  * every artifact against the manifest's size and hash (a missing, truncated or altered file is refused
- * with one clear line), and hands the parsed artifacts to the query engine.
+ * with one clear line), and hands over the artifacts, verified, for the query engine (`src/query/open.ts`).
  */
 import { createHash } from 'node:crypto';
 import { open, readFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { createQueryEngine, type LoadedArtifacts } from '../query/engine.js';
-import type { QueryEngine } from '../query/types.js';
+import { OperatorError } from '../errors/operator-error.js';
 import type { RecordSummary } from './diff.js';
 import { openRecordFile, RecordFileError, type RecordFile } from './record-file.js';
-import { StatsSchema } from '../schema.js';
+import { type Stats, StatsSchema } from '../model/schema.js';
+import type { Postings, SearchArtifact, SortIndexes } from './artifacts.js';
 import { ARTIFACT_FILES, ARTIFACT_VERSION, MANIFEST_FILE, ManifestSchema, type ArtifactRole, type Manifest } from './manifest.js';
 
 /** The snapshot cannot be served: the message is one line that says which file and why. */
-export class SnapshotLoadError extends Error {
-  override readonly name = 'SnapshotLoadError';
+export class SnapshotLoadError extends OperatorError {
+  override name = 'SnapshotLoadError';
 }
 
 /** Milliseconds per artifact (read and verified at load, plus parsed on first use), and milestones. */
@@ -151,8 +151,24 @@ async function verifyOthers(dir: string, manifest: Manifest): Promise<void> {
   }
 }
 
-/** Load the snapshot in `dir` into a query engine. Throws SnapshotLoadError when it cannot be served. */
-export async function loadSnapshot(dir: string, timings: LoadTimings = {}): Promise<QueryEngine> {
+/** What the loader hands over: the manifest, the records' bytes and the parsed artifacts. */
+export interface LoadedArtifacts {
+  manifest: Manifest;
+  records: RecordFile;
+  names: string[];
+  stats: Stats;
+  /** Parsers of artifacts whose bytes were already checked against the manifest; called on first use. */
+  columns: () => { trust_score: number[] };
+  sortIndexes: () => SortIndexes;
+  postings: () => Postings;
+  search: () => SearchArtifact;
+}
+
+/**
+ * Read and verify the snapshot in `dir`. Throws SnapshotLoadError when it cannot be served. The caller owns
+ * the records' file from then on (`records.close()`).
+ */
+export async function readSnapshot(dir: string, timings: LoadTimings = {}): Promise<LoadedArtifacts> {
   const root = path.resolve(dir);
   const started = performance.now();
   const timed = async <T>(key: keyof LoadTimings, work: () => Promise<T>): Promise<T> => {
@@ -207,9 +223,8 @@ export async function loadSnapshot(dir: string, timings: LoadTimings = {}): Prom
   }
   try {
     await verifyOthers(root, manifest);
-    const engine = createQueryEngine(artifacts, timings);
     timings.total = performance.now() - started;
-    return engine;
+    return artifacts;
   } catch (error) {
     records.close();
     throw error;

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import fg from 'fast-glob';
 import { z } from 'zod';
-import { ServerRecordSchema, type ServerRecord } from '../schema.js';
+import { ServerRecordSchema, type ServerRecord } from '../model/schema.js';
 
 /** A problem with the input: `lines` are printed as they are, one per problem, and the build exits non-zero. */
 export class InputError extends Error {

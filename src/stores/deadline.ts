@@ -4,8 +4,42 @@ import { StoreUnavailableError } from './types.js';
 export const DEFAULT_STORE_TIMEOUT_MS = 1000;
 
 /**
- * Run one call to a remote store under the failure policy: it settles within `timeoutMs`, and every way it
- * can fail (no answer in time, connection refused, client offline, an error reply) becomes a
+ * The one bound on a store call: settles with the call's result, or rejects with `StoreUnavailableError`
+ * once `timeoutMs` has passed, whatever the call does (`onTimeout` runs then, to stop the call's own work).
+ * A bare timer, no AbortController: the gateway runs this twice a request.
+ */
+export function bounded<T>(
+  operation: () => Promise<T>,
+  timeoutMs: number,
+  what = '',
+  onTimeout?: (error: StoreUnavailableError) => void,
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      const error = new StoreUnavailableError(`${what}the store did not answer within ${timeoutMs} ms`);
+      onTimeout?.(error);
+      reject(error);
+    }, timeoutMs);
+    const settle = (value: T) => {
+      clearTimeout(timer);
+      resolve(value);
+    };
+    const fail = (error: unknown) => {
+      clearTimeout(timer);
+      reject(error);
+    };
+    try {
+      // A late settlement after the timer fired is ignored by the settled promise, and still handled.
+      operation().then(settle, fail);
+    } catch (error) {
+      fail(error);
+    }
+  });
+}
+
+/**
+ * Run one call to a remote store under the failure policy: it settles within `timeoutMs` (`bounded`), and
+ * every way it can fail (no answer in time, connection refused, client offline, an error reply) becomes a
  * `StoreUnavailableError` naming `what`, so the gateway has exactly one thing to turn into a 502.
  *
  * The deadline stops the caller from waiting and aborts `signal`: an operation checks it before each step
@@ -20,22 +54,11 @@ export async function withinDeadline<T>(
   operation: (signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
   const controller = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const error = new StoreUnavailableError(`${what}: the store did not answer within ${timeoutMs} ms`);
-      controller.abort(error);
-      reject(error);
-    }, timeoutMs);
-  });
   try {
-    // Promise.race subscribes to the operation, so a late rejection after the deadline is still handled.
-    return await Promise.race([operation(controller.signal), deadline]);
+    return await bounded(() => operation(controller.signal), timeoutMs, `${what}: `, (error) => controller.abort(error));
   } catch (error) {
     if (error instanceof StoreUnavailableError) throw error;
     const reason = error instanceof Error ? error.message : String(error);
     throw new StoreUnavailableError(`${what}: ${reason}`, { cause: error });
-  } finally {
-    clearTimeout(timer);
   }
 }

@@ -9,12 +9,27 @@
  *   a reader never sees half a file, and it is re-read when it changes on disk, so a key created by the CLI
  *   works in a running server at once, and a revoked key stops working within a second.
  */
+import { OperatorError, UsageError } from '../errors/operator-error.js';
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { HashPrefixSchema, KeyRecordSchema } from '../keys/keys.js';
-import { type KeyRecord, type Store, StoreUnavailableError } from './types.js';
+import type { KeyRecord } from '../keys/record.js';
+import { type Store, StoreUnavailableError } from './types.js';
+
+/** The key file (`KEYS_FILE`) cannot be read, parsed or written: one line naming the file and why. */
+export class KeyFileError extends OperatorError {
+  override name = 'KeyFileError';
+}
+
+function unreadable(keysFile: string, error: unknown): KeyFileError {
+  const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+  return new KeyFileError(
+    `Cannot read the key file ${keysFile} (KEYS_FILE): ${reason}; set KEYS_FILE to a file in a readable folder`,
+    { cause: error },
+  );
+}
 
 export interface MemoryStoreOptions {
   /** The key file; when omitted, keys live in memory only (tests). */
@@ -73,6 +88,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
   let version: FileVersion | undefined;
   let checkedAt = Number.NEGATIVE_INFINITY;
   let reloading: Promise<void> | undefined;
+  /** Whether the file was ever read whole: before that, a broken file has no earlier keys to fall back on. */
+  let everRead = false;
 
   function assertOpen(what: string): void {
     if (closed) throw new StoreUnavailableError(`memory ${what}: the store is closed`);
@@ -87,17 +104,19 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       text = await fs.readFile(keysFile, 'utf8');
     } catch (error) {
       if (isMissingFile(error)) return { records: [], version: undefined };
-      throw new Error(`Cannot read the key file ${keysFile}: ${(error as Error).message}`);
+      throw unreadable(keysFile, error);
     }
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch {
-      throw new Error(`The key file ${keysFile} is not valid JSON; fix or delete it (keys are then lost)`);
+      throw new KeyFileError(
+        `The key file ${keysFile} (KEYS_FILE) is not valid JSON; fix or delete it (keys are then lost)`,
+      );
     }
     const parsed = KeysFileSchema.safeParse(json);
     if (!parsed.success) {
-      throw new Error(`The key file ${keysFile} is invalid:\n${z.prettifyError(parsed.error)}`);
+      throw new KeyFileError(`The key file ${keysFile} (KEYS_FILE) is invalid: ${z.prettifyError(parsed.error)}`);
     }
     return { records: parsed.data.keys, version: { ino: stat.ino, mtimeMs: stat.mtimeMs, size: stat.size } };
   }
@@ -113,18 +132,20 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
           const stat = await fs.stat(keysFile);
           current = { ino: stat.ino, mtimeMs: stat.mtimeMs, size: stat.size };
         } catch (error) {
-          if (!isMissingFile(error)) throw error;
+          if (!isMissingFile(error)) throw unreadable(keysFile, error);
         }
         if (sameVersion(current, version) && (current !== undefined || keys.size === 0)) return;
         try {
           const file = await readFile();
           keys = new Map(file.records.map((record) => [record.hash, record]));
           version = file.version;
+          everRead = true;
         } catch (error) {
+          if (!everRead) throw error;
           // A hand-edited, broken file: keep serving the keys last read (a typo must not lock every key
           // out), say so once per version of the file, and pick the file up again when it is fixed.
           version = current;
-          warn(`${(error as Error).message}\nKeeping the ${keys.size} key(s) read before.`);
+          warn(`${(error as Error).message}; keeping the ${keys.size} key(s) read before`);
         }
       } finally {
         reloading = undefined;
@@ -142,18 +163,23 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
     const records = change(current.records);
     if (records === undefined) return;
     if (keysFile !== undefined) {
-      await fs.mkdir(path.dirname(keysFile), { recursive: true });
       const temporary = `${keysFile}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
       const body = `${JSON.stringify({ version: 1, keys: records }, null, 2)}\n`;
       try {
+        await fs.mkdir(path.dirname(keysFile), { recursive: true });
         await fs.writeFile(temporary, body, { encoding: 'utf8', mode: 0o600 });
         await fs.rename(temporary, keysFile);
       } catch (error) {
-        await fs.rm(temporary, { force: true });
-        throw error;
+        await fs.rm(temporary, { force: true }).catch(() => undefined);
+        const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+        throw new KeyFileError(
+          `Cannot write the key file ${keysFile} (KEYS_FILE): ${reason}; set KEYS_FILE to a file in a writable folder`,
+          { cause: error },
+        );
       }
     }
     keys = new Map(records.map((record) => [record.hash, record]));
+    everRead = true;
     version = undefined; // Unknown until the next stat: forces a re-read that confirms what is on disk.
     checkedAt = Number.NEGATIVE_INFINITY;
   }
@@ -207,13 +233,13 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
     async revokeKey(prefix) {
       assertOpen('revokeKey');
       const parsed = HashPrefixSchema.safeParse(prefix);
-      if (!parsed.success) throw new Error(`revokeKey: ${z.prettifyError(parsed.error)}`);
+      if (!parsed.success) throw new UsageError(`revokeKey: ${z.prettifyError(parsed.error)}`);
       const wanted = parsed.data;
       let revoked = false;
       await rewrite((records) => {
         const matches = records.filter((record) => record.hash.startsWith(wanted));
         if (matches.length > 1) {
-          throw new Error(`revokeKey: prefix ${wanted} matches ${matches.length} keys; give more characters`);
+          throw new UsageError(`revokeKey: prefix ${wanted} matches ${matches.length} keys; give more characters`);
         }
         revoked = matches.length === 1;
         return revoked ? records.filter((record) => !record.hash.startsWith(wanted)) : undefined;

@@ -9,11 +9,13 @@
  *   One hash (rather than one Redis key per record) makes list one command and revoke-by-prefix one atomic
  *   script, with no SCAN over a shared keyspace.
  */
+import { UsageError } from '../errors/operator-error.js';
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { HashPrefixSchema, KeyRecordSchema } from '../keys/keys.js';
 import { withinDeadline } from './deadline.js';
-import type { KeyRecord, Store } from './types.js';
+import type { KeyRecord } from '../keys/record.js';
+import type { Store } from './types.js';
 
 /** Every Redis key this service writes starts with this, so one Redis can be shared with other apps. */
 export const DEFAULT_REDIS_PREFIX = 'mts:';
@@ -156,14 +158,14 @@ export function createRedisBackedStore(options: RedisBackedStoreOptions): Store 
 
     async revokeKey(hashPrefix) {
       const parsedPrefix = HashPrefixSchema.safeParse(hashPrefix);
-      if (!parsedPrefix.success) throw new Error(`revokeKey: ${z.prettifyError(parsedPrefix.error)}`);
+      if (!parsedPrefix.success) throw new UsageError(`revokeKey: ${z.prettifyError(parsedPrefix.error)}`);
       const reply = await call('revokeKey', (signal) =>
         runScript(REVOKE_SCRIPT, [keysHash], [parsedPrefix.data], signal),
       );
       const matches = ScriptCountSchema.safeParse(reply);
       if (!matches.success) throw new Error(`${kind} revokeKey: unexpected reply ${JSON.stringify(reply)}`);
       if (matches.data > 1) {
-        throw new Error(`revokeKey: prefix ${parsedPrefix.data} matches ${matches.data} keys; give more characters`);
+        throw new UsageError(`revokeKey: prefix ${parsedPrefix.data} matches ${matches.data} keys; give more characters`);
       }
       return matches.data === 1;
     },

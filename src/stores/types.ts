@@ -1,19 +1,17 @@
 /**
  * The pluggable store behind the gateway: daily counters and issued keys. One interface, one file per
- * backend (memory, redis, upstash), chosen by configuration in `src/stores/index.ts`.
+ * backend (memory, redis, upstash), chosen by configuration in `src/service/store.ts`.
  *
  * Failure policy: every call either settles within the store's timeout (about one second) or rejects with
  * `StoreUnavailableError`; the gateway answers 502 and never lets a request through uncounted.
  */
 
-export type PlanName = 'free' | 'pro';
+import { OperatorError } from '../errors/operator-error.js';
+import type { KeyRecord } from '../keys/record.js';
 
 /** Thrown (as a rejection) when the backend cannot be reached in time. */
-export class StoreUnavailableError extends Error {
-  override readonly name = 'StoreUnavailableError';
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-  }
+export class StoreUnavailableError extends OperatorError {
+  override name = 'StoreUnavailableError';
 }
 
 export interface CounterStore {
@@ -22,15 +20,6 @@ export interface CounterStore {
    * also sets the counter to expire at `expireAtMs` (epoch milliseconds), in the same atomic step.
    */
   increment(key: string, expireAtMs: number): Promise<number>;
-}
-
-/** An issued key as stored: never the key itself, only its SHA-256 hash (hex). */
-export interface KeyRecord {
-  hash: string;
-  plan: PlanName;
-  label: string;
-  /** ISO 8601 UTC. */
-  created_at: string;
 }
 
 export interface KeyStore {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_CACHE_TTL_MS, ResponseCache, type CachedAnswer } from '../../src/gateway/cache.js';
 import type { QueryEngine } from '../../src/query/types.js';
-import { loadSnapshot } from '../../src/snapshot/load.js';
+import { loadSnapshot } from '../../src/query/open.js';
 import { buildTestSnapshot, makeRecord } from '../support/records.js';
 import { envelopeOf, harness, NOW, testEngine } from './harness.js';
 

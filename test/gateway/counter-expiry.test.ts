@@ -1,7 +1,7 @@
 /** Two details of counting and filtering settled after review. */
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/gateway/errors.js';
-import { parseListParams } from '../../src/gateway/params.js';
+import { ApiError } from '../../src/api/errors.js';
+import { parseListParams } from '../../src/api/params.js';
 import type { Store } from '../../src/stores/types.js';
 import { createMemoryStore } from '../../src/stores/memory.js';
 import { harness, NEXT_MIDNIGHT, NOW } from './harness.js';

@@ -6,9 +6,10 @@ import { generateKey, hashKey } from '../../src/keys/keys.js';
 import { createGateway, type Gateway, type GatewayConfig } from '../../src/gateway/gateway.js';
 import type { RequestLogLine } from '../../src/gateway/log.js';
 import type { QueryEngine } from '../../src/query/types.js';
-import { loadSnapshot } from '../../src/snapshot/load.js';
+import { loadSnapshot } from '../../src/query/open.js';
 import { createMemoryStore } from '../../src/stores/memory.js';
-import type { PlanName, Store } from '../../src/stores/types.js';
+import type { PlanName } from '../../src/keys/record.js';
+import type { Store } from '../../src/stores/types.js';
 import { buildTestSnapshot, makeRecord } from '../support/records.js';
 
 /** 2026-03-10T12:00:00Z: twelve hours before the next UTC midnight. */

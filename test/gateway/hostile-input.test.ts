@@ -8,7 +8,7 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { GatewayResponse } from '../../src/gateway/gateway.js';
-import { MAX_QUERY_PARAMETERS, MAX_TARGET_BYTES } from '../../src/gateway/request-target.js';
+import { MAX_QUERY_PARAMETERS, MAX_TARGET_BYTES } from '../../src/api/request-target.js';
 import { harness, type Harness, RESET_SECONDS } from './harness.js';
 
 let h: Harness;

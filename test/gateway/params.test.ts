@@ -3,8 +3,8 @@
  * repeated and unknown parameters, `q` after trimming, and one 400 naming every problem in a stable order.
  */
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/gateway/errors.js';
-import { assertNoParams, parseListParams, parseSearchParams } from '../../src/gateway/params.js';
+import { ApiError } from '../../src/api/errors.js';
+import { assertNoParams, parseListParams, parseSearchParams } from '../../src/api/params.js';
 import { errorOf, harness } from './harness.js';
 
 function messageOf(parse: () => unknown): string {

@@ -5,7 +5,7 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { hashKey } from '../../src/keys/keys.js';
-import type { ServerRecord, Stats } from '../../src/schema.js';
+import type { ServerRecord, Stats } from '../../src/model/schema.js';
 import { envelopeOf, errorOf, harness, type Harness, limitsOf, RECORDS, RESET_SECONDS } from './harness.js';
 
 let h: Harness;

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIMITS, type ServerRecord } from '../../src/schema.js';
+import { LIMITS, type ServerRecord } from '../../src/model/schema.js';
 import { buildTestSnapshot, makeRecord, SIGNALS } from '../support/records.js';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

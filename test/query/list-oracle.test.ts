@@ -5,8 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { labelForScore, SORT_FIELDS, type ListParams, type ServerRecord } from '../../src/schema.js';
-import { loadSnapshot } from '../../src/snapshot/load.js';
+import { labelForScore, SORT_FIELDS, type ListParams, type ServerRecord } from '../../src/model/schema.js';
+import { loadSnapshot } from '../../src/query/open.js';
 import { buildTestSnapshot, makeRecord } from '../support/records.js';
 
 const FLAGS = ['NO_SOURCE', 'DEAD_ENTRY', 'SENSITIVE_CRED_REQUEST', 'REPO_ARCHIVED'];

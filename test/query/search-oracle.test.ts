@@ -6,8 +6,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fuzziness, nameWords } from '../../src/query/search-index.js';
-import { loadSnapshot } from '../../src/snapshot/load.js';
+import { fuzziness, nameWords } from '../../src/snapshot/search-index.js';
+import { loadSnapshot } from '../../src/query/open.js';
 import { buildTestSnapshot, makeRecord } from '../support/records.js';
 
 const VOCABULARY = ['mcp', 'server', 'postgres', 'post', 'github', 'git', 'slack', 'weather', 'tools', 'kubernetes', 'ab', 'abc', 'abcd'];

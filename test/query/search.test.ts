@@ -1,8 +1,8 @@
 /** Name search on the cases decisions §4 and §6 name. */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { QueryEngine } from '../../src/query/types.js';
-import { nameWords } from '../../src/query/search-index.js';
-import { loadSnapshot } from '../../src/snapshot/load.js';
+import { nameWords } from '../../src/snapshot/search-index.js';
+import { loadSnapshot } from '../../src/query/open.js';
 import { buildTestSnapshot, makeRecord } from '../support/records.js';
 
 const names: [string, number][] = [

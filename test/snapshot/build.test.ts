@@ -9,7 +9,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSnapshot } from '../../src/snapshot/build.js';
 import { ARTIFACT_FILES, MANIFEST_FILE } from '../../src/snapshot/manifest.js';
-import { loadSnapshot, SnapshotLoadError } from '../../src/snapshot/load.js';
+import { loadSnapshot } from '../../src/query/open.js';
+import { SnapshotLoadError } from '../../src/snapshot/load.js';
 import { InputError } from '../../src/snapshot/read-input.js';
 
 const fixtures = path.resolve('test/fixtures/dataset');

@@ -4,10 +4,10 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { labelForScore, type ServerRecord } from '../../src/schema.js';
+import { labelForScore, type ServerRecord } from '../../src/model/schema.js';
 import { buildSnapshotWithDiff, RepublishRefused } from '../../src/snapshot/build.js';
 import { CHANGES_FILE, MANIFEST_FILE } from '../../src/snapshot/manifest.js';
-import { loadSnapshot } from '../../src/snapshot/load.js';
+import { loadSnapshot } from '../../src/query/open.js';
 import type { SnapshotDiff } from '../../src/snapshot/diff.js';
 import { makeRecord } from '../support/records.js';
 

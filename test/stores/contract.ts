@@ -6,7 +6,8 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { KeyRecord, Store } from '../../src/stores/types.js';
+import type { KeyRecord } from '../../src/keys/record.js';
+import type { Store } from '../../src/stores/types.js';
 
 export interface StoreUnderTest {
   store: Store;

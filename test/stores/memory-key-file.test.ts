@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { generateKey, hashKey } from '../../src/keys/keys.js';
 import { createMemoryStore } from '../../src/stores/memory.js';
-import type { KeyRecord } from '../../src/stores/types.js';
+import type { KeyRecord } from '../../src/keys/record.js';
 
 let dir: string;
 let file: string;

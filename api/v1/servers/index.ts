@@ -1,8 +1,8 @@
 /**
  * Route: GET|HEAD|OPTIONS /v1/servers (List Servers; vercel.json rewrites it here).
  * Auth: `X-API-Key`; every request with a valid key counts against its daily limit.
- * Cache: kept in the instance for up to an hour (`meta.cached`); `Cache-Control: private`, an ETag, 304.
+ * Generated from the route table (src/api/routes.ts) by scripts/generated-files.ts: do not edit.
  */
 import { vercelHandler } from '../../../src/http/vercel.js';
 
-export default vercelHandler();
+export default vercelHandler('list');

@@ -1,5 +1,5 @@
 /** The statistics record (specification §2.3), computed once at build time. */
-import { TRUST_LABELS, type ServerRecord, type Stats } from '../schema.js';
+import { TRUST_LABELS, type ServerRecord, type Stats } from '../model/schema.js';
 
 export function computeStats(records: readonly ServerRecord[]): Stats {
   const scores = records.map((record) => record.trust_score).sort((a, b) => a - b);

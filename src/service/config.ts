@@ -5,7 +5,8 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { hashKey } from './keys/keys.js';
+import { OperatorError } from '../errors/operator-error.js';
+import { hashKey, MAX_PRESENTED_KEY_LENGTH } from '../keys/keys.js';
 
 /** Where `npm start` and `npm run keys` keep issued keys (hashes only) when `STORE=memory`; gitignored. */
 export const DEFAULT_KEYS_FILE = '.local/keys.json';
@@ -69,8 +70,8 @@ export interface Config {
 }
 
 /** A configuration error: its message is one line, meant to be printed as is. */
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
+export class ConfigError extends OperatorError {
+  override name = 'ConfigError';
 }
 
 /** Default free-plan limit of the decisions (section 1). */
@@ -99,6 +100,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     .split(',')
     .map((key) => key.trim())
     .filter((key) => key !== '');
+  // A key that can never be presented is refused now, not discovered as a 401 later.
+  plainKeys.forEach((key, index) => {
+    if (key.length > MAX_PRESENTED_KEY_LENGTH) {
+      throw new ConfigError(
+        `Invalid configuration: API_KEYS entry ${index + 1} is ${key.length} characters long; a key has at most ${MAX_PRESENTED_KEY_LENGTH}`,
+      );
+    }
+    if (!/^[\x21-\x7e]+$/.test(key)) {
+      throw new ConfigError(
+        `Invalid configuration: API_KEYS entry ${index + 1} holds a character a header cannot carry; keys are printable ASCII without spaces`,
+      );
+    }
+  });
 
   return {
     host: vars.HOST ?? '127.0.0.1',

@@ -6,13 +6,13 @@
  */
 import type { Config } from './config.js';
 import { loadConfig } from './config.js';
-import { createGateway, type Gateway } from './gateway/gateway.js';
-import type { RequestLogger } from './gateway/log.js';
-import type { QueryEngine } from './query/types.js';
-import { loadSnapshot } from './snapshot/load.js';
-import { DEFAULT_SNAPSHOT_DIR } from './snapshot/paths.js';
-import { createStore } from './stores/index.js';
-import type { Store } from './stores/types.js';
+import { createGateway, type Gateway } from '../gateway/gateway.js';
+import type { RequestLogger } from '../gateway/log.js';
+import type { QueryEngine } from '../query/types.js';
+import { loadSnapshot } from '../query/open.js';
+import { DEFAULT_SNAPSHOT_DIR } from '../snapshot/paths.js';
+import { createStore } from './store.js';
+import type { Store } from '../stores/types.js';
 
 export interface ServiceContext {
   config: Config;

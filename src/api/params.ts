@@ -7,7 +7,7 @@
  * table, then unknown names in the order they were given.
  */
 import type { z } from 'zod';
-import { type ListParams, ListParamsSchema, type SearchParams, SearchParamsSchema } from '../schema.js';
+import { type ListParams, ListParamsSchema, type SearchParams, SearchParamsSchema } from '../model/schema.js';
 import { ApiError, quote } from './errors.js';
 import { checkQuery } from './request-target.js';
 

@@ -7,7 +7,7 @@
  * typo tolerance for words of 4 or more characters; several words mean all of them.
  */
 import MiniSearch, { type Options, type SearchOptions } from 'minisearch';
-import { splitName } from '../schema.js';
+import { splitName } from '../model/schema.js';
 
 /** The document the index holds for one record: `id` is the record id (its position in name order). */
 export interface NameDocument {

@@ -12,123 +12,15 @@
  * writes it to `public/openapi.json`; a test keeps the committed file equal to what this makes.
  */
 import { z } from 'zod';
-import { ERROR_STATUS, type ErrorCode } from './gateway/errors.js';
-import { PLANS } from './keys/plans.js';
-import {
-  BadgeSchema,
-  HealthSchema,
-  InstallSchema,
-  LIMITS,
-  ListParamsSchema,
-  type ListParams,
-  ScoresSchema,
-  SearchParamsSchema,
-  type SearchParams,
-  ServerPathSchema,
-  ServerRecordSchema,
-  SignalsSchema,
-  StatsSchema,
-} from './schema.js';
+import { PLANS } from '../keys/plans.js';
+import { COMPONENTS, errorBodyFor, type SchemaComponentName } from './envelope.js';
+import type { Route } from './route.js';
+import { ROUTES } from './routes.js';
 
 /** The version of the document (of the interface it describes), not of the package. */
 export const OPENAPI_DOCUMENT_VERSION = '1.0.0';
 const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 const SCHEMA_REF = '#/components/schemas/';
-
-// ---------------------------------------------------------------------------------------------------------
-// Envelopes. The records come from src/schema.ts; what wraps them is the gateway's (specification 2.1 and 7,
-// decisions 5 and 6), described here once and validated against real responses by test/openapi.test.ts.
-
-/** `meta` of every success: `cached`, plus the snapshot the answer came from. More members may follow. */
-export const ResponseMetaSchema = z.looseObject({
-  cached: z.boolean(),
-  snapshot_id: z.string().min(1),
-  generated_at: z.iso.datetime(),
-});
-
-const pageMeta = (limits: { min: number; max: number }) =>
-  ResponseMetaSchema.extend({
-    total: z.number().int().min(0),
-    limit: z.number().int().min(limits.min).max(limits.max),
-    offset: z.number().int().min(0).max(LIMITS.maxOffset),
-  });
-
-/** `meta` of List Servers: the page's bounds and how many matched in all. */
-export const ListMetaSchema = pageMeta(LIMITS.list);
-/** `meta` of Search: `offset` is always 0 (search has no paging, only `limit`). */
-export const SearchMetaSchema = pageMeta(LIMITS.search);
-
-/** Health's `data`: the record of the specification plus what the gateway knows about its snapshot and store. */
-export const HealthDataSchema = HealthSchema.extend({
-  snapshot: z.strictObject({
-    id: z.string().min(1),
-    generated_at: z.iso.datetime(),
-    record_count: z.number().int().min(0),
-  }),
-  store: z.strictObject({
-    kind: z.enum(['memory', 'redis', 'upstash']),
-    status: z.enum(['ok', 'unavailable']),
-  }),
-});
-
-const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
-
-/** The error codes answered with `status`, in the gateway's order. */
-function codesFor(status: number): [ErrorCode, ...ErrorCode[]] {
-  const codes = ERROR_CODES.filter((code) => ERROR_STATUS[code] === status);
-  if (codes.length === 0) throw new Error(`no error code has status ${status}`);
-  return codes as [ErrorCode, ...ErrorCode[]];
-}
-
-/** The error body (specification 7, decisions 5): `{"error":{"message","status","code"}}`. */
-export const ErrorBodySchema = z.strictObject({
-  error: z.strictObject({
-    message: z.string().min(1),
-    status: z.number().int().min(400).max(599),
-    code: z.enum(ERROR_CODES),
-  }),
-});
-
-/** The error body of one status: `status` is that number and `code` one of that status's codes. */
-function errorBodyFor(status: number) {
-  return z.strictObject({
-    error: z.strictObject({
-      message: z.string().min(1),
-      status: z.literal(status),
-      code: z.enum(codesFor(status)),
-    }),
-  });
-}
-
-const envelope = (data: z.ZodType, meta: z.ZodType) => z.strictObject({ data, meta });
-
-export const ServerResponseSchema = envelope(ServerRecordSchema, ResponseMetaSchema);
-export const ServerListResponseSchema = envelope(z.array(ServerRecordSchema).max(LIMITS.list.max), ListMetaSchema);
-export const SearchResponseSchema = envelope(z.array(ServerRecordSchema).max(LIMITS.search.max), SearchMetaSchema);
-export const StatsResponseSchema = envelope(StatsSchema, ResponseMetaSchema);
-export const HealthResponseSchema = envelope(HealthDataSchema, ResponseMetaSchema);
-
-/** The component names of `components.schemas`, each with the zod schema it is generated from. */
-const COMPONENTS = {
-  ServerRecord: [ServerRecordSchema, 'A scored MCP server (specification 2.2), plus `signals`, the evidence behind the scores. `trust_label` is the band of `trust_score`: High Trust 80-100, Moderate Trust 60-79, Low Trust 40-59, Very Low Trust 20-39, Unknown/Suspicious 0-19. `install.repo_url` and `install.version` are null when unknown; nothing is invented.'],
-  Scores: [ScoresSchema, 'The four sub-scores, integers 0 to 100.'],
-  Badge: [BadgeSchema, 'A positive fact read from one signal, with that signal as evidence.'],
-  Install: [InstallSchema, 'What the registry says about installing the server: null or empty when unknown.'],
-  Signals: [SignalsSchema, 'The evidence behind the scores as the scoring pipeline recorded it (null: not measured).'],
-  Stats: [StatsSchema, 'Ecosystem statistics (specification 2.3): `score_distribution` maps each trust_label to a count, `flag_summary` each flag to a count.'],
-  HealthData: [HealthDataSchema, 'Health (specification 2.4): `status` is "ok", or "degraded" when the counter store does not answer.'],
-  ResponseMeta: [ResponseMetaSchema, 'Request metadata: `cached` is true exactly when the body came from the one-hour response cache. May carry more members.'],
-  ListMeta: [ListMetaSchema, 'Metadata of a list page: `total` matching records, the page `limit` and `offset`.'],
-  SearchMeta: [SearchMetaSchema, 'Metadata of a search: `total` matches, `limit`; `offset` is 0.'],
-  ServerResponse: [ServerResponseSchema, 'Get Server'],
-  ServerListResponse: [ServerListResponseSchema, 'List Servers: `data` is the page of full server records.'],
-  SearchResponse: [SearchResponseSchema, 'Search: `data` holds the best matches first, full server records.'],
-  StatsResponse: [StatsResponseSchema, 'Ecosystem Statistics'],
-  HealthResponse: [HealthResponseSchema, 'Health Check'],
-  Error: [ErrorBodySchema, 'Every error: a message for people, the HTTP status, and a stable `code` for programs.'],
-} as const satisfies Record<string, readonly [z.ZodType, string]>;
-
-export type SchemaComponentName = keyof typeof COMPONENTS;
 
 type JsonObject = Record<string, unknown>;
 
@@ -154,35 +46,13 @@ function componentSchemas(): Record<SchemaComponentName, JsonObject> {
 const ref = (name: SchemaComponentName) => ({ $ref: `${SCHEMA_REF}${name}` });
 
 // ---------------------------------------------------------------------------------------------------------
-// Parameters: one entry per member of the params schemas, so a new parameter cannot be left undocumented
-// (the description maps are typed by the schemas' keys).
-
-const LIST_PARAM_DESCRIPTIONS: Record<keyof ListParams, string> = {
-  limit: 'Results per page.',
-  offset: 'How many records to skip. An offset past the end gives an empty page with the true `meta.total`.',
-  sort: 'Sort field. Ties are always broken by name ascending, so pages never overlap or skip a record; `namespace` sorts by namespace, then name.',
-  order: 'Sort order of the sort field (accepted in any case); ties stay name ascending.',
-  min_score: 'Only servers whose trust score is at least this.',
-  flags: 'Only servers carrying this flag; several flags separated by commas mean all of them. Case-insensitive.',
-  target: 'Only servers with this platform target (for example `GitHub`, `PostgreSQL`). Case-insensitive.',
-  namespace: 'Only servers of this publisher namespace (the part of the name before `/`). Case-insensitive.',
-};
-
-const SEARCH_PARAM_DESCRIPTIONS: Record<keyof SearchParams, string> = {
-  q: 'Words to find in server names (at least 2 characters after trimming). Prefix matching (`postg` finds `postgres`), typo tolerance for words of 4 or more characters; several words must all match; the id weighs more than the namespace.',
-  limit: 'Maximum number of results.',
-};
-
-const PATH_PARAM_DESCRIPTIONS: Record<keyof z.infer<typeof ServerPathSchema>, string> = {
-  namespace: 'Publisher namespace, the part of the name before `/` (matched case-insensitively), percent-encoded.',
-  id: 'Server id, the part of the name after `/` (matched case-insensitively), percent-encoded.',
-};
+// Parameters.
 
 /** OpenAPI parameter objects for the members of `schema`, from its JSON Schema (`required` included). */
 function parametersOf(
   schema: z.ZodObject,
   location: 'query' | 'path',
-  descriptions: Record<string, string>,
+  descriptions: Readonly<Record<string, string>>,
 ): JsonObject[] {
   const json = z.toJSONSchema(schema, { io: 'input' }) as { properties?: JsonObject; required?: string[] };
   const required = new Set(json.required ?? []);
@@ -272,18 +142,13 @@ function errorResponses(): Record<ErrorResponseName, JsonObject> {
 
 const responseRef = (name: ErrorResponseName | 'NotModified') => ({ $ref: `#/components/responses/${name}` });
 
-interface OperationSpec {
-  operationId: string;
-  summary: string;
-  description: string;
-  tag: 'Service' | 'Servers';
-  body: SchemaComponentName;
-  parameters: JsonObject[];
-  keyed: boolean;
-  notFound?: boolean;
-}
-
-function operation(spec: OperationSpec): JsonObject {
+/** The GET operation of `route`, as the document describes it. */
+function operation(route: Route): JsonObject {
+  const spec = { ...route.doc, keyed: route.keyed };
+  const ownParameters = [
+    ...(spec.path ? parametersOf(spec.path.schema, 'path', spec.path.descriptions) : []),
+    ...(spec.query ? parametersOf(spec.query.schema, 'query', spec.query.descriptions) : []),
+  ];
   const success = {
     description: 'Success: the envelope `{data, meta}`.',
     headers: headerRefs(spec.keyed ? [...RATE_LIMIT_HEADERS, 'ETag', 'Cache-Control'] : [...RATE_LIMIT_HEADERS, 'Cache-Control']),
@@ -299,7 +164,7 @@ function operation(spec: OperationSpec): JsonObject {
   if (spec.keyed) responses['429'] = responseRef('TooManyRequests');
   responses['500'] = responseRef('InternalError');
   if (spec.keyed) responses['502'] = responseRef('BadGateway');
-  const parameters = spec.keyed ? [...spec.parameters, { $ref: '#/components/parameters/IfNoneMatch' }] : spec.parameters;
+  const parameters = spec.keyed ? [...ownParameters, { $ref: '#/components/parameters/IfNoneMatch' }] : ownParameters;
   return {
     operationId: spec.operationId,
     summary: spec.summary,
@@ -339,64 +204,7 @@ export function buildOpenApiDocument(): JsonObject {
       { name: 'Servers', description: 'Trust records of MCP servers.' },
       { name: 'Service', description: 'Health and ecosystem statistics.' },
     ],
-    paths: {
-      '/v1/health': {
-        get: operation({
-          operationId: 'getHealth',
-          summary: 'Health Check',
-          description: 'Whether the service is up, the snapshot it serves and the state of its counter store. Needs no key and never counts against a limit.',
-          tag: 'Service',
-          body: 'HealthResponse',
-          parameters: [],
-          keyed: false,
-        }),
-      },
-      '/v1/stats': {
-        get: operation({
-          operationId: 'getStats',
-          summary: 'Ecosystem Statistics',
-          description: 'Total servers, average and median score, servers per trust label and per flag, and verified publishers. Takes no parameters.',
-          tag: 'Service',
-          body: 'StatsResponse',
-          parameters: [],
-          keyed: true,
-        }),
-      },
-      '/v1/servers': {
-        get: operation({
-          operationId: 'listServers',
-          summary: 'List Servers',
-          description: `Filter, sort and page the scored servers. Default sort \`trust_score\` \`desc\`; ${LIMITS.list.default} per page. A filter that matches nothing gives an empty page with \`meta.total\` 0.`,
-          tag: 'Servers',
-          body: 'ServerListResponse',
-          parameters: parametersOf(ListParamsSchema, 'query', LIST_PARAM_DESCRIPTIONS),
-          keyed: true,
-        }),
-      },
-      '/v1/servers/{namespace}/{id}': {
-        get: operation({
-          operationId: 'getServer',
-          summary: 'Get Server',
-          description: 'The trust record of the server named `<namespace>/<id>`, matched case-insensitively and answered with its stored spelling.',
-          tag: 'Servers',
-          body: 'ServerResponse',
-          parameters: parametersOf(ServerPathSchema, 'path', PATH_PARAM_DESCRIPTIONS),
-          keyed: true,
-          notFound: true,
-        }),
-      },
-      '/v1/search': {
-        get: operation({
-          operationId: 'searchServers',
-          summary: 'Search',
-          description: `Search servers by name; best matches first (ties go to the higher trust score), at most \`limit\` (default ${LIMITS.search.default}). A query whose words all equal a server's id ranks that server first.`,
-          tag: 'Servers',
-          body: 'SearchResponse',
-          parameters: parametersOf(SearchParamsSchema, 'query', SEARCH_PARAM_DESCRIPTIONS),
-          keyed: true,
-        }),
-      },
-    },
+    paths: Object.fromEntries(ROUTES.map((route) => [route.path, { get: operation(route) }])),
     components: {
       securitySchemes: {
         ApiKeyAuth: {

@@ -2,9 +2,10 @@
  * The one place a store is chosen: `STORE=memory` (default), `redis` or `upstash`. Everything else receives
  * a `Store` and never asks which one it is.
  */
-import type { Config } from '../config.js';
-import { createMemoryStore } from './memory.js';
-import type { Store } from './types.js';
+import { OperatorError } from '../errors/operator-error.js';
+import type { Config } from './config.js';
+import { createMemoryStore } from '../stores/memory.js';
+import type { Store } from '../stores/types.js';
 
 export type StoreConfig = Pick<Config, 'store' | 'keysFile' | 'redisUrl' | 'upstashUrl' | 'upstashToken'>;
 
@@ -14,8 +15,8 @@ export interface CreateStoreOptions {
 }
 
 /** A store that cannot be created with this build; its message is one line, printed as is at start. */
-export class StoreNotAvailableError extends Error {
-  override readonly name = 'StoreNotAvailableError';
+export class StoreNotAvailableError extends OperatorError {
+  override name = 'StoreNotAvailableError';
 }
 
 /** A remote factory rejects a malformed URL at once; that is a configuration problem, reported in one line. */
@@ -38,14 +39,14 @@ export async function createStore(config: StoreConfig, options: CreateStoreOptio
     case 'redis': {
       const url = config.redisUrl;
       if (!url) throw new StoreNotAvailableError('STORE=redis needs REDIS_URL');
-      return asConfigError(async () => (await import('./redis.js')).createRedisStore({ url }));
+      return asConfigError(async () => (await import('../stores/redis.js')).createRedisStore({ url }));
     }
     case 'upstash': {
       const { upstashUrl: url, upstashToken: token } = config;
       if (!url || !token) {
         throw new StoreNotAvailableError('STORE=upstash needs UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN');
       }
-      return asConfigError(async () => (await import('./upstash.js')).createUpstashStore({ url, token }));
+      return asConfigError(async () => (await import('../stores/upstash.js')).createUpstashStore({ url, token }));
     }
   }
 }

@@ -33,6 +33,8 @@ export class ApiError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
+    /** Headers the answer must carry besides the usual ones (405's `Allow`). */
+    readonly headers?: Readonly<Record<string, string>>,
   ) {
     // An ApiError is an answer, not a bug: its stack is never read, and capturing one would cost more than
     // the rest of a 400 or 404 (clients can make these as fast as they like).

@@ -1,0 +1,76 @@
+/**
+ * `npx tsx scripts/generated-files.ts [--check]`: write every file made from the route table and the
+ * schemas: `public/openapi.json`, `vercel.json`'s rewrites and the function files in `api/`. `--check`
+ * only says which are out of date (a test does the same).
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openApiJson } from '../src/api/openapi.js';
+import { ROUTES } from '../src/api/routes.js';
+import { functionFiles, rewritesFor } from '../src/deploy/vercel-files.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Every generated file: repository-relative path → content. `vercel.json` keeps what is not generated. */
+export async function generatedFiles(): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  files.set('public/openapi.json', openApiJson());
+  const vercel = JSON.parse(await readFile(path.join(ROOT, 'vercel.json'), 'utf8')) as Record<string, unknown>;
+  vercel.rewrites = rewritesFor(ROUTES);
+  files.set('vercel.json', `${JSON.stringify(vercel, null, 2)}\n`);
+  for (const [file, source] of functionFiles(ROUTES)) files.set(file, source);
+  return files;
+}
+
+/** Files under `api/` that no route makes: left over from a route that was removed or moved. */
+export async function strayFunctionFiles(expected: ReadonlySet<string>): Promise<string[]> {
+  const found: string[] = [];
+  const walk = async (dir: string) => {
+    for (const entry of await readdir(path.join(ROOT, dir), { withFileTypes: true })) {
+      const relative = `${dir}/${entry.name}`;
+      if (entry.isDirectory()) await walk(relative);
+      else if (!expected.has(relative)) found.push(relative);
+    }
+  };
+  if (existsSync(path.join(ROOT, 'api'))) await walk('api');
+  return found;
+}
+
+async function main(): Promise<number> {
+  const check = process.argv.includes('--check');
+  const files = await generatedFiles();
+  const stray = await strayFunctionFiles(new Set(files.keys()));
+  let stale = 0;
+  for (const [file, content] of files) {
+    const current = await readFile(path.join(ROOT, file), 'utf8').catch(() => undefined);
+    if (current === content) continue;
+    stale++;
+    if (check) {
+      console.error(`${file} is out of date`);
+    } else {
+      await mkdir(path.dirname(path.join(ROOT, file)), { recursive: true });
+      await writeFile(path.join(ROOT, file), content);
+      console.log(`wrote ${file}`);
+    }
+  }
+  for (const file of stray) {
+    stale++;
+    if (check) console.error(`${file} belongs to no route`);
+    else {
+      await rm(path.join(ROOT, file));
+      console.log(`removed ${file}`);
+    }
+  }
+  if (check && stale > 0) {
+    console.error('run: npx tsx scripts/generated-files.ts');
+    return 1;
+  }
+  if (stale === 0) console.log('every generated file is up to date');
+  return 0;
+}
+
+if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  process.exitCode = await main();
+}

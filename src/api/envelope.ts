@@ -1,0 +1,113 @@
+/**
+ * What wraps every answer of the /v1 API (specification 2.1 and 7, decisions 5 and 6): the success envelope
+ * `{data, meta}` of each route and the error body. One module, so the OpenAPI document, the gateway's tests
+ * and the MCP client validate against the same schemas; each has a component name in the document.
+ */
+import { z } from 'zod';
+import { ERROR_STATUS, type ErrorCode } from './errors.js';
+import {
+  BadgeSchema,
+  HealthSchema,
+  InstallSchema,
+  LIMITS,
+  ScoresSchema,
+  ServerRecordSchema,
+  SignalsSchema,
+  StatsSchema,
+} from '../model/schema.js';
+
+// ---------------------------------------------------------------------------------------------------------
+// Envelopes. The records come from src/schema.ts; what wraps them is the gateway's (specification 2.1 and 7,
+// decisions 5 and 6), described here once and validated against real responses by test/openapi.test.ts.
+
+/** `meta` of every success: `cached`, plus the snapshot the answer came from. More members may follow. */
+export const ResponseMetaSchema = z.looseObject({
+  cached: z.boolean(),
+  snapshot_id: z.string().min(1),
+  generated_at: z.iso.datetime(),
+});
+
+const pageMeta = (limits: { min: number; max: number }) =>
+  ResponseMetaSchema.extend({
+    total: z.number().int().min(0),
+    limit: z.number().int().min(limits.min).max(limits.max),
+    offset: z.number().int().min(0).max(LIMITS.maxOffset),
+  });
+
+/** `meta` of List Servers: the page's bounds and how many matched in all. */
+export const ListMetaSchema = pageMeta(LIMITS.list);
+/** `meta` of Search: `offset` is always 0 (search has no paging, only `limit`). */
+export const SearchMetaSchema = pageMeta(LIMITS.search);
+
+/** Health's `data`: the record of the specification plus what the gateway knows about its snapshot and store. */
+export const HealthDataSchema = HealthSchema.extend({
+  snapshot: z.strictObject({
+    id: z.string().min(1),
+    generated_at: z.iso.datetime(),
+    record_count: z.number().int().min(0),
+  }),
+  store: z.strictObject({
+    kind: z.enum(['memory', 'redis', 'upstash']),
+    status: z.enum(['ok', 'unavailable']),
+  }),
+});
+
+const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
+
+/** The error codes answered with `status`, in the gateway's order. */
+function codesFor(status: number): [ErrorCode, ...ErrorCode[]] {
+  const codes = ERROR_CODES.filter((code) => ERROR_STATUS[code] === status);
+  if (codes.length === 0) throw new Error(`no error code has status ${status}`);
+  return codes as [ErrorCode, ...ErrorCode[]];
+}
+
+/** The error body (specification 7, decisions 5): `{"error":{"message","status","code"}}`. */
+export const ErrorBodySchema = z.strictObject({
+  error: z.strictObject({
+    message: z.string().min(1),
+    status: z.number().int().min(400).max(599),
+    code: z.enum(ERROR_CODES),
+  }),
+});
+
+/** The error body of one status: `status` is that number and `code` one of that status's codes. */
+export function errorBodyFor(status: number) {
+  return z.strictObject({
+    error: z.strictObject({
+      message: z.string().min(1),
+      status: z.literal(status),
+      code: z.enum(codesFor(status)),
+    }),
+  });
+}
+
+const envelope = <D extends z.ZodType, M extends z.ZodType>(data: D, meta: M) => z.strictObject({ data, meta });
+
+export const ServerResponseSchema = envelope(ServerRecordSchema, ResponseMetaSchema);
+export const ServerListResponseSchema = envelope(z.array(ServerRecordSchema).max(LIMITS.list.max), ListMetaSchema);
+export const SearchResponseSchema = envelope(z.array(ServerRecordSchema).max(LIMITS.search.max), SearchMetaSchema);
+export const StatsResponseSchema = envelope(StatsSchema, ResponseMetaSchema);
+export const HealthResponseSchema = envelope(HealthDataSchema, ResponseMetaSchema);
+
+/** The component names of `components.schemas`, each with the zod schema it is generated from. */
+export const COMPONENTS = {
+  ServerRecord: [ServerRecordSchema, 'A scored MCP server (specification 2.2), plus `signals`, the evidence behind the scores. `trust_label` is the band of `trust_score`: High Trust 80-100, Moderate Trust 60-79, Low Trust 40-59, Very Low Trust 20-39, Unknown/Suspicious 0-19. `install.repo_url` and `install.version` are null when unknown; nothing is invented.'],
+  Scores: [ScoresSchema, 'The four sub-scores, integers 0 to 100.'],
+  Badge: [BadgeSchema, 'A positive fact read from one signal, with that signal as evidence.'],
+  Install: [InstallSchema, 'What the registry says about installing the server: null or empty when unknown.'],
+  Signals: [SignalsSchema, 'The evidence behind the scores as the scoring pipeline recorded it (null: not measured).'],
+  Stats: [StatsSchema, 'Ecosystem statistics (specification 2.3): `score_distribution` maps each trust_label to a count, `flag_summary` each flag to a count.'],
+  HealthData: [HealthDataSchema, 'Health (specification 2.4): `status` is "ok", or "degraded" when the counter store does not answer.'],
+  ResponseMeta: [ResponseMetaSchema, 'Request metadata: `cached` is true exactly when the body came from the one-hour response cache. May carry more members.'],
+  ListMeta: [ListMetaSchema, 'Metadata of a list page: `total` matching records, the page `limit` and `offset`.'],
+  SearchMeta: [SearchMetaSchema, 'Metadata of a search: `total` matches, `limit`; `offset` is 0.'],
+  ServerResponse: [ServerResponseSchema, 'Get Server'],
+  ServerListResponse: [ServerListResponseSchema, 'List Servers: `data` is the page of full server records.'],
+  SearchResponse: [SearchResponseSchema, 'Search: `data` holds the best matches first, full server records.'],
+  StatsResponse: [StatsResponseSchema, 'Ecosystem Statistics'],
+  HealthResponse: [HealthResponseSchema, 'Health Check'],
+  Error: [ErrorBodySchema, 'Every error: a message for people, the HTTP status, and a stable `code` for programs.'],
+} as const satisfies Record<string, readonly [z.ZodType, string]>;
+
+export type SchemaComponentName = keyof typeof COMPONENTS;
+

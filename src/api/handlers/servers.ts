@@ -1,0 +1,91 @@
+/**
+ * The handlers of the server routes: List Servers, Get Server and Search. Each validates its request with
+ * the schemas of `src/model/schema.ts` and names a cached answer by its normalised request, so two URLs that
+ * mean the same thing share one cache entry and one ETag.
+ */
+import { type ListParams, ServerPathSchema } from '../../model/schema.js';
+import { ApiError, quote } from '../errors.js';
+import { assertNoParams, parseListParams, parseSearchParams } from '../params.js';
+import type { Answer, HandlerContext } from '../route.js';
+
+export function listServers({ engine, query }: HandlerContext): Answer {
+  const params = parseListParams(query);
+  return {
+    kind: 'cached',
+    key: `list\n${listKey(params)}`,
+    compute: () => {
+      const page = engine.listJson(params);
+      return { data: page.json, metaTail: `,"total":${page.total},"limit":${params.limit},"offset":${params.offset}` };
+    },
+  };
+}
+
+export function getServer({ engine, query, pathParams }: HandlerContext): Answer {
+  const namespace = decodeSegment('namespace', pathParams.namespace ?? '');
+  const id = decodeSegment('id', pathParams.id ?? '');
+  assertNoParams(query);
+  const path = ServerPathSchema.safeParse({ namespace, id });
+  if (!path.success) {
+    const problems = path.error.issues.map((issue) => `${String(issue.path[0])}: ${issue.message}`);
+    throw new ApiError('invalid_parameter', `Invalid path: ${problems.join('; ')}`);
+  }
+  const name = `${namespace}/${id}`;
+  return {
+    kind: 'cached',
+    key: `get\n${name.toLowerCase()}`,
+    compute: () => {
+      const data = engine.getJson(name);
+      return data === undefined ? undefined : { data, metaTail: '' };
+    },
+    missing: () =>
+      new ApiError(
+        'server_not_found',
+        `Server ${quote(name, 100)} was not found. Names are <namespace>/<id>; to find a server, search: ` +
+          `GET /v1/search?q=${encodeURIComponent(id.slice(0, 40))}`,
+      ),
+  };
+}
+
+export function searchServers({ engine, query }: HandlerContext): Answer {
+  const params = parseSearchParams(query);
+  return {
+    kind: 'cached',
+    key: `search\n${JSON.stringify([params.q, params.limit])}`,
+    compute: () => {
+      const page = engine.searchJson(params.q, params.limit);
+      return { data: page.json, metaTail: `,"total":${page.total},"limit":${params.limit},"offset":0` };
+    },
+  };
+}
+
+/** One path segment of a server name, percent-decoded; never a `/` (a name has exactly one). */
+function decodeSegment(name: 'namespace' | 'id', segment: string): string {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(segment);
+  } catch {
+    throw new ApiError('invalid_parameter', `Invalid path: ${name} is not valid percent-encoding`);
+  }
+  // A name has exactly one "/", the one between namespace and id; an encoded one would make a second.
+  if (decoded.includes('/')) {
+    throw new ApiError(
+      'invalid_parameter',
+      `Invalid path: ${name} may not contain "/" (%2F); a server name is <namespace>/<id> with exactly one "/"`,
+    );
+  }
+  return decoded;
+}
+
+/** List parameters as a cache key. Filters match case-insensitively, so their case does not split entries. */
+function listKey(params: ListParams): string {
+  return JSON.stringify([
+    params.limit,
+    params.offset,
+    params.sort,
+    params.order,
+    params.min_score ?? null,
+    params.flags?.toLowerCase() ?? null,
+    params.target?.toLowerCase() ?? null,
+    params.namespace?.toLowerCase() ?? null,
+  ]);
+}

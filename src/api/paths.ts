@@ -1,0 +1,32 @@
+/**
+ * The path of every route, as an OpenAPI path template, and the one way to fill a template in. The route
+ * table (`routes.ts`) binds each path to its handler; the MCP client and the generated Vercel files use the
+ * paths alone, without pulling in the handlers and the engine behind them.
+ */
+
+export const ROUTE_PATHS = {
+  health: '/v1/health',
+  stats: '/v1/stats',
+  list: '/v1/servers',
+  get: '/v1/servers/{namespace}/{id}',
+  search: '/v1/search',
+} as const;
+
+export type RouteId = keyof typeof ROUTE_PATHS;
+
+/** The names of a template's `{name}` segments, in order. */
+export function pathParamNames(template: string): string[] {
+  return template
+    .split('/')
+    .filter((segment) => segment.startsWith('{'))
+    .map((segment) => segment.slice(1, -1));
+}
+
+/** `template` with each `{name}` replaced by its value, percent-encoded (so `/` in a value stays one segment). */
+export function fillPath(template: string, values: Readonly<Record<string, string>> = {}): string {
+  return template.replace(/\{([a-z_]+)\}/g, (_, name: string) => {
+    const value = values[name];
+    if (value === undefined) throw new Error(`no value for path parameter ${name} of ${template}`);
+    return encodeURIComponent(value);
+  });
+}

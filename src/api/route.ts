@@ -1,0 +1,73 @@
+/**
+ * What a route is: one row of the route table (`routes.ts`). A row says where the route lives, whether it
+ * needs a key (and so is counted), how it answers and how the OpenAPI document describes it. The gateway,
+ * the OpenAPI generator, the Vercel files and the MCP client all read these rows; none keeps its own list.
+ */
+import type { z } from 'zod';
+import type { QueryEngine } from '../query/types.js';
+import type { ApiError } from './errors.js';
+import type { SchemaComponentName } from './envelope.js';
+import type { RouteId } from './paths.js';
+
+/** What a handler gets: the engine of the snapshot being served and the request's parts, still raw. */
+export interface HandlerContext {
+  engine: QueryEngine;
+  /** The query string, without `?` (not yet validated: the handler parses it with its schema). */
+  query: string;
+  /** The path's `{name}` segments, still percent-encoded. */
+  pathParams: Readonly<Record<string, string>>;
+  nowMs: number;
+  /** The counter store as health reports it: its kind, and whether it answers within its bound. */
+  store: { kind: 'memory' | 'redis' | 'upstash'; answers(): Promise<boolean> };
+}
+
+/** A computed answer: `data` as JSON text, and `meta` members after `cached` (`,"total":3,...`), as text. */
+export interface Computed {
+  data: string;
+  metaTail: string;
+}
+
+/**
+ * How a handler answers:
+ * - `cached`: an answer that depends only on the snapshot and `key` (the normalised request), so the gateway
+ *   may serve it from the response cache, with an ETag; `compute` gives undefined when there is nothing to
+ *   answer, and then `missing` is the error (Get Server's 404).
+ * - `live`: an answer made now and never cached (health).
+ */
+export type Answer =
+  | { kind: 'cached'; key: string; compute: () => Computed | undefined; missing?: () => ApiError }
+  | { kind: 'live'; data: string };
+
+export type Handler = (context: HandlerContext) => Answer | Promise<Answer>;
+
+/** The documentation of a set of parameters: their schema, and one description per member. */
+export interface ParameterDoc {
+  schema: z.ZodObject;
+  descriptions: Readonly<Record<string, string>>;
+}
+
+/** How the OpenAPI document describes a route's GET operation. */
+export interface OperationDoc {
+  operationId: string;
+  summary: string;
+  description: string;
+  tag: 'Service' | 'Servers';
+  /** The component of the success body. */
+  body: SchemaComponentName;
+  query?: ParameterDoc;
+  path?: ParameterDoc;
+  /** Whether the route answers 404 for something it cannot find (Get Server's unknown name). */
+  notFound?: boolean;
+}
+
+export interface Route {
+  id: RouteId;
+  /** The OpenAPI path template (`/v1/servers/{namespace}/{id}`), from `ROUTE_PATHS`. */
+  path: string;
+  /** Needs `X-API-Key`; every request with a valid key counts against its daily limit. */
+  keyed: boolean;
+  /** How the 404's list of routes names it, when it differs from `path` (Search's required `q`). */
+  listedAs?: string;
+  handler: Handler;
+  doc: OperationDoc;
+}

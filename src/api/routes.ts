@@ -1,0 +1,123 @@
+/**
+ * The route table: every route of the API, once. The gateway matches against it (and lists it in its 404),
+ * the OpenAPI document's `paths` are made from it, `scripts/generated-files.ts` writes `vercel.json`'s
+ * rewrites and the `api/` files from it, and the MCP client requests its paths. Adding a route is a row here
+ * plus its handler.
+ */
+import type { z } from 'zod';
+import {
+  LIMITS,
+  type ListParams,
+  ListParamsSchema,
+  type SearchParams,
+  SearchParamsSchema,
+  ServerPathSchema,
+} from '../model/schema.js';
+import { getServer, listServers, searchServers } from './handlers/servers.js';
+import { health, stats } from './handlers/service.js';
+import { ROUTE_PATHS, type RouteId } from './paths.js';
+import type { Route } from './route.js';
+
+// Parameter descriptions are typed by the schemas' keys, so a new parameter cannot be left undocumented.
+
+const LIST_PARAMS: Record<keyof ListParams, string> = {
+  limit: 'Results per page.',
+  offset: 'How many records to skip. An offset past the end gives an empty page with the true `meta.total`.',
+  sort: 'Sort field. Ties are always broken by name ascending, so pages never overlap or skip a record; `namespace` sorts by namespace, then name.',
+  order: 'Sort order of the sort field (accepted in any case); ties stay name ascending.',
+  min_score: 'Only servers whose trust score is at least this.',
+  flags: 'Only servers carrying this flag; several flags separated by commas mean all of them. Case-insensitive.',
+  target: 'Only servers with this platform target (for example `GitHub`, `PostgreSQL`). Case-insensitive.',
+  namespace: 'Only servers of this publisher namespace (the part of the name before `/`). Case-insensitive.',
+};
+
+const SEARCH_PARAMS: Record<keyof SearchParams, string> = {
+  q: 'Words to find in server names (at least 2 characters after trimming). Prefix matching (`postg` finds `postgres`), typo tolerance for words of 4 or more characters; several words must all match; the id weighs more than the namespace.',
+  limit: 'Maximum number of results.',
+};
+
+const SERVER_PATH: Record<keyof z.infer<typeof ServerPathSchema>, string> = {
+  namespace: 'Publisher namespace, the part of the name before `/` (matched case-insensitively), percent-encoded.',
+  id: 'Server id, the part of the name after `/` (matched case-insensitively), percent-encoded.',
+};
+
+/** Every route, in the order the 404 lists them and the OpenAPI document describes them. */
+export const ROUTES: readonly Route[] = [
+  {
+    id: 'health',
+    path: ROUTE_PATHS.health,
+    keyed: false,
+    handler: health,
+    doc: {
+      operationId: 'getHealth',
+      summary: 'Health Check',
+      description: 'Whether the service is up, the snapshot it serves and the state of its counter store. Needs no key and never counts against a limit.',
+      tag: 'Service',
+      body: 'HealthResponse',
+    },
+  },
+  {
+    id: 'stats',
+    path: ROUTE_PATHS.stats,
+    keyed: true,
+    handler: stats,
+    doc: {
+      operationId: 'getStats',
+      summary: 'Ecosystem Statistics',
+      description: 'Total servers, average and median score, servers per trust label and per flag, and verified publishers. Takes no parameters.',
+      tag: 'Service',
+      body: 'StatsResponse',
+    },
+  },
+  {
+    id: 'list',
+    path: ROUTE_PATHS.list,
+    keyed: true,
+    handler: listServers,
+    doc: {
+      operationId: 'listServers',
+      summary: 'List Servers',
+      description: `Filter, sort and page the scored servers. Default sort \`trust_score\` \`desc\`; ${LIMITS.list.default} per page. A filter that matches nothing gives an empty page with \`meta.total\` 0.`,
+      tag: 'Servers',
+      body: 'ServerListResponse',
+      query: { schema: ListParamsSchema, descriptions: LIST_PARAMS },
+    },
+  },
+  {
+    id: 'get',
+    path: ROUTE_PATHS.get,
+    keyed: true,
+    handler: getServer,
+    doc: {
+      operationId: 'getServer',
+      summary: 'Get Server',
+      description: 'The trust record of the server named `<namespace>/<id>`, matched case-insensitively and answered with its stored spelling.',
+      tag: 'Servers',
+      body: 'ServerResponse',
+      path: { schema: ServerPathSchema, descriptions: SERVER_PATH },
+      notFound: true,
+    },
+  },
+  {
+    id: 'search',
+    path: ROUTE_PATHS.search,
+    keyed: true,
+    listedAs: '/v1/search?q={query}',
+    handler: searchServers,
+    doc: {
+      operationId: 'searchServers',
+      summary: 'Search',
+      description: `Search servers by name; best matches first (ties go to the higher trust score), at most \`limit\` (default ${LIMITS.search.default}). A query whose words all equal a server's id ranks that server first.`,
+      tag: 'Servers',
+      body: 'SearchResponse',
+      query: { schema: SearchParamsSchema, descriptions: SEARCH_PARAMS },
+    },
+  },
+];
+
+/** The row of route `id`. */
+export function routeById(id: RouteId): Route {
+  const route = ROUTES.find((candidate) => candidate.id === id);
+  if (route === undefined) throw new Error(`no route ${id}`);
+  return route;
+}

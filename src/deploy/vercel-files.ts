@@ -1,0 +1,79 @@
+/**
+ * What the Vercel deployment needs from the route table: `vercel.json`'s rewrites (one per route, then the
+ * JSON 404 for every other `/v1` path) and one function file in `api/` per route. Generated, never edited:
+ * `scripts/generated-files.ts` writes them and a test keeps the committed ones equal to what this makes.
+ */
+import type { Route } from '../api/route.js';
+
+/** The rewrite that sends every other `/v1` path to the JSON 404, and its function. */
+export const NOT_FOUND_SOURCE = '/v1/:path*';
+export const NOT_FOUND_FILE = 'api/v1/not-found.ts';
+
+export interface Rewrite {
+  source: string;
+  destination: string;
+}
+
+/** `/v1/servers/{namespace}/{id}` → `/v1/servers/:namespace/:id`, Vercel's path syntax. */
+const vercelPath = (template: string) => template.replace(/\{([a-z_]+)\}/g, ':$1');
+
+export function rewritesFor(routes: readonly Route[]): Rewrite[] {
+  return [
+    ...routes.map((route) => ({ source: vercelPath(route.path), destination: `/api${vercelPath(route.path)}` })),
+    { source: NOT_FOUND_SOURCE, destination: '/api/v1/not-found' },
+  ];
+}
+
+/**
+ * The file of `route` under `api/`: its path with `[name]` for each parameter, or `index.ts` in a folder
+ * when another route's path continues below it (`/v1/servers` beside `/v1/servers/{namespace}/{id}`).
+ */
+export function functionFileOf(route: Route, routes: readonly Route[]): string {
+  const base = `api${route.path.replace(/\{([a-z_]+)\}/g, '[$1]')}`;
+  const hasChildren = routes.some((other) => other.path.startsWith(`${route.path}/`));
+  return hasChildren ? `${base}/index.ts` : `${base}.ts`;
+}
+
+/** The import path of `src/http/vercel.ts` from a file under `api/`. */
+function handlerImport(file: string): string {
+  const depth = file.split('/').length - 1;
+  return `${'../'.repeat(depth)}src/http/vercel.js`;
+}
+
+/** The source of the function file of `route` (or of the JSON 404 when `route` is undefined). */
+export function functionSource(file: string, route: Route | undefined): string {
+  const what =
+    route === undefined
+      ? [
+          `Route: every other path under /v1 (vercel.json's rewrite of ${NOT_FOUND_SOURCE}), so an unknown route gets`,
+          "the API's JSON 404 (`route_not_found`) instead of the platform's HTML page. Auth: none.",
+        ]
+      : [
+          `Route: GET|HEAD|OPTIONS ${route.path} (${route.doc.summary}; vercel.json rewrites it here).`,
+          route.keyed
+            ? 'Auth: `X-API-Key`; every request with a valid key counts against its daily limit.'
+            : 'Auth: none; never counted.',
+        ];
+  const argument = route === undefined ? '' : `'${route.id}'`;
+  return [
+    '/**',
+    ...what.map((line) => ` * ${line}`),
+    ' * Generated from the route table (src/api/routes.ts) by scripts/generated-files.ts: do not edit.',
+    ' */',
+    `import { vercelHandler } from '${handlerImport(file)}';`,
+    '',
+    `export default vercelHandler(${argument});`,
+    '',
+  ].join('\n');
+}
+
+/** Every function file: path → source. */
+export function functionFiles(routes: readonly Route[]): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const route of routes) {
+    const file = functionFileOf(route, routes);
+    files.set(file, functionSource(file, route));
+  }
+  files.set(NOT_FOUND_FILE, functionSource(NOT_FOUND_FILE, undefined));
+  return files;
+}

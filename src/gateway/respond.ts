@@ -1,0 +1,71 @@
+/**
+ * How the gateway writes a response: the headers every answer carries (CORS, `nosniff`, the rate-limit
+ * headers, `Cache-Control`), an explicit length, no body for HEAD; and the one place an `ApiError` becomes a
+ * response.
+ */
+import { type ApiError, errorBody } from '../api/errors.js';
+import { createCors } from './cors.js';
+import { type RateLimitDecision, setRateLimitHeaders } from './rate-limit.js';
+
+/** A response as plain data. `headers` names are lower-case; `body` is null for HEAD, 204 and 304. */
+export interface GatewayResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string | null;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+/** Keyed answers: a shared cache must never answer one key's request with another key's response. */
+export const KEYED_CACHE_CONTROL = 'private';
+/** Health and every error: never reuse. */
+export const NO_STORE = 'no-store';
+
+export interface Responder {
+  headers(decision: RateLimitDecision, nowMs: number, cacheControl: string, json: boolean): Record<string, string>;
+  /** A response with `body`, or for HEAD the same headers (the length included) and no body. */
+  withBody(status: number, headers: Record<string, string>, body: string, head: boolean): GatewayResponse;
+  /** The error body, with the usual headers and any the error asks for (405's `Allow`). */
+  error(error: ApiError, decision: RateLimitDecision, nowMs: number, head: boolean): GatewayResponse;
+  /** The 204 of a CORS preflight. */
+  preflight(decision: RateLimitDecision, nowMs: number): GatewayResponse;
+}
+
+export function createResponder(): Responder {
+  const cors = createCors();
+  const allowOrigin = cors.headers['access-control-allow-origin'] ?? '*';
+  const exposeHeaders = cors.headers['access-control-expose-headers'] ?? '';
+
+  function headers(decision: RateLimitDecision, nowMs: number, cacheControl: string, json: boolean) {
+    const out: Record<string, string> = {
+      'access-control-allow-origin': allowOrigin,
+      'access-control-expose-headers': exposeHeaders,
+      'cache-control': cacheControl,
+      // Every answer says what it is; a browser must never guess another type from the bytes.
+      'x-content-type-options': 'nosniff',
+    };
+    if (json) out['content-type'] = JSON_TYPE;
+    setRateLimitHeaders(out, decision, nowMs);
+    return out;
+  }
+
+  function withBody(status: number, out: Record<string, string>, body: string, head: boolean): GatewayResponse {
+    // An explicit length lets Node send the body in one piece instead of chunked encoding.
+    out['content-length'] = String(Buffer.byteLength(body));
+    return { status, headers: out, body: head ? null : body };
+  }
+
+  return {
+    headers,
+    withBody,
+    error(error, decision, nowMs, head) {
+      const response = withBody(error.status, headers(decision, nowMs, NO_STORE, true), errorBody(error), head);
+      if (error.headers !== undefined) Object.assign(response.headers, error.headers);
+      return response;
+    },
+    preflight(decision, nowMs) {
+      const out = headers(decision, nowMs, NO_STORE, false);
+      Object.assign(out, cors.preflightHeaders);
+      return { status: 204, headers: out, body: null };
+    },
+  };
+}

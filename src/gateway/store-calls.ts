@@ -1,0 +1,48 @@
+/**
+ * Every store call the gateway makes, bounded: it settles with the call's result or fails once the bound
+ * has passed, whatever the store does (decisions, section 5: a store outage is a 502 within about a second).
+ * Remote stores bound their own calls too; this holds for any `Store`, including one that never answers.
+ */
+import { ApiError } from '../api/errors.js';
+import type { KeyRecord } from '../keys/record.js';
+import { bounded } from '../stores/deadline.js';
+import type { Store } from '../stores/types.js';
+
+/** How often a store failure is written to stderr: once every 10 s is enough to say why 502s happen. */
+const REPORT_EVERY_MS = 10_000;
+
+export interface StoreCalls {
+  readonly kind: Store['kind'];
+  findKey(hash: string): Promise<KeyRecord | undefined>;
+  increment(key: string, expireAtMs: number): Promise<number>;
+  /** Whether the store answers within the bound. */
+  answers(): Promise<boolean>;
+  /** The 502 for a failed call, after telling the operator why (the client never sees the backend's error). */
+  unavailable(cause: unknown): ApiError;
+}
+
+export function createStoreCalls(store: Store, timeoutMs: number): StoreCalls {
+  let reportedAt = Number.NEGATIVE_INFINITY;
+  return {
+    kind: store.kind,
+    findKey: (hash) => bounded(() => store.findKey(hash), timeoutMs),
+    increment: (key, expireAtMs) => bounded(() => store.increment(key, expireAtMs), timeoutMs),
+    answers: () =>
+      bounded(() => store.ping(), timeoutMs).then(
+        () => true,
+        () => false,
+      ),
+    unavailable(cause) {
+      const at = performance.now();
+      if (at - reportedAt >= REPORT_EVERY_MS) {
+        reportedAt = at;
+        const why = cause instanceof Error ? cause.message : String(cause);
+        console.error(`gateway: answering 502, the ${store.kind} store failed: ${why}`);
+      }
+      return new ApiError(
+        'store_unavailable',
+        'The upstream data store (keys and daily counters) cannot be reached; nothing was served. Try again shortly',
+      );
+    },
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * Every bad setting an operator can make gives one line on stderr that names the setting and what is
+ * allowed, and a non-zero exit; never a stack trace. Run as `npm start` runs the server, and as the key CLI.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RECORDS } from '../gateway/harness.js';
+import { buildTestSnapshot } from '../support/records.js';
+import { childEnv, REPO, runKeys } from './process.js';
+
+const TSX = path.join(REPO, 'node_modules/.bin/tsx');
+let dir: string;
+let snapshot: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'mts-operator-'));
+  snapshot = await buildTestSnapshot(RECORDS);
+}, 60_000);
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+/** Start the server with `env`; it must exit (not listen) within the bound. */
+function serve(env: Record<string, string>): { status: number | null; stderr: string; stdout: string } {
+  const result = spawnSync(TSX, [path.join(REPO, 'scripts/serve.ts')], {
+    cwd: REPO,
+    env: childEnv({ HOST: '127.0.0.1', PORT: '0', SNAPSHOT_DIR: snapshot, ...env }),
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  return { status: result.status, stderr: result.stderr, stdout: result.stdout };
+}
+
+/**
+ * A non-zero exit whose reason is one line with the words that say what to fix, and no stack frame. (A
+ * remote store's client may warn once before, on a line of its own, that it is retrying.)
+ */
+function expectOneLine(result: { status: number | null; stderr: string }, pattern: RegExp): void {
+  expect(result.status, result.stderr).not.toBe(0);
+  expect(result.status, result.stderr).not.toBeNull();
+  const lines = result.stderr.trim().split('\n');
+  expect(result.stderr).not.toMatch(/^\s+at /m);
+  expect(lines.filter((line) => !/^(redis|upstash) store: .*retrying/.test(line)), result.stderr).toHaveLength(1);
+  expect(lines.at(-1)).toMatch(pattern);
+}
+
+describe('bad settings, at start', () => {
+  it('an unresolvable HOST', () => {
+    expectOneLine(serve({ HOST: 'no-such-host.invalid' }), /^HOST=no-such-host\.invalid does not resolve/);
+  });
+
+  it('an unreachable Redis when no API_KEYS is set', () => {
+    const result = serve({ STORE: 'redis', REDIS_URL: 'redis://127.0.0.1:1', KEYS_FILE: path.join(dir, 'unused.json') });
+    expectOneLine(result, /^Cannot reach the redis store at start .*check REDIS_URL, or set API_KEYS$/);
+  });
+
+  it('an unreachable Upstash when no API_KEYS is set', () => {
+    const result = serve({ STORE: 'upstash', UPSTASH_REDIS_REST_URL: 'https://127.0.0.1:1', UPSTASH_REDIS_REST_TOKEN: 't' });
+    expectOneLine(result, /^Cannot reach the upstash store at start .*check UPSTASH_REDIS_REST_URL, or set API_KEYS$/);
+  });
+
+  it('a KEYS_FILE that is not JSON', async () => {
+    const file = path.join(dir, 'broken.json');
+    await writeFile(file, '{ not json');
+    expectOneLine(serve({ KEYS_FILE: file }), /^The key file .*broken\.json \(KEYS_FILE\) is not valid JSON/);
+  });
+
+  it('a KEYS_FILE at an impossible path', () => {
+    expectOneLine(serve({ KEYS_FILE: '/dev/null/keys.json' }), /key file \/dev\/null\/keys\.json \(KEYS_FILE\)/);
+  });
+
+  it('an API_KEYS entry longer than a key may be, or with a character a header cannot carry', () => {
+    expectOneLine(serve({ API_KEYS: `ok-key,${'k'.repeat(300)}` }), /API_KEYS entry 2 is 300 characters long; a key has at most 256/);
+    expectOneLine(serve({ API_KEYS: 'caf\u00e9-key' }), /API_KEYS entry 1 holds a character a header cannot carry/);
+  });
+});
+
+describe('bad settings, in the key CLI', () => {
+  it('a KEYS_FILE at an impossible path', () => {
+    expectOneLine(runKeys(['create'], { KEYS_FILE: '/dev/null/keys.json' }), /key file \/dev\/null\/keys\.json \(KEYS_FILE\)/);
+  });
+
+  it('an unreachable Redis', () => {
+    expectOneLine(runKeys(['list'], { STORE: 'redis', REDIS_URL: 'redis://127.0.0.1:1' }), /redis/);
+  });
+});
