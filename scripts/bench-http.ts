@@ -116,7 +116,10 @@ export interface ColdStart {
  * to a file, as under a process manager. Not a pipe into this process: reading 1 MB/s of log lines here
  * would take CPU from the load tool on a two-core machine and slow both ends.
  */
-async function startServer(env: Record<string, string>, logFile: string): Promise<{ url: string; stop: () => Promise<void> }> {
+async function startServer(
+  env: Record<string, string>,
+  logFile: string,
+): Promise<{ url: string; stop: () => Promise<void> }> {
   const out = await open(logFile, 'w');
   const child = spawn(process.execPath, ['--import', 'tsx', path.join('scripts', 'serve.ts')], {
     cwd: REPO_ROOT,
@@ -127,7 +130,8 @@ async function startServer(env: Record<string, string>, logFile: string): Promis
   try {
     const started = Date.now();
     for (;;) {
-      if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}: ${await readFile(logFile, 'utf8')}`);
+      if (child.exitCode !== null)
+        throw new Error(`the server exited with ${child.exitCode}: ${await readFile(logFile, 'utf8')}`);
       const match = /Listening on (http:\/\/\S+)/.exec(await readFile(logFile, 'utf8'));
       if (match?.[1]) return { url: match[1], stop: async () => void (child.kill('SIGTERM'), await exited) };
       if (Date.now() - started > 60_000) throw new Error('the server did not start within 60 s');
@@ -188,7 +192,16 @@ export async function benchHttp(options: HttpBenchOptions = {}): Promise<HttpBen
     const headers = { 'x-api-key': key };
     // A filtered page: two filters, a sort, an order and a page among the first ten. "Uncached" walks
     // through 48,480 distinct combinations, more than a run can ask for, so no answer comes from the cache.
-    const sorts = ['name', 'trust_score', 'namespace', 'provenance', 'maintenance', 'popularity', 'permissions', 'scored_at'];
+    const sorts = [
+      'name',
+      'trust_score',
+      'namespace',
+      'provenance',
+      'maintenance',
+      'popularity',
+      'permissions',
+      'scored_at',
+    ];
     const flags = ['TEMPLATE_DESCRIPTION', 'NO_SOURCE', 'DEAD_ENTRY'];
     const listPath = (i: number) => {
       const page = i % 10;
@@ -226,11 +239,27 @@ export async function benchHttp(options: HttpBenchOptions = {}): Promise<HttpBen
     try {
       const cases: { name: string; paths: Paths; target?: number }[] = [
         { name: 'Get Server, cached (1,000 names in turn)', paths: getCached, target: 0.5 },
-        { name: 'Get Server, uncached (every record once)', paths: () => `/v1/servers/${names[nameIndex++ % names.length]}`, target: 0.5 },
-        { name: 'List filtered page, cached (10 pages)', paths: cycle(Array.from({ length: 10 }, (_, i) => listPath(i))), target: 0.3 },
+        {
+          name: 'Get Server, uncached (every record once)',
+          paths: () => `/v1/servers/${names[nameIndex++ % names.length]}`,
+          target: 0.5,
+        },
+        {
+          name: 'List filtered page, cached (10 pages)',
+          paths: cycle(Array.from({ length: 10 }, (_, i) => listPath(i))),
+          target: 0.3,
+        },
         { name: 'List filtered page, uncached', paths: () => listPath(listIndex++), target: 0.3 },
-        { name: 'Search, cached (20 queries)', paths: cycle(ids.slice(0, 20).map((id) => `/v1/search?q=${encodeURIComponent(id)}`)), target: 0.2 },
-        { name: 'Search, uncached (next id as query)', paths: () => `/v1/search?q=${encodeURIComponent(ids[queryIndex++ % ids.length] ?? 'mcp')}`, target: 0.2 },
+        {
+          name: 'Search, cached (20 queries)',
+          paths: cycle(ids.slice(0, 20).map((id) => `/v1/search?q=${encodeURIComponent(id)}`)),
+          target: 0.2,
+        },
+        {
+          name: 'Search, uncached (next id as query)',
+          paths: () => `/v1/search?q=${encodeURIComponent(ids[queryIndex++ % ids.length] ?? 'mcp')}`,
+          target: 0.2,
+        },
       ];
       for (const benchCase of cases) {
         const run = await load(server.url, benchCase.paths, seconds, connections, headers);
@@ -253,13 +282,17 @@ export async function benchHttp(options: HttpBenchOptions = {}): Promise<HttpBen
       target: 'node20',
       outfile: compiledEntry,
       // CommonJS packages inside an ESM bundle still call require() for Node's built-in modules.
-      banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
+      banner: {
+        js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);",
+      },
       logLevel: 'error',
     });
     const colds: ColdStart[] = [];
     const compiledColds: ColdStart[] = [];
     for (let i = 0; i < coldStarts; i++) {
-      colds.push(await coldStart(snapshotDir, key, names[i] ?? '', ['--import', 'tsx', path.join('scripts', 'serve.ts')]));
+      colds.push(
+        await coldStart(snapshotDir, key, names[i] ?? '', ['--import', 'tsx', path.join('scripts', 'serve.ts')]),
+      );
       compiledColds.push(await coldStart(snapshotDir, key, names[i + coldStarts] ?? '', [compiledEntry]));
     }
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
@@ -293,7 +326,8 @@ export function formatHttpBench(result: HttpBenchResult): string {
     `${'case'.padEnd(44)} ${'req/s'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'of bare'.padStart(8)}  target`,
   ];
   for (const row of result.rows) {
-    const verdict = row.target === undefined ? '' : `>= ${row.target * 100}%: ${row.ratio >= row.target ? 'met' : 'NOT met'}`;
+    const verdict =
+      row.target === undefined ? '' : `>= ${row.target * 100}%: ${row.ratio >= row.target ? 'met' : 'NOT met'}`;
     lines.push(
       `${row.name.padEnd(44)} ${row.requestsPerSecond.toFixed(0).padStart(7)} ${String(row.p50Ms).padStart(7)} ` +
         `${String(row.p99Ms).padStart(7)} ${(Number.isNaN(row.ratio) ? '' : `${(row.ratio * 100).toFixed(0)}%`).padStart(8)}  ${verdict}` +
@@ -307,8 +341,16 @@ export function formatHttpBench(result: HttpBenchResult): string {
       `${cold.medianLoad} ms of it loading the snapshot, so ${cold.medianReady - cold.medianLoad} ms of ${startup}`,
   ];
   lines.push(
-    ...describe('npm start (tsx)', result.coldStartMs, 'runtime start-up (node, the tsx loader compiling TypeScript, imports)'),
-    ...describe('compiled ahead into one bundle', result.compiledColdStartMs, 'runtime start-up (node, parsing the bundle)'),
+    ...describe(
+      'npm start (tsx)',
+      result.coldStartMs,
+      'runtime start-up (node, the tsx loader compiling TypeScript, imports)',
+    ),
+    ...describe(
+      'compiled ahead into one bundle',
+      result.compiledColdStartMs,
+      'runtime start-up (node, parsing the bundle)',
+    ),
   );
   return lines.join('\n');
 }

@@ -14,7 +14,6 @@ import { parseArgs } from 'node:util';
 import { startServerProcess } from './lib/server-process.js';
 import { autocannon, type AutocannonRequest } from './lib/autocannon.js';
 
-
 export interface StoreBenchRun {
   store: 'memory' | 'redis';
   requestsPerSecond: number;

@@ -6,7 +6,7 @@
  * of a process holding the snapshot, and in-process latency (median and p99 over many calls) of get,
  * list and search. `http` (issue 3): the gateway over HTTP against a bare node:http server, and cold starts
  * (scripts/bench-http.ts). `store` (issue 4): Get Server with STORE=redis against STORE=memory
- * (scripts/bench-store.ts). Prints tables; the README carries the figures.
+ * (scripts/bench-store.ts). Prints tables; docs/performance.md carries the figures.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -76,16 +76,26 @@ async function childQuery(dir: string, records: number) {
   void manifest;
 
   // Real names from the snapshot, looked up in a shuffled, changing order and in other letter cases.
-  const names = engine.list({ limit: 200, offset: Math.floor(records / 3), sort: 'name', order: 'asc' }).items.map((r) => r.name);
+  const page = engine.listJson({ limit: 200, offset: Math.floor(records / 3), sort: 'name', order: 'asc' });
+  const names = (JSON.parse(page.json) as { name: string }[]).map((record) => record.name);
   let n = 0;
   const base: ListParams = { limit: 50, offset: 0, sort: 'trust_score', order: 'desc' };
   const cases: [string, () => unknown][] = [
     ['get (random real name, other case)', () => engine.getJson(names[n++ % names.length]!.toUpperCase())],
     ['list: default page', () => engine.listJson(base)],
-    ['list: flags + target, sort=name', () => engine.listJson({ ...base, sort: 'name', order: 'asc', flags: 'NO_SOURCE', target: 'github' })],
-    ['list: namespace + min_score, sort=popularity', () => engine.listJson({ ...base, sort: 'popularity', namespace: 'io.github.kaka', min_score: 30 })],
+    [
+      'list: flags + target, sort=name',
+      () => engine.listJson({ ...base, sort: 'name', order: 'asc', flags: 'NO_SOURCE', target: 'github' }),
+    ],
+    [
+      'list: namespace + min_score, sort=popularity',
+      () => engine.listJson({ ...base, sort: 'popularity', namespace: 'io.github.kaka', min_score: 30 }),
+    ],
     ['list: offset N/2', () => engine.listJson({ ...base, offset: Math.floor(records / 2) })],
-    ['list: min_score=60, offset N/10, sort=scored_at', () => engine.listJson({ ...base, sort: 'scored_at', min_score: 60, offset: Math.floor(records / 10) })],
+    [
+      'list: min_score=60, offset N/10, sort=scored_at',
+      () => engine.listJson({ ...base, sort: 'scored_at', min_score: 60, offset: Math.floor(records / 10) }),
+    ],
     ['search: common word "mcp"', () => engine.searchJson('mcp', 20)],
     ['search: "github" (in most namespaces)', () => engine.searchJson('github', 20)],
     ['search: rare word "kubernetes"', () => engine.searchJson('kubernetes', 20)],
@@ -106,10 +116,14 @@ async function childQuery(dir: string, records: number) {
 }
 
 function runChild(args: string[]): unknown {
-  const result = spawnSync(process.execPath, ['--expose-gc', '--max-old-space-size=4096', '--import', 'tsx', 'scripts/bench.ts', ...args], {
-    encoding: 'utf8',
-    maxBuffer: 1 << 26,
-  });
+  const result = spawnSync(
+    process.execPath,
+    ['--expose-gc', '--max-old-space-size=4096', '--import', 'tsx', 'scripts/bench.ts', ...args],
+    {
+      encoding: 'utf8',
+      maxBuffer: 1 << 26,
+    },
+  );
   if (result.status !== 0) throw new Error(`bench child ${args.join(' ')} failed:\n${result.stderr}`);
   const lines = result.stdout.trim().split('\n');
   return JSON.parse(lines[lines.length - 1]!);
@@ -147,25 +161,46 @@ async function benchSnapshot(count: number) {
     const records = generateRecords(count, Number(values.seed));
     for (let file = 0; file * FILE_RECORDS < count; file++) {
       const slice = records.slice(file * FILE_RECORDS, (file + 1) * FILE_RECORDS);
-      await writeFile(path.join(work, `part-${String(file).padStart(3, '0')}.ndjson`), slice.map((r) => JSON.stringify(r)).join('\n') + '\n');
+      await writeFile(
+        path.join(work, `part-${String(file).padStart(3, '0')}.ndjson`),
+        slice.map((r) => JSON.stringify(r)).join('\n') + '\n',
+      );
     }
     records.length = 0;
     const dir = path.join(work, 'snapshot');
-    const build = runChild(['--child', 'build', '--input', `${work}/*.ndjson`, '--dir', dir]) as { seconds: number; peakMB: number };
+    const build = runChild(['--child', 'build', '--input', `${work}/*.ndjson`, '--dir', dir]) as {
+      seconds: number;
+      peakMB: number;
+    };
     const manifest = await readManifest(dir);
-    const query = runChild(['--child', 'query', '--dir', dir, '--records', String(count)]) as Awaited<ReturnType<typeof childQuery>>;
+    const query = runChild(['--child', 'query', '--dir', dir, '--records', String(count)]) as Awaited<
+      ReturnType<typeof childQuery>
+    >;
 
-    console.log(`\n## Snapshot benchmark: ${count.toLocaleString('en')} records (node ${process.version}, ${new Date().toISOString()})\n`);
+    console.log(
+      `\n## Snapshot benchmark: ${count.toLocaleString('en')} records (node ${process.version}, ${new Date().toISOString()})\n`,
+    );
     console.log('| measure | value |\n|---|---|');
-    console.log(`| build (validate, index, write) | ${build.seconds.toFixed(1)} s, peak RSS ${build.peakMB.toFixed(0)} MB |`);
+    console.log(
+      `| build (validate, index, write) | ${build.seconds.toFixed(1)} s, peak RSS ${build.peakMB.toFixed(0)} MB |`,
+    );
     console.log(`| load everything cold (read, verify hashes, parse) | ${fmt(query.loadMs)} ms |`);
     console.log(`| load what \`get\` needs (manifest, records, names) | ${fmt(query.getReadyMs)} ms |`);
-    console.log(`| \`loadSnapshot\` returns (all verified; lists' and searches' indexes parsed on first use) | ${fmt(query.startMs)} ms |`);
-    console.log(`| process holding the snapshot | RSS ${query.rssMB.toFixed(0)} MB (heap ${query.heapMB.toFixed(0)} MB, buffers ${query.externalMB.toFixed(0)} MB) |`);
+    console.log(
+      `| \`loadSnapshot\` returns (all verified; lists' and searches' indexes parsed on first use) | ${fmt(query.startMs)} ms |`,
+    );
+    console.log(
+      `| process holding the snapshot | RSS ${query.rssMB.toFixed(0)} MB (heap ${query.heapMB.toFixed(0)} MB, buffers ${query.externalMB.toFixed(0)} MB) |`,
+    );
     console.log('\n| artifact | size | cold load (read + verify + parse) |\n|---|---:|---:|');
     const roleOf: Record<string, keyof LoadTimings> = {
-      'records.ndjson': 'records', 'names.json': 'names', 'columns.json': 'columns', 'stats.json': 'stats',
-      'sort-indexes.json': 'sortIndexes', 'postings.json': 'postings', 'search.json': 'search',
+      'records.ndjson': 'records',
+      'names.json': 'names',
+      'columns.json': 'columns',
+      'stats.json': 'stats',
+      'sort-indexes.json': 'sortIndexes',
+      'postings.json': 'postings',
+      'search.json': 'search',
     };
     for (const [file, { bytes }] of Object.entries(manifest.files)) {
       console.log(`| ${file} | ${(bytes / 1e6).toFixed(1)} MB | ${fmt(query.timings[roleOf[file]!] ?? 0)} ms |`);

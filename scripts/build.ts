@@ -22,7 +22,8 @@ const USAGE = `usage: npm run build -- [--input "<glob>"] [--out <dir>] [--previ
 function share(name: string, text: string | undefined, fallback: number): number {
   if (text === undefined) return fallback;
   const value = Number(text);
-  if (!/^(0|1|0?\.\d+|1\.0*)$/.test(text) || value < 0 || value > 1) throw new Error(`--${name} must be a share from 0 to 1, not "${text}"`);
+  if (!/^(0|1|0?\.\d+|1\.0*)$/.test(text) || value < 0 || value > 1)
+    throw new Error(`--${name} must be a share from 0 to 1, not "${text}"`);
   return value;
 }
 
@@ -56,7 +57,11 @@ async function main(): Promise<number> {
   try {
     guards = {
       maxRemovedShare: share('max-removed', values['max-removed'], DEFAULT_GUARDS.maxRemovedShare),
-      maxScoreChangedShare: share('max-score-changed', values['max-score-changed'], DEFAULT_GUARDS.maxScoreChangedShare),
+      maxScoreChangedShare: share(
+        'max-score-changed',
+        values['max-score-changed'],
+        DEFAULT_GUARDS.maxScoreChangedShare,
+      ),
     };
   } catch (error) {
     console.error(`build: ${(error as Error).message}`);
@@ -64,17 +69,27 @@ async function main(): Promise<number> {
   }
   const started = performance.now();
   try {
-    const { manifest, diff } = await buildSnapshotWithDiff({ input, out, previous: values.previous, guards, force: values.force });
+    const { manifest, diff } = await buildSnapshotWithDiff({
+      input,
+      out,
+      previous: values.previous,
+      guards,
+      force: values.force,
+    });
     if (diff) console.log(summarizeDiff(diff));
     const seconds = ((performance.now() - started) / 1000).toFixed(2);
-    console.log(`built snapshot ${manifest.snapshot_id}: ${manifest.record_count} records from "${input}" into ${out} in ${seconds} s`);
+    console.log(
+      `built snapshot ${manifest.snapshot_id}: ${manifest.record_count} records from "${input}" into ${out} in ${seconds} s`,
+    );
     // The OpenAPI document is generated from the same schemas; keep the published copy in step.
     if (await writeOpenApiDocument()) console.log(`wrote ${path.relative(process.cwd(), OPENAPI_FILE)}`);
     return 0;
   } catch (error) {
     if (error instanceof RepublishRefused) {
       console.error(summarizeDiff(error.diff));
-      console.error(`build: refused to publish, the previous snapshot is untouched:\n  ${error.problems.join('\n  ')}\n  (--force publishes anyway)`);
+      console.error(
+        `build: refused to publish, the previous snapshot is untouched:\n  ${error.problems.join('\n  ')}\n  (--force publishes anyway)`,
+      );
       return 1;
     }
     if (error instanceof InputError) {

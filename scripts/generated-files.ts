@@ -1,6 +1,6 @@
 /**
- * `npx tsx scripts/generated-files.ts [--check]`: write every file made from the route table and the
- * schemas: `public/openapi.json`, `vercel.json`'s rewrites and the function files in `api/`. `--check`
+ * `npx tsx scripts/generated-files.ts [--check]`: write every file made from the route table, the schemas
+ * and the vocabulary: `public/openapi.json`, `public/vocabulary.js`, `vercel.json`'s rewrites and the function files in `api/`. `--check`
  * only says which are out of date (a test does the same).
  */
 import { existsSync } from 'node:fs';
@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { openApiJson } from '../src/api/openapi.js';
 import { ROUTES } from '../src/api/routes.js';
 import { functionFiles, rewritesFor } from '../src/deploy/vercel-files.js';
+import { vocabularyModule } from '../src/model/vocabulary.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -17,6 +18,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export async function generatedFiles(): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   files.set('public/openapi.json', openApiJson());
+  files.set('public/vocabulary.js', vocabularyModule());
   const vercel = JSON.parse(await readFile(path.join(ROOT, 'vercel.json'), 'utf8')) as Record<string, unknown>;
   vercel.rewrites = rewritesFor(ROUTES);
   files.set('vercel.json', `${JSON.stringify(vercel, null, 2)}\n`);

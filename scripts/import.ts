@@ -12,7 +12,8 @@ import { parseArgs } from 'node:util';
 import { ImportError, parseInput, RegistryDumpSchema, ScorecardIndexSchema } from '../src/import/inputs.js';
 import { joinDatasets, serializeDataset, type ImportSummary } from '../src/import/join.js';
 
-const USAGE = 'usage: npm run import -- --scores <index.json> --registry <servers.json> [--out data/servers.json]';
+const USAGE =
+  'usage: npm run import -- --scores <index.json> --registry <servers.json> [--registry <more.json> ...] [--out data/servers.json]';
 const DEFAULT_OUT = 'data/servers.json';
 
 /** The text of an input file, or an ImportError that says why it cannot be read. */
@@ -53,6 +54,9 @@ function report(summary: ImportSummary, out: string): string {
       ` ${summary.newestByPublishedAt} newest versions chosen by publishedAt)`,
     `  install: repo_url null ${summary.repoUrlNull} (${summary.repoUrlDropped} non-http(s) dropped),` +
       ` version null ${summary.versionNull}`,
+    `  registry extras: packages ${summary.withPackages}, remotes ${summary.withRemotes},` +
+      ` description ${summary.withDescription}; chosen version published after the scoring run:` +
+      ` ${summary.publishedAfterScoring}`,
     `  verified publishers: ${summary.verifiedPublishers}`,
     `  source labels that disagree with the score band: ${summary.labelDisagreements.length}` +
       (summary.labelDisagreements.length > 0 ? ` (${summary.labelDisagreements.slice(0, 5).join(', ')})` : ''),
@@ -62,11 +66,11 @@ function report(summary: ImportSummary, out: string): string {
 }
 
 function main(argv: string[]): number {
-  let values: { scores?: string | undefined; registry?: string | undefined; out?: string | undefined };
+  let values: { scores?: string | undefined; registry?: string[] | undefined; out?: string | undefined };
   try {
     ({ values } = parseArgs({
       args: argv,
-      options: { scores: { type: 'string' }, registry: { type: 'string' }, out: { type: 'string' } },
+      options: { scores: { type: 'string' }, registry: { type: 'string', multiple: true }, out: { type: 'string' } },
       strict: true,
       allowPositionals: false,
     }));
@@ -74,7 +78,7 @@ function main(argv: string[]): number {
     console.error(`import: ${(error as Error).message}\n${USAGE}`);
     return 2;
   }
-  if (!values.scores || !values.registry) {
+  if (!values.scores || !values.registry || values.registry.length === 0) {
     console.error(`import: --scores and --registry are required\n${USAGE}`);
     return 2;
   }
@@ -82,7 +86,8 @@ function main(argv: string[]): number {
 
   try {
     const scorecard = parseInput(readInput(values.scores), values.scores, ScorecardIndexSchema);
-    const registry = parseInput(readInput(values.registry), values.registry, RegistryDumpSchema);
+    // Every dump given, in order: a server's newest version is chosen across all of them.
+    const registry = values.registry.flatMap((file) => parseInput(readInput(file), file, RegistryDumpSchema));
     const { records, summary } = joinDatasets(scorecard, registry);
     try {
       writeAtomically(out, serializeDataset(records));

@@ -64,9 +64,13 @@ async function list(store: Store, args: string[], apiKeyCount: number): Promise<
   } else {
     const rows = keys.map((record) => [hashPrefix(record.hash), record.plan, record.created_at, record.label]);
     const header = ['HASH', 'PLAN', 'CREATED_AT', 'LABEL'];
-    const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]?.length ?? 0)));
+    const widths = header.map((title, column) =>
+      Math.max(title.length, ...rows.map((row) => row[column]?.length ?? 0)),
+    );
     for (const row of [header, ...rows]) {
-      console.log(row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column] ?? 0))).join('  '));
+      console.log(
+        row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column] ?? 0))).join('  '),
+      );
     }
   }
   if (apiKeyCount > 0) console.log(`(plus ${apiKeyCount} free-plan key(s) from API_KEYS, which are not stored)`);

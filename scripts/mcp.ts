@@ -15,7 +15,12 @@ const PREFIX = 'mcp-trust-score:';
 
 /** One line on stderr per line of `message`, each prefixed, so a client's log shows where it came from. */
 function log(message: string): void {
-  process.stderr.write(message.split('\n').map((line) => `${PREFIX} ${line}\n`).join(''));
+  process.stderr.write(
+    message
+      .split('\n')
+      .map((line) => `${PREFIX} ${line}\n`)
+      .join(''),
+  );
 }
 
 async function main(): Promise<void> {

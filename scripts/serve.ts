@@ -127,7 +127,8 @@ async function main(): Promise<void> {
     if (error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN') {
       fail(`HOST=${config.host} does not resolve to an address; set HOST to an IP address or a resolvable name`);
     }
-    if (error.code === 'EACCES') fail(`PORT=${config.port} needs privileges this process lacks; choose a port above 1023`);
+    if (error.code === 'EACCES')
+      fail(`PORT=${config.port} needs privileges this process lacks; choose a port above 1023`);
     throw error;
   });
 

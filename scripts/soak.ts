@@ -35,7 +35,7 @@ import { hashKey } from '../src/keys/keys.js';
 import { SORT_FIELDS } from '../src/model/schema.js';
 import { writeSnapshot } from '../src/snapshot/build.js';
 import { createMemoryStore } from '../src/stores/memory.js';
-import { autocannon, type AutocannonRequest, type AutocannonResult } from './lib/autocannon.js';
+import { autocannon, type AutocannonResult } from './lib/autocannon.js';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -95,7 +95,8 @@ async function startServer(env: Record<string, string>, dir: string): Promise<Se
   try {
     const started = Date.now();
     for (;;) {
-      if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}: ${await readFile(errFile, 'utf8')}`);
+      if (child.exitCode !== null)
+        throw new Error(`the server exited with ${child.exitCode}: ${await readFile(errFile, 'utf8')}`);
       const match = /Listening on (http:\/\/\S+)/.exec(await readFile(outFile, 'utf8'));
       if (match?.[1] && child.pid !== undefined) {
         return {
@@ -131,10 +132,47 @@ interface Mix {
   next(): { path: string; key: string };
 }
 
-const SEARCH_WORDS = ['github', 'postgres', 'slack', 'notion', 'stripe', 'docker', 'kubernetes', 'memory', 'browser',
-  'weather', 'search', 'files', 'calendar', 'email', 'analytics', 'vector', 'agent', 'workflow', 'security', 'scanner',
-  'knowledge', 'graph', 'notes', 'images', 'code', 'review', 'deploy', 'monitor', 'finance', 'translate', 'mcp', 'server'];
-const FLAGS = ['TEMPLATE_DESCRIPTION', 'NO_SOURCE', 'DEAD_ENTRY', 'SENSITIVE_CRED_REQUEST', 'NO_SOURCE,TEMPLATE_DESCRIPTION'];
+const SEARCH_WORDS = [
+  'github',
+  'postgres',
+  'slack',
+  'notion',
+  'stripe',
+  'docker',
+  'kubernetes',
+  'memory',
+  'browser',
+  'weather',
+  'search',
+  'files',
+  'calendar',
+  'email',
+  'analytics',
+  'vector',
+  'agent',
+  'workflow',
+  'security',
+  'scanner',
+  'knowledge',
+  'graph',
+  'notes',
+  'images',
+  'code',
+  'review',
+  'deploy',
+  'monitor',
+  'finance',
+  'translate',
+  'mcp',
+  'server',
+];
+const FLAGS = [
+  'TEMPLATE_DESCRIPTION',
+  'NO_SOURCE',
+  'DEAD_ENTRY',
+  'SENSITIVE_CRED_REQUEST',
+  'NO_SOURCE,TEMPLATE_DESCRIPTION',
+];
 const TARGETS = ['GitHub', 'PostgreSQL', 'Slack', 'Notion', 'Stripe', 'Docker', 'aws', 'redis'];
 
 /** A word with a typo: a letter dropped, doubled or swapped with the next. */
@@ -146,7 +184,12 @@ function typo(word: string, random: () => number): string {
   return word.slice(0, at) + (word[at + 1] ?? '') + (word[at] ?? '') + word.slice(at + 2);
 }
 
-function makeMix(names: readonly string[], namespaces: readonly string[], keys: readonly string[], limitedKey: string): Mix {
+function makeMix(
+  names: readonly string[],
+  namespaces: readonly string[],
+  keys: readonly string[],
+  limitedKey: string,
+): Mix {
   const random = seededRandom(SEED);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
   const key = () => pick(keys);
@@ -156,7 +199,8 @@ function makeMix(names: readonly string[], namespaces: readonly string[], keys: 
   const list = () => {
     const params = new URLSearchParams();
     if (random() < 0.7) params.set('limit', String(pick([10, 20, 25, 50, 100])));
-    if (random() < 0.6) params.set('offset', String(random() < 0.8 ? Math.floor(random() * 10) * 20 : Math.floor(random() * 5000)));
+    if (random() < 0.6)
+      params.set('offset', String(random() < 0.8 ? Math.floor(random() * 10) * 20 : Math.floor(random() * 5000)));
     if (random() < 0.6) params.set('sort', pick(SORT_FIELDS));
     if (random() < 0.5) params.set('order', pick(['asc', 'desc']));
     if (random() < 0.4) params.set('min_score', String(Math.floor(random() * 90)));
@@ -175,8 +219,14 @@ function makeMix(names: readonly string[], namespaces: readonly string[], keys: 
   };
   const bad = () =>
     pick([
-      '/v1/servers?limit=0', '/v1/servers?sort=popular', '/v1/servers?page=2', '/v1/search?q=a', '/v1/search',
-      '/v1/stats?x=1', `/v1/servers/io.github.nobody/${Math.floor(random() * 1e6).toString(36)}`, '/v1/server',
+      '/v1/servers?limit=0',
+      '/v1/servers?sort=popular',
+      '/v1/servers?page=2',
+      '/v1/search?q=a',
+      '/v1/search',
+      '/v1/stats?x=1',
+      `/v1/servers/io.github.nobody/${Math.floor(random() * 1e6).toString(36)}`,
+      '/v1/server',
       '/v1/servers/a/b/c',
     ]);
 
@@ -246,11 +296,22 @@ async function main(): Promise<void> {
     const limitedKey = `mts_soak_pro_${randomBytes(16).toString('hex')}`;
     const keysFile = path.join(dir, 'keys.json');
     const keyStore = createMemoryStore({ keysFile });
-    await keyStore.addKey({ hash: hashKey(limitedKey), plan: 'pro', label: 'soak: the limited key', created_at: new Date().toISOString() });
+    await keyStore.addKey({
+      hash: hashKey(limitedKey),
+      plan: 'pro',
+      label: 'soak: the limited key',
+      created_at: new Date().toISOString(),
+    });
     await keyStore.close();
 
     server = await startServer(
-      { SNAPSHOT_DIR: snapshotDir, API_KEYS: keys.join(','), FREE_DAILY_LIMIT: '1000000000', KEYS_FILE: keysFile, STORE: 'memory' },
+      {
+        SNAPSHOT_DIR: snapshotDir,
+        API_KEYS: keys.join(','),
+        FREE_DAILY_LIMIT: '1000000000',
+        KEYS_FILE: keysFile,
+        STORE: 'memory',
+      },
       dir,
     );
     const { url, pid } = server;
@@ -259,7 +320,9 @@ async function main(): Promise<void> {
       url,
       connections: CONNECTIONS,
       amount: PRO_DAILY_LIMIT,
-      requests: [{ setupRequest: (request) => ({ ...request, path: '/v1/stats', headers: { 'x-api-key': limitedKey } }) }],
+      requests: [
+        { setupRequest: (request) => ({ ...request, path: '/v1/stats', headers: { 'x-api-key': limitedKey } }) },
+      ],
     });
 
     const mix = makeMix(names, namespaces, keys, limitedKey);
@@ -267,12 +330,15 @@ async function main(): Promise<void> {
     const windows: Window[] = Array.from({ length: windowCount }, newWindow);
     const rss: { atS: number; mb: number }[] = [];
     const started = performance.now();
-    const windowNow = () => windows[Math.min(windowCount - 1, Math.floor((performance.now() - started) / 1000 / WINDOW_S))] as Window;
+    const windowNow = () =>
+      windows[Math.min(windowCount - 1, Math.floor((performance.now() - started) / 1000 / WINDOW_S))] as Window;
 
     console.log(`Soak: ${DURATION_S} s, ${CONNECTIONS} connections, windows of ${WINDOW_S} s ...`);
     rss.push({ atS: 0, mb: await rssMb(pid) });
     const sampler = setInterval(() => {
-      void rssMb(pid).then((mb) => rss.push({ atS: (performance.now() - started) / 1000, mb })).catch(() => {});
+      void rssMb(pid)
+        .then((mb) => rss.push({ atS: (performance.now() - started) / 1000, mb }))
+        .catch(() => {});
     }, RSS_EVERY_MS);
     const progress = setInterval(() => {
       const elapsed = Math.round((performance.now() - started) / 1000);
@@ -285,10 +351,14 @@ async function main(): Promise<void> {
       connections: CONNECTIONS,
       duration: DURATION_S,
       timeout: REQUEST_TIMEOUT_S,
-      requests: [{ setupRequest: (request) => {
-        const next = mix.next();
-        return { ...request, path: next.path, headers: { 'x-api-key': next.key } };
-      } }],
+      requests: [
+        {
+          setupRequest: (request) => {
+            const next = mix.next();
+            return { ...request, path: next.path, headers: { 'x-api-key': next.key } };
+          },
+        },
+      ],
     });
     instance.on('response', (_client, statusCode, _bytes, responseTimeMs) => {
       const window = windowNow();
@@ -313,33 +383,49 @@ async function main(): Promise<void> {
 function report(windows: Window[], rss: { atS: number; mb: number }[], result: AutocannonResult, stderr: string): void {
   const totals = new Map<string, number>();
   for (const window of windows) {
-    for (const [status, n] of window.statuses) totals.set(statusGroup(status), (totals.get(statusGroup(status)) ?? 0) + n);
+    for (const [status, n] of window.statuses)
+      totals.set(statusGroup(status), (totals.get(statusGroup(status)) ?? 0) + n);
   }
   const served = [...totals.values()].reduce((sum, n) => sum + n, 0);
   const fivexx = totals.get('5xx') ?? 0;
   const dropped = windows.reduce((sum, window) => sum + window.dropped, 0);
   /** The samples taken in [from, to) seconds (the last window also keeps the final sample). */
   const rssIn = (from: number, to: number) =>
-    rss.filter((sample) => sample.atS >= from && (sample.atS < to || to >= DURATION_S)).map((sample) => sample.mb).sort((a, b) => a - b);
+    rss
+      .filter((sample) => sample.atS >= from && (sample.atS < to || to >= DURATION_S))
+      .map((sample) => sample.mb)
+      .sort((a, b) => a - b);
   const median = (values: number[]) => values[Math.floor((values.length - 1) / 2)] ?? Number.NaN;
 
   console.log('');
-  console.log(`${DURATION_S} s, ${CONNECTIONS} connections, ${count(RECORDS)} records: ${count(served)} requests served ` +
-    `(${count(Math.round(served / DURATION_S))}/s)`);
-  console.log(`Statuses: ${['200', '400', '404', '429', '5xx'].map((group) => `${group} ${count(totals.get(group) ?? 0)}`).join(', ')}` +
-    `${[...totals.keys()].filter((group) => !['200', '400', '404', '429', '5xx'].includes(group)).map((group) => `, ${group} ${count(totals.get(group) ?? 0)}`).join('')}`);
+  console.log(
+    `${DURATION_S} s, ${CONNECTIONS} connections, ${count(RECORDS)} records: ${count(served)} requests served ` +
+      `(${count(Math.round(served / DURATION_S))}/s)`,
+  );
+  console.log(
+    `Statuses: ${['200', '400', '404', '429', '5xx'].map((group) => `${group} ${count(totals.get(group) ?? 0)}`).join(', ')}` +
+      `${[...totals.keys()]
+        .filter((group) => !['200', '400', '404', '429', '5xx'].includes(group))
+        .map((group) => `, ${group} ${count(totals.get(group) ?? 0)}`)
+        .join('')}`,
+  );
   console.log(`Dropped connections: ${dropped} (autocannon: ${result.errors} errors, ${result.timeouts} timeouts)`);
   console.log('');
-  console.log('| window | requests | req/s | p50 ms | p99 ms | 200 | 400 | 404 | 429 | 5xx | dropped | RSS MB, median (max) |');
+  console.log(
+    '| window | requests | req/s | p50 ms | p99 ms | 200 | 400 | 404 | 429 | 5xx | dropped | RSS MB, median (max) |',
+  );
   console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   windows.forEach((window, index) => {
     const sorted = Float64Array.from(window.latencies).sort();
-    const by = (group: string) => [...window.statuses].filter(([status]) => statusGroup(status) === group).reduce((sum, [, n]) => sum + n, 0);
+    const by = (group: string) =>
+      [...window.statuses].filter(([status]) => statusGroup(status) === group).reduce((sum, [, n]) => sum + n, 0);
     const from = index * WINDOW_S;
     const to = Math.min(DURATION_S, from + WINDOW_S);
-    console.log(`| ${from}–${to} s | ${count(sorted.length)} | ${count(Math.round(sorted.length / (to - from)))} | ${ms(percentile(sorted, 50))} | ` +
-      `${ms(percentile(sorted, 99))} | ${count(by('200'))} | ${count(by('400'))} | ${count(by('404'))} | ${count(by('429'))} | ` +
-      `${by('5xx')} | ${window.dropped} | ${median(rssIn(from, to)).toFixed(0)} (${(rssIn(from, to).at(-1) ?? Number.NaN).toFixed(0)}) |`);
+    console.log(
+      `| ${from}–${to} s | ${count(sorted.length)} | ${count(Math.round(sorted.length / (to - from)))} | ${ms(percentile(sorted, 50))} | ` +
+        `${ms(percentile(sorted, 99))} | ${count(by('200'))} | ${count(by('400'))} | ${count(by('404'))} | ${count(by('429'))} | ` +
+        `${by('5xx')} | ${window.dropped} | ${median(rssIn(from, to)).toFixed(0)} (${(rssIn(from, to).at(-1) ?? Number.NaN).toFixed(0)}) |`,
+    );
   });
 
   const perMinute = Math.max(1, Math.round(60 / WINDOW_S));
@@ -352,13 +438,21 @@ function report(windows: Window[], rss: { atS: number; mb: number }[], result: A
   const rssEnd = median(rssIn(DURATION_S - WINDOW_S, DURATION_S));
   const memoryChange = (rssEnd - rssMinute) / rssMinute;
   const targets: [boolean, string][] = [
-    [Math.abs(memoryChange) <= 0.1, `memory at the end within 10% of after the first minute (median RSS of ${afterFirstMinute}–${afterFirstMinute + WINDOW_S} s and of the last ${WINDOW_S} s): ${rssMinute.toFixed(0)} MB → ${rssEnd.toFixed(0)} MB (${memoryChange >= 0 ? '+' : ''}${(memoryChange * 100).toFixed(1)}%)`],
-    [p99Last <= 1.5 * p99First, `p99 in the last minute within 1.5x the first: ${ms(p99First)} ms → ${ms(p99Last)} ms (${(p99Last / p99First).toFixed(2)}x)`],
+    [
+      Math.abs(memoryChange) <= 0.1,
+      `memory at the end within 10% of after the first minute (median RSS of ${afterFirstMinute}–${afterFirstMinute + WINDOW_S} s and of the last ${WINDOW_S} s): ${rssMinute.toFixed(0)} MB → ${rssEnd.toFixed(0)} MB (${memoryChange >= 0 ? '+' : ''}${(memoryChange * 100).toFixed(1)}%)`,
+    ],
+    [
+      p99Last <= 1.5 * p99First,
+      `p99 in the last minute within 1.5x the first: ${ms(p99First)} ms → ${ms(p99Last)} ms (${(p99Last / p99First).toFixed(2)}x)`,
+    ],
     [fivexx === 0, `zero 5xx: ${fivexx}`],
     [dropped === 0, `zero dropped connections: ${dropped}`],
   ];
   console.log('');
-  console.log(`RSS samples (MB): ${rss.map((sample) => `${Math.round(sample.atS)} s ${sample.mb.toFixed(0)}`).join(', ')}`);
+  console.log(
+    `RSS samples (MB): ${rss.map((sample) => `${Math.round(sample.atS)} s ${sample.mb.toFixed(0)}`).join(', ')}`,
+  );
   for (const [pass, line] of targets) console.log(`${pass ? 'PASS' : 'FAIL'} ${line}`);
   const bugs = stderr.split('\n').filter((line) => line.includes('unexpected error'));
   if (bugs.length > 0) console.log(`Server stderr reported ${bugs.length} unexpected errors; the first: ${bugs[0]}`);

@@ -25,14 +25,21 @@ describe('reading npm audit', () => {
   });
 
   it('fails on a high vulnerability as on a critical one', () => {
-    const report = JSON.parse(fixture('critical.json')) as { vulnerabilities: Record<string, { severity: string }>; metadata: { vulnerabilities: Record<string, number> } };
-    for (const entry of Object.values(report.vulnerabilities)) if (entry.severity === 'critical') entry.severity = 'high';
+    const report = JSON.parse(fixture('critical.json')) as {
+      vulnerabilities: Record<string, { severity: string }>;
+      metadata: { vulnerabilities: Record<string, number> };
+    };
+    for (const entry of Object.values(report.vulnerabilities))
+      if (entry.severity === 'critical') entry.severity = 'high';
     Object.assign(report.metadata.vulnerabilities, { high: 2, critical: 0 });
     expect(readAuditOutput(JSON.stringify(report)).kind).toBe('vulnerable');
   });
 
   it('passes a clean report, and one with a moderate vulnerability only', () => {
-    expect(readAuditOutput(fixture('clean.json'))).toEqual({ kind: 'clean', counts: { info: 0, low: 0, moderate: 0, high: 0, critical: 0 } });
+    expect(readAuditOutput(fixture('clean.json'))).toEqual({
+      kind: 'clean',
+      counts: { info: 0, low: 0, moderate: 0, high: 0, critical: 0 },
+    });
     expect(readAuditOutput(fixture('moderate-only.json'))).toMatchObject({ kind: 'clean', counts: { moderate: 1 } });
   });
 
@@ -49,9 +56,15 @@ describe('reading npm audit', () => {
   });
 
   it('fails on any other error (no lockfile) and on output it cannot read, never passing them as clean', () => {
-    expect(readAuditOutput(fixture('no-lockfile.json'))).toMatchObject({ kind: 'unreadable', reason: expect.stringContaining('lockfile') });
+    expect(readAuditOutput(fixture('no-lockfile.json'))).toMatchObject({
+      kind: 'unreadable',
+      reason: expect.stringContaining('lockfile'),
+    });
     expect(readAuditOutput('npm ERR! something').kind).toBe('unreadable');
     expect(readAuditOutput('{"auditReportVersion":3,"vulnerabilities":{}}').kind).toBe('unreadable');
-    expect(readAuditOutput('{"message":"500 Internal Server Error - GET https://registry.npmjs.org/zod","statusCode":500}').kind).toBe('unreadable');
+    expect(
+      readAuditOutput('{"message":"500 Internal Server Error - GET https://registry.npmjs.org/zod","statusCode":500}')
+        .kind,
+    ).toBe('unreadable');
   });
 });

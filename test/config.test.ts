@@ -21,7 +21,11 @@ describe('loadConfig', () => {
   });
 
   it('treats an empty variable as unset', () => {
-    expect(loadConfig({ PORT: '', STORE: '', API_KEYS: '' })).toMatchObject({ port: 3000, store: 'memory', apiKeyHashes: [] });
+    expect(loadConfig({ PORT: '', STORE: '', API_KEYS: '' })).toMatchObject({
+      port: 3000,
+      store: 'memory',
+      apiKeyHashes: [],
+    });
   });
 
   it('hashes API_KEYS at once and keeps no plain key', () => {

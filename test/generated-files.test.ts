@@ -25,7 +25,9 @@ describe('the generated files', () => {
   });
 
   it("rewrites exactly the table's routes, in its order, then every other /v1 path to the JSON 404", async () => {
-    const config = JSON.parse(await readFile(path.join(ROOT, 'vercel.json'), 'utf8')) as { rewrites: { source: string }[] };
+    const config = JSON.parse(await readFile(path.join(ROOT, 'vercel.json'), 'utf8')) as {
+      rewrites: { source: string }[];
+    };
     const sources = config.rewrites.map((rewrite) => rewrite.source);
     expect(sources).toEqual([...ROUTES.map((route) => route.path.replace(/\{(\w+)\}/g, ':$1')), NOT_FOUND_SOURCE]);
   });

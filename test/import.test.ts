@@ -13,7 +13,15 @@ import {
   ScorecardIndexSchema,
   type RegistryEntry,
 } from '../src/import/inputs.js';
-import { installFrom, pickNewestVersion, repoUrlFrom, timestampKey } from '../src/import/install.js';
+import {
+  descriptionFrom,
+  installFrom,
+  packagesFrom,
+  pickNewestVersion,
+  remotesFrom,
+  repoUrlFrom,
+  timestampKey,
+} from '../src/import/install.js';
 import { compareNames, joinDatasets, normaliseScoredAt, serializeDataset } from '../src/import/join.js';
 import { inferTargets, nameWords, TARGET_RULES } from '../src/import/targets.js';
 import { isVerifiedPublisher, VERIFIED_PUBLISHER_NAMESPACES } from '../src/import/verified.js';
@@ -37,13 +45,16 @@ function version(fields: {
   publishedAt?: string;
   isLatest?: boolean;
   url?: string;
-  packages?: { registryType?: string; transport?: { type?: string } }[];
-  remotes?: { type?: string }[];
+  packages?: { registryType?: string; identifier?: string; version?: string; transport?: { type?: string } }[];
+  remotes?: { type?: string; url?: string }[];
+  description?: string;
+  name?: string;
 }): RegistryEntry {
   return {
     server: {
-      name: 'io.github.someone/example',
+      name: fields.name ?? 'io.github.someone/example',
       version: fields.version,
+      description: fields.description,
       repository: fields.url === undefined ? undefined : { url: fields.url },
       packages: fields.packages,
       remotes: fields.remotes,
@@ -217,6 +228,41 @@ describe('install information of one version', () => {
     );
     expect(install.package_types).toEqual(['pypi', 'npm']);
     expect(install.transport_types).toEqual(['stdio', 'streamable-http', 'sse']);
+  });
+});
+
+describe('registry extras of one version', () => {
+  it('carries packages with their identifiers and versions, remotes with their URLs, and the description', () => {
+    const entry = version({
+      description: '  Reads files.  ',
+      packages: [
+        { registryType: 'npm', identifier: '@scope/pkg', version: '1.2.3' },
+        { registryType: 'oci', identifier: 'docker.io/acme/tool:1.0' },
+        { registryType: 'pypi' },
+        { identifier: 'no-type' },
+      ],
+      remotes: [{ type: 'streamable-http', url: 'https://mcp.example.com/mcp' }, { type: 'sse' }],
+    });
+    expect(packagesFrom(entry)).toEqual([
+      { registry_type: 'npm', identifier: '@scope/pkg', version: '1.2.3' },
+      { registry_type: 'oci', identifier: 'docker.io/acme/tool:1.0', version: null },
+    ]);
+    expect(remotesFrom(entry)).toEqual([{ type: 'streamable-http', url: 'https://mcp.example.com/mcp' }]);
+    expect(descriptionFrom(entry)).toBe('Reads files.');
+  });
+
+  it('gives empty lists and a null description for a server with no registry entry, never invented values', () => {
+    expect(packagesFrom(undefined)).toEqual([]);
+    expect(remotesFrom(undefined)).toEqual([]);
+    expect(descriptionFrom(undefined)).toBeNull();
+    expect(descriptionFrom(version({ description: '   ' }))).toBeNull();
+  });
+
+  it('takes the newest version across several dumps: the later dump wins a server both know', () => {
+    const older = version({ publishedAt: '2025-12-01T00:00:00Z', isLatest: true, description: 'old' });
+    const newer = version({ publishedAt: '2026-03-01T00:00:00Z', isLatest: true, description: 'new' });
+    expect(descriptionFrom(pickNewestVersion([older, newer]))).toBe('new');
+    expect(descriptionFrom(pickNewestVersion([newer, older]))).toBe('new');
   });
 });
 
@@ -409,6 +455,20 @@ describe('the import command', () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  it('joins several registry dumps given with a repeated --registry', async () => {
+    const out = join(work, 'two-dumps.json');
+    const run = await runImport([
+      ...['--scores', fixture('scores.json'), '--registry', fixture('registry.json')],
+      ...['--registry', fixture('registry-later.json'), '--out', out],
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    const written = JSON.parse(readFileSync(out, 'utf8')) as { name: string; description?: string | null }[];
+    const later = JSON.parse(readFixture('registry-later.json')) as { server: { name: string; description: string } }[];
+    for (const entry of later) {
+      expect(written.find((record) => record.name === entry.server.name)?.description).toBe(entry.server.description);
+    }
+  });
+
   it('refuses to run without both inputs', async () => {
     const run = await runImport(['--scores', fixture('scores.json')]);
     expect(run.code).toBe(2);
@@ -429,7 +489,12 @@ describe('the committed dataset', () => {
       .split('\n')
       .filter((line) => line.startsWith('|'))
       .slice(2)
-      .map((line) => line.slice(1, -1).split('|').map((cell) => cell.trim()));
+      .map((line) =>
+        line
+          .slice(1, -1)
+          .split('|')
+          .map((cell) => cell.trim()),
+      );
   }
   const unquote = (cell: string) => cell.replaceAll('`', '');
   const count = (values: string[]) => values.reduce((m, v) => m.set(v, (m.get(v) ?? 0) + 1), new Map<string, number>());
@@ -473,7 +538,10 @@ describe('the committed dataset', () => {
 
   it('is described by data/README.md: the verified-publisher allow-list', () => {
     const section = readme.split('<!-- verified:start -->')[1]?.split('<!-- verified:end -->')[0] ?? '';
-    const listed = section.split('\n').filter((line) => line.startsWith('- ')).map((line) => unquote(line.slice(2)));
+    const listed = section
+      .split('\n')
+      .filter((line) => line.startsWith('- '))
+      .map((line) => unquote(line.slice(2)));
     expect(listed).toEqual([...VERIFIED_PUBLISHER_NAMESPACES]);
   });
 });

@@ -1,9 +1,11 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- walks arbitrary JSON Schema documents */
 /**
  * The OpenAPI document: the committed `public/openapi.json` is what the generator makes from the schemas,
  * it states the schemas' own bounds, and every status it documents is checked against a REAL answer of the
  * gateway (body against the response schema, headers against the documented headers). A status the gateway
  * answers that the document does not list fails too.
  */
+import { ROUTE_PATHS } from '../src/api/paths.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,7 +26,6 @@ type Json = Record<string, any>;
 
 const doc = buildOpenApiDocument() as Json;
 
-
 /** Records that use every part of the record schema: signals, badges, nulls, lists, flags, targets. */
 const RECORDS = [
   makeRecord({
@@ -34,12 +35,27 @@ const RECORDS = [
     badges: [{ id: 'popular', label: 'Popular', evidence: 'github_stars is 1234 (at least 100)' }],
     verified_publisher: true,
     targets: ['PostgreSQL'],
-    install: { repo_url: 'https://github.com/acme/postgres-mcp', version: '1.2.3', package_types: ['npm'], transport_types: ['stdio'] },
+    install: {
+      repo_url: 'https://github.com/acme/postgres-mcp',
+      version: '1.2.3',
+      package_types: ['npm'],
+      transport_types: ['stdio'],
+    },
     signals: SIGNALS,
   }),
-  makeRecord({ name: 'com.example/pg-tools', trust_score: 41, flags: ['NO_SOURCE', 'DEAD_ENTRY'], targets: ['PostgreSQL'] }),
+  makeRecord({
+    name: 'com.example/pg-tools',
+    trust_score: 41,
+    flags: ['NO_SOURCE', 'DEAD_ENTRY'],
+    targets: ['PostgreSQL'],
+  }),
   makeRecord({ name: 'org.sample/weather', trust_score: 12, flags: ['SENSITIVE_CRED_REQUEST'] }),
-  makeRecord({ name: 'dev.tools/github-helper', trust_score: 64, targets: ['GitHub'], scored_at: '2026-02-21T22:49:33.106359Z' }),
+  makeRecord({
+    name: 'dev.tools/github-helper',
+    trust_score: 64,
+    targets: ['GitHub'],
+    scored_at: '2026-02-21T22:49:33.106359Z',
+  }),
 ];
 
 let engine: QueryEngine;
@@ -53,17 +69,19 @@ describe('the generated document', () => {
     expect(committed, 'run: npx tsx scripts/openapi.ts').toBe(openApiJson());
   });
 
-  it('is OpenAPI 3.1 with JSON Schema 2020-12 and documents exactly the five routes', () => {
+  it('is OpenAPI 3.1 with JSON Schema 2020-12 and documents exactly the routes of the route table', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.jsonSchemaDialect).toBe('https://json-schema.org/draft/2020-12/schema');
-    expect(Object.keys(doc.paths).sort()).toEqual(
-      ['/v1/health', '/v1/search', '/v1/servers', '/v1/servers/{namespace}/{id}', '/v1/stats'].sort(),
-    );
+    expect(Object.keys(doc.paths).sort()).toEqual(Object.values(ROUTE_PATHS).sort());
     for (const item of Object.values(doc.paths) as Json[]) expect(Object.keys(item)).toEqual(['get']);
   });
 
   it('requires the X-API-Key header on every route but health', () => {
-    expect(doc.components.securitySchemes.ApiKeyAuth).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
+    expect(doc.components.securitySchemes.ApiKeyAuth).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-API-Key',
+    });
     expect(doc.security).toEqual([{ ApiKeyAuth: [] }]);
     for (const [route, item] of Object.entries(doc.paths) as [string, Json][]) {
       if (route === '/v1/health') expect(item.get.security).toEqual([]);
@@ -77,14 +95,30 @@ describe('the generated document', () => {
     expect(list.map((p: Json) => p.name)).toEqual(Object.keys(ListParamsSchema.shape));
     expect(search.map((p: Json) => p.name)).toEqual(Object.keys(SearchParamsSchema.shape));
     const byName = (params: Json[], name: string) => params.find((p) => p.name === name) as Json;
-    expect(byName(list, 'limit').schema).toMatchObject({ type: 'integer', minimum: LIMITS.list.min, maximum: LIMITS.list.max, default: LIMITS.list.default });
-    expect(byName(list, 'offset').schema).toMatchObject({ type: 'integer', minimum: 0, maximum: LIMITS.maxOffset, default: 0 });
+    expect(byName(list, 'limit').schema).toMatchObject({
+      type: 'integer',
+      minimum: LIMITS.list.min,
+      maximum: LIMITS.list.max,
+      default: LIMITS.list.default,
+    });
+    expect(byName(list, 'offset').schema).toMatchObject({
+      type: 'integer',
+      minimum: 0,
+      maximum: LIMITS.maxOffset,
+      default: 0,
+    });
     expect(byName(list, 'sort').schema.enum).toEqual([...SORT_FIELDS]);
     expect(byName(list, 'order').schema).toMatchObject({ enum: ['asc', 'desc'], default: 'desc' });
     expect(byName(list, 'min_score').schema).toMatchObject({ type: 'integer', minimum: 0, maximum: 100 });
     expect(list.every((p: Json) => p.required === false)).toBe(true);
-    expect(byName(search, 'q')).toMatchObject({ required: true, schema: { minLength: LIMITS.minQuery, maxLength: LIMITS.maxQuery } });
-    expect(byName(search, 'limit').schema).toMatchObject({ maximum: LIMITS.search.max, default: LIMITS.search.default });
+    expect(byName(search, 'q')).toMatchObject({
+      required: true,
+      schema: { minLength: LIMITS.minQuery, maxLength: LIMITS.maxQuery },
+    });
+    expect(byName(search, 'limit').schema).toMatchObject({
+      maximum: LIMITS.search.max,
+      default: LIMITS.search.default,
+    });
   });
 
   it('states the plans of the plan table', () => {
@@ -118,7 +152,9 @@ describe('the test validator', () => {
   });
 
   it('rejects a record whose score is above 100', () => {
-    expect(validate(record, { ...valid, trust_score: 101 }, doc)).toEqual(['$.trust_score: 101 is above the maximum 100']);
+    expect(validate(record, { ...valid, trust_score: 101 }, doc)).toEqual([
+      '$.trust_score: 101 is above the maximum 100',
+    ]);
   });
 
   it('rejects an unknown member, a missing member and a bad name', () => {
@@ -163,7 +199,10 @@ const checked = new Set<string>();
 async function conforms(response: Response, pathname: string, method = 'GET'): Promise<Json | undefined> {
   const { operation } = operationFor(pathname);
   const documented = operation.responses[String(response.status)] as Json | undefined;
-  expect(documented, `${operation.operationId} answered ${response.status}, which the document does not list`).toBeDefined();
+  expect(
+    documented,
+    `${operation.operationId} answered ${response.status}, which the document does not list`,
+  ).toBeDefined();
   const spec = deref(documented!);
   const text = await response.text();
   let body: Json | undefined;
@@ -203,6 +242,8 @@ describe('real answers of the gateway', () => {
     '/v1/servers/IO.GITHUB.ACME/POSTGRES-MCP',
     '/v1/search?q=postgres',
     '/v1/search?q=pg&limit=1',
+    '/v1/lookup?package=npm%3A%40acme%2Fpostgres-mcp',
+    '/v1/lookup?url=https%3A%2F%2Fnobody.example%2Fmcp',
   ];
 
   it.each(OK_PATHS)('answers GET %s with a 200 that matches the document', async (url) => {
@@ -219,7 +260,13 @@ describe('real answers of the gateway', () => {
   });
 
   it('answers 304 to a matching If-None-Match on every keyed route', async () => {
-    for (const url of ['/v1/stats', '/v1/servers', '/v1/servers/org.sample/weather', '/v1/search?q=weather']) {
+    for (const url of [
+      '/v1/stats',
+      '/v1/servers',
+      '/v1/servers/org.sample/weather',
+      '/v1/search?q=weather',
+      '/v1/lookup?package=npm:x',
+    ]) {
       const first = await h.call(url);
       const etag = first.headers.get('etag');
       expect(etag).toBeTruthy();
@@ -230,7 +277,14 @@ describe('real answers of the gateway', () => {
   });
 
   it('answers 400 with the documented body on every route', async () => {
-    for (const url of ['/v1/health?x=1', '/v1/stats?x=1', '/v1/servers?limit=0', '/v1/servers/a/b?x=1', '/v1/search?q=a']) {
+    for (const url of [
+      '/v1/health?x=1',
+      '/v1/stats?x=1',
+      '/v1/servers?limit=0',
+      '/v1/servers/a/b?x=1',
+      '/v1/search?q=a',
+      '/v1/lookup',
+    ]) {
       const response = await h.call(url, { key: url.startsWith('/v1/health') ? null : h.key });
       expect(response.status).toBe(400);
       const body = await conforms(response, new URL(url, 'http://x').pathname);
@@ -239,7 +293,7 @@ describe('real answers of the gateway', () => {
   });
 
   it('answers 401 for a missing and for a wrong key on every keyed route', async () => {
-    for (const url of ['/v1/stats', '/v1/servers', '/v1/servers/a/b', '/v1/search?q=ab']) {
+    for (const url of ['/v1/stats', '/v1/servers', '/v1/servers/a/b', '/v1/search?q=ab', '/v1/lookup?package=npm:x']) {
       for (const key of [null, 'not-a-key']) {
         const response = await h.call(url, { key });
         expect(response.status).toBe(401);
@@ -256,7 +310,7 @@ describe('real answers of the gateway', () => {
   });
 
   it('answers 405 with Allow for a method other than GET, HEAD or OPTIONS on every route', async () => {
-    for (const url of ['/v1/health', '/v1/stats', '/v1/servers', '/v1/servers/a/b', '/v1/search']) {
+    for (const url of ['/v1/health', '/v1/stats', '/v1/servers', '/v1/servers/a/b', '/v1/search', '/v1/lookup']) {
       const response = await h.call(url, { method: 'POST' });
       expect(response.status).toBe(405);
       await conforms(response, url);
@@ -264,7 +318,7 @@ describe('real answers of the gateway', () => {
   });
 
   it('answers 414 for a URL longer than 2,048 bytes on every route', async () => {
-    for (const url of ['/v1/health', '/v1/stats', '/v1/servers', '/v1/servers/a/b', '/v1/search']) {
+    for (const url of ['/v1/health', '/v1/stats', '/v1/servers', '/v1/servers/a/b', '/v1/search', '/v1/lookup']) {
       const response = await h.call(`${url}?q=${'a'.repeat(2048)}`);
       expect(response.status).toBe(414);
       const body = await conforms(response, url);
@@ -274,7 +328,7 @@ describe('real answers of the gateway', () => {
 
   it('answers 429 with Retry-After once the daily limit is used up, on every keyed route', async () => {
     const limited = await harness({ engine, config: { freeDailyLimit: 1 } });
-    for (const url of ['/v1/stats', '/v1/servers', '/v1/servers/a/b', '/v1/search?q=ab']) {
+    for (const url of ['/v1/stats', '/v1/servers', '/v1/servers/a/b', '/v1/search?q=ab', '/v1/lookup?package=npm:x']) {
       const key = await limited.issue();
       expect((await limited.call(url, { key })).status).not.toBe(429);
       const response = await limited.call(url, { key });
@@ -290,7 +344,7 @@ describe('real answers of the gateway', () => {
     await store.close();
     const key = 'a-static-test-key';
     const down = await harness({ engine, store, config: { apiKeyHashes: [hashKey(key)] } });
-    for (const url of ['/v1/stats', '/v1/servers', '/v1/servers/a/b', '/v1/search?q=ab']) {
+    for (const url of ['/v1/stats', '/v1/servers', '/v1/servers/a/b', '/v1/search?q=ab', '/v1/lookup?package=npm:x']) {
       const response = await down.call(url, { key });
       expect(response.status).toBe(502);
       const body = await conforms(response, new URL(url, 'http://x').pathname);

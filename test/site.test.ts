@@ -3,7 +3,7 @@
  * step with the schema, the plan table and the dataset, and the page loads nothing from another origin and
  * never parses data as HTML. The browser test (test/browser/site.test.ts) covers what the page does.
  */
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -14,32 +14,50 @@ const PUBLIC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 
 const DATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'data', 'servers.json');
 
 let html = '';
+/** Every script of the site: the entry `app.js` and its modules in `public/js/`, path → text. */
+const modules = new Map<string, string>();
+/** All of them together, for checks that hold for every line of the site's code. */
 let script = '';
 beforeAll(async () => {
   html = await readFile(path.join(PUBLIC, 'index.html'), 'utf8');
-  script = await readFile(path.join(PUBLIC, 'app.js'), 'utf8');
+  modules.set('app.js', await readFile(path.join(PUBLIC, 'app.js'), 'utf8'));
+  for (const file of (await readdir(path.join(PUBLIC, 'js'))).sort()) {
+    modules.set(`js/${file}`, await readFile(path.join(PUBLIC, 'js', file), 'utf8'));
+  }
+  script = [...modules.values()].join('\n');
 });
 
-/** The value of `const NAME = <literal>;` in app.js, read as JSON (the literals are plain arrays). */
-function constant(name: string): unknown {
-  const match = new RegExp(`const ${name} = (\\[[^;]*\\]);`).exec(script);
-  if (!match?.[1]) throw new Error(`app.js has no constant ${name}`);
-  return JSON.parse(match[1].replaceAll("'", '"'));
-}
-
 describe('the page and its script', () => {
-  it('know the trust bands of the schema, in order, with their score ranges', () => {
-    expect(constant('BAND_RANGES')).toEqual(TRUST_BANDS.map((band) => [band.min, band.max]));
-    expect((constant('BAND_KEYS') as string[]).length).toBe(TRUST_BANDS.length);
+  it('is ES modules of at most 400 lines each, every one of them imported', () => {
+    expect(modules.size).toBeGreaterThan(5);
+    for (const [file, text] of modules) expect(text.split('\n').length, file).toBeLessThanOrEqual(401);
+    for (const file of modules.keys()) {
+      if (file === 'app.js') continue;
+      const name = path.basename(file);
+      expect(script, `${file} is imported by no module`).toMatch(
+        new RegExp(`from '\\./(js/)?${name.replace('.', '\\.')}'`),
+      );
+    }
+  });
+
+  it('take the trust bands and the flags from the vocabulary the build writes, never a copy', async () => {
+    expect(modules.get('js/words.js')).toContain("import { BANDS, FLAGS } from '../vocabulary.js';");
+    const vocabulary = (await import(path.join(PUBLIC, 'vocabulary.js'))) as {
+      BANDS: { label: string; min: number; max: number }[];
+    };
+    expect(vocabulary.BANDS.map((band) => [band.label, band.min, band.max])).toEqual(
+      TRUST_BANDS.map((band) => [band.label, band.min, band.max]),
+    );
+    expect(script).not.toMatch(/High Trust|NO_SOURCE/);
   });
 
   it('explain every flag the committed dataset raises', async () => {
     const records = JSON.parse(await readFile(DATA, 'utf8')) as { flags: string[] }[];
     const flags = new Set(records.flatMap((record) => record.flags));
     expect(flags.size).toBeGreaterThan(0);
-    const block = /const FLAG_MEANINGS = \{([\s\S]*?)\n\};/.exec(script)?.[1] ?? '';
-    const explained = new Set([...block.matchAll(/^\s+([A-Z][A-Z0-9_]*):/gm)].map((match) => match[1]));
-    for (const flag of flags) expect(explained, `no meaning for ${flag} in public/app.js`).toContain(flag);
+    const vocabulary = (await import(path.join(PUBLIC, 'vocabulary.js'))) as { FLAGS: { name: string }[] };
+    const explained = new Set(vocabulary.FLAGS.map((flag) => flag.name));
+    for (const flag of flags) expect(explained, `no meaning for ${flag} in the vocabulary`).toContain(flag);
   });
 
   it('state the daily limits of the plan table', () => {
@@ -65,7 +83,14 @@ describe('the page and its script', () => {
   it('never turns text into markup', () => {
     const code = script.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, ''); // the comments may name what is avoided
     expect(code).toContain('textContent');
-    for (const sink of ['innerHTML', 'outerHTML', 'insertAdjacentHTML', 'document.write', 'DOMParser', 'createContextualFragment']) {
+    for (const sink of [
+      'innerHTML',
+      'outerHTML',
+      'insertAdjacentHTML',
+      'document.write',
+      'DOMParser',
+      'createContextualFragment',
+    ]) {
       expect(code.includes(sink), sink).toBe(false);
     }
   });

@@ -37,11 +37,14 @@ const AuditFailureSchema = z.looseObject({
   message: z.string().optional(),
   statusCode: z.number().optional(),
   uri: z.string().optional(),
-  error: z.looseObject({ code: z.string().optional(), summary: z.string().optional(), detail: z.string().optional() }).optional(),
+  error: z
+    .looseObject({ code: z.string().optional(), summary: z.string().optional(), detail: z.string().optional() })
+    .optional(),
 });
 
 /** Network failures: the service was never reached. */
-const NETWORK_ERROR = /\b(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNRESET|EHOSTUNREACH|ENETUNREACH|socket hang up)\b/;
+const NETWORK_ERROR =
+  /\b(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNRESET|EHOSTUNREACH|ENETUNREACH|socket hang up)\b/;
 /** The advisory endpoints: an HTTP error from one of them means the service answered without a report. */
 const AUDIT_ENDPOINT = /\/-\/npm\/v1\/security\/(advisories\/bulk|audits(\/quick)?)\b/;
 
@@ -76,7 +79,9 @@ export function readAuditOutput(text: string): AuditOutcome {
       .map((entry) => ({
         name: entry.name,
         severity: entry.severity,
-        via: entry.via.map((via) => (typeof via === 'string' ? `through ${via}` : (via.title ?? via.url ?? 'advisory'))),
+        via: entry.via.map((via) =>
+          typeof via === 'string' ? `through ${via}` : (via.title ?? via.url ?? 'advisory'),
+        ),
       }));
     return { kind: 'vulnerable', counts, findings };
   }
@@ -90,5 +95,8 @@ export function readAuditOutput(text: string): AuditOutcome {
     }
     return { kind: 'unreadable', reason: `npm audit failed: ${reason}` };
   }
-  return { kind: 'unreadable', reason: `npm audit printed JSON that is neither a report nor an error:\n${z.prettifyError(report.error)}` };
+  return {
+    kind: 'unreadable',
+    reason: `npm audit printed JSON that is neither a report nor an error:\n${z.prettifyError(report.error)}`,
+  };
 }

@@ -18,7 +18,10 @@ export interface AutocannonResult {
 }
 
 export interface AutocannonInstance extends PromiseLike<AutocannonResult> {
-  on(event: 'response', listener: (client: unknown, statusCode: number, bytes: number, responseTimeMs: number) => void): void;
+  on(
+    event: 'response',
+    listener: (client: unknown, statusCode: number, bytes: number, responseTimeMs: number) => void,
+  ): void;
   on(event: 'reqError', listener: (error: Error) => void): void;
 }
 
@@ -32,4 +35,6 @@ export interface AutocannonOptions {
   requests?: { setupRequest: (request: AutocannonRequest) => AutocannonRequest }[];
 }
 
-export const autocannon = createRequire(import.meta.url)('autocannon') as (options: AutocannonOptions) => AutocannonInstance;
+export const autocannon = createRequire(import.meta.url)('autocannon') as (
+  options: AutocannonOptions,
+) => AutocannonInstance;

@@ -15,6 +15,7 @@ import {
   SignalsSchema,
   StatsSchema,
 } from '../model/schema.js';
+import { BANDS_TEXT, FLAGS } from '../model/vocabulary.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // Envelopes. The records come from src/schema.ts; what wraps them is the gateway's (specification 2.1 and 7,
@@ -86,12 +87,15 @@ const envelope = <D extends z.ZodType, M extends z.ZodType>(data: D, meta: M) =>
 export const ServerResponseSchema = envelope(ServerRecordSchema, ResponseMetaSchema);
 export const ServerListResponseSchema = envelope(z.array(ServerRecordSchema).max(LIMITS.list.max), ListMetaSchema);
 export const SearchResponseSchema = envelope(z.array(ServerRecordSchema).max(LIMITS.search.max), SearchMetaSchema);
+/** `meta` of Reverse Lookup: how many servers matched (all of them are in `data`). */
+export const LookupMetaSchema = ResponseMetaSchema.extend({ total: z.number().int().min(0) });
+export const LookupResponseSchema = envelope(z.array(ServerRecordSchema), LookupMetaSchema);
 export const StatsResponseSchema = envelope(StatsSchema, ResponseMetaSchema);
 export const HealthResponseSchema = envelope(HealthDataSchema, ResponseMetaSchema);
 
 /** The component names of `components.schemas`, each with the zod schema it is generated from. */
 export const COMPONENTS = {
-  ServerRecord: [ServerRecordSchema, 'A scored MCP server (specification 2.2), plus `signals`, the evidence behind the scores. `trust_label` is the band of `trust_score`: High Trust 80-100, Moderate Trust 60-79, Low Trust 40-59, Very Low Trust 20-39, Unknown/Suspicious 0-19. `install.repo_url` and `install.version` are null when unknown; nothing is invented.'],
+  ServerRecord: [ServerRecordSchema, `A scored MCP server (specification 2.2), plus \`signals\`, the evidence behind the scores. \`trust_label\` is the band of \`trust_score\`: ${BANDS_TEXT}. \`install.repo_url\` and \`install.version\` are null when unknown; nothing is invented. Known flags (the list is open-ended): ${FLAGS.map((flag) => `\`${flag.name}\` (${flag.severity}): ${flag.meaning}`).join('; ')}.`],
   Scores: [ScoresSchema, 'The four sub-scores, integers 0 to 100.'],
   Badge: [BadgeSchema, 'A positive fact read from one signal, with that signal as evidence.'],
   Install: [InstallSchema, 'What the registry says about installing the server: null or empty when unknown.'],
@@ -104,6 +108,11 @@ export const COMPONENTS = {
   ServerResponse: [ServerResponseSchema, 'Get Server'],
   ServerListResponse: [ServerListResponseSchema, 'List Servers: `data` is the page of full server records.'],
   SearchResponse: [SearchResponseSchema, 'Search: `data` holds the best matches first, full server records.'],
+  LookupMeta: [LookupMetaSchema, 'Metadata of a reverse lookup: `total` servers matched, all of them in `data`.'],
+  LookupResponse: [
+    LookupResponseSchema,
+    'Reverse Lookup: `data` holds every server the package or URL belongs to, most trusted first; empty when none.',
+  ],
   StatsResponse: [StatsResponseSchema, 'Ecosystem Statistics'],
   HealthResponse: [HealthResponseSchema, 'Health Check'],
   Error: [ErrorBodySchema, 'Every error: a message for people, the HTTP status, and a stable `code` for programs.'],

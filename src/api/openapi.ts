@@ -33,7 +33,7 @@ function embedded(schema: JsonObject): JsonObject {
 function componentSchemas(): Record<SchemaComponentName, JsonObject> {
   const registry = z.registry<{ id: string; description: string }>();
   for (const [id, [schema, description]] of Object.entries(COMPONENTS)) registry.add(schema, { id, description });
-  const { schemas } = z.toJSONSchema(registry, { io: 'output', uri: (id) => `${SCHEMA_REF}${id}` });
+  const { schemas } = z.toJSONSchema(registry, { io: 'output', uri: (id) => `${SCHEMA_REF}${id}`, metadata: registry });
   const out = {} as Record<SchemaComponentName, JsonObject>;
   for (const id of Object.keys(COMPONENTS) as SchemaComponentName[]) {
     const schema = schemas[id];

@@ -7,7 +7,14 @@
  * table, then unknown names in the order they were given.
  */
 import type { z } from 'zod';
-import { type ListParams, ListParamsSchema, type SearchParams, SearchParamsSchema } from '../model/schema.js';
+import {
+  type ListParams,
+  ListParamsSchema,
+  type LookupParams,
+  LookupParamsSchema,
+  type SearchParams,
+  SearchParamsSchema,
+} from '../model/schema.js';
 import { ApiError, quote } from './errors.js';
 import { checkQuery } from './request-target.js';
 
@@ -49,6 +56,7 @@ const LIST = spec(
   ['order'],
 );
 const SEARCH = spec(SearchParamsSchema, Object.keys(SearchParamsSchema.shape), ['limit'], []);
+const LOOKUP = spec(LookupParamsSchema, Object.keys(LookupParamsSchema.shape), [], []);
 
 const DIGITS = /^[0-9]+$/;
 
@@ -115,6 +123,11 @@ export function parseListParams(query: string): ListParams {
 /** Search's parameters; `q` is trimmed and at least 2 characters. */
 export function parseSearchParams(query: string): SearchParams {
   return parse(query, SEARCH);
+}
+
+/** Reverse lookup's parameters: each checked alone; that exactly one is given is the handler's rule. */
+export function parseLookupParams(query: string): LookupParams {
+  return parse(query, LOOKUP);
 }
 
 /** For endpoints without parameters (health, stats, Get Server): any parameter is unknown. */

@@ -10,6 +10,7 @@ export const ROUTE_PATHS = {
   list: '/v1/servers',
   get: '/v1/servers/{namespace}/{id}',
   search: '/v1/search',
+  lookup: '/v1/lookup',
 } as const;
 
 export type RouteId = keyof typeof ROUTE_PATHS;

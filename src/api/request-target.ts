@@ -3,7 +3,7 @@
  * may be. A target that breaks a rule is refused with one `ApiError` naming the rule, so hostile input gets
  * a clear 4xx instead of reaching the router, the parameter parser or a log line in some odd form.
  *
- * The rules (README, "Hostile input"):
+ * The rules (docs/security.md, "Hostile input"):
  * - at most `MAX_TARGET_BYTES` bytes (414 `uri_too_long`);
  * - visible ASCII only (0x21 to 0x7E): no space, control character, DEL or raw byte of 0x80 and above;
  *   anything else is percent-encoded UTF-8, as browsers send it;
@@ -41,6 +41,7 @@ const FORBIDDEN_RAW = /[^\x21\x22\x24-\x7e]/;
 /** A `%` that does not start a two-hex-digit escape. */
 const BAD_ESCAPE = /%(?![0-9A-Fa-f]{2})/;
 /** C0 controls, DEL and C1 controls, once decoded. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\x00-\x1f\x7f-\x9f]/;
 /** A path segment that is `.` or `..`, written plainly or percent-encoded. */
 const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)/i;

@@ -9,10 +9,13 @@ import {
   LIMITS,
   type ListParams,
   ListParamsSchema,
+  type LookupParams,
+  LookupParamsSchema,
   type SearchParams,
   SearchParamsSchema,
   ServerPathSchema,
 } from '../model/schema.js';
+import { lookupServers } from './handlers/lookup.js';
 import { getServer, listServers, searchServers } from './handlers/servers.js';
 import { health, stats } from './handlers/service.js';
 import { ROUTE_PATHS, type RouteId } from './paths.js';
@@ -34,6 +37,12 @@ const LIST_PARAMS: Record<keyof ListParams, string> = {
 const SEARCH_PARAMS: Record<keyof SearchParams, string> = {
   q: 'Words to find in server names (at least 2 characters after trimming). Prefix matching (`postg` finds `postgres`), typo tolerance for words of 4 or more characters; several words must all match; the id weighs more than the namespace.',
   limit: 'Maximum number of results.',
+};
+
+const LOOKUP_PARAMS: Record<keyof LookupParams, string> = {
+  package:
+    '`<registry_type>:<identifier>` with registry_type one of npm, pypi, oci, nuget, mcpb (for example `npm:@modelcontextprotocol/server-filesystem`, `pypi:mcp-server-git`, `oci:docker.io/mcp/github`).',
+  url: 'The URL of a remote MCP server (http or https), as a client configuration gives it.',
 };
 
 const SERVER_PATH: Record<keyof z.infer<typeof ServerPathSchema>, string> = {
@@ -111,6 +120,22 @@ export const ROUTES: readonly Route[] = [
       tag: 'Servers',
       body: 'SearchResponse',
       query: { schema: SearchParamsSchema, descriptions: SEARCH_PARAMS },
+    },
+  },
+  {
+    id: 'lookup',
+    path: ROUTE_PATHS.lookup,
+    keyed: true,
+    listedAs: '/v1/lookup?package={registry_type}:{identifier} or ?url={url}',
+    handler: lookupServers,
+    doc: {
+      operationId: 'lookupServers',
+      summary: 'Reverse Lookup',
+      description:
+        "The servers a package or a remote URL belongs to, as a client's configuration names them, most trusted first (a package may belong to several servers). Exactly one of `package` or `url`. Identifiers are compared the way each ecosystem compares them: npm names as published (a version suffix is ignored), PyPI names normalised as PEP 503 says, OCI references with the default registry and `library/` made explicit and no tag or digest, NuGet ids in any case, URLs with scheme and host in lower case and a trailing slash ignored. No match is an empty list.",
+      tag: 'Servers',
+      body: 'LookupResponse',
+      query: { schema: LookupParamsSchema, descriptions: LOOKUP_PARAMS },
     },
   },
 ];

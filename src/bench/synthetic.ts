@@ -18,20 +18,100 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-const SYLLABLES = ['ka', 'lo', 'mi', 'ran', 'tek', 'zu', 'vo', 'shi', 'ne', 'dar', 'qu', 'bel', 'fin', 'gor', 'hex', 'jin', 'pax', 'sol', 'ty', 'wen'];
+const SYLLABLES = [
+  'ka',
+  'lo',
+  'mi',
+  'ran',
+  'tek',
+  'zu',
+  'vo',
+  'shi',
+  'ne',
+  'dar',
+  'qu',
+  'bel',
+  'fin',
+  'gor',
+  'hex',
+  'jin',
+  'pax',
+  'sol',
+  'ty',
+  'wen',
+];
 const PLATFORM_WORDS: Record<string, string> = {
-  github: 'GitHub', gitlab: 'GitLab', slack: 'Slack', postgres: 'PostgreSQL', mysql: 'MySQL', mongodb: 'MongoDB',
-  redis: 'Redis', jira: 'Jira', notion: 'Notion', stripe: 'Stripe', discord: 'Discord', aws: 'AWS', azure: 'Azure',
-  kubernetes: 'Kubernetes', docker: 'Docker', figma: 'Figma', linear: 'Linear', sentry: 'Sentry', shopify: 'Shopify',
-  salesforce: 'Salesforce', supabase: 'Supabase', snowflake: 'Snowflake', gmail: 'Gmail', confluence: 'Confluence',
+  github: 'GitHub',
+  gitlab: 'GitLab',
+  slack: 'Slack',
+  postgres: 'PostgreSQL',
+  mysql: 'MySQL',
+  mongodb: 'MongoDB',
+  redis: 'Redis',
+  jira: 'Jira',
+  notion: 'Notion',
+  stripe: 'Stripe',
+  discord: 'Discord',
+  aws: 'AWS',
+  azure: 'Azure',
+  kubernetes: 'Kubernetes',
+  docker: 'Docker',
+  figma: 'Figma',
+  linear: 'Linear',
+  sentry: 'Sentry',
+  shopify: 'Shopify',
+  salesforce: 'Salesforce',
+  supabase: 'Supabase',
+  snowflake: 'Snowflake',
+  gmail: 'Gmail',
+  confluence: 'Confluence',
 };
-const TOPIC_WORDS = ['search', 'files', 'memory', 'browser', 'weather', 'docs', 'api', 'analytics', 'calendar', 'crm',
-  'email', 'maps', 'finance', 'crypto', 'news', 'translate', 'vector', 'sql', 'agent', 'workflow', 'deploy', 'monitor',
-  'security', 'scanner', 'knowledge', 'graph', 'tasks', 'notes', 'images', 'video', 'audio', 'code', 'review', 'tools'];
+const TOPIC_WORDS = [
+  'search',
+  'files',
+  'memory',
+  'browser',
+  'weather',
+  'docs',
+  'api',
+  'analytics',
+  'calendar',
+  'crm',
+  'email',
+  'maps',
+  'finance',
+  'crypto',
+  'news',
+  'translate',
+  'vector',
+  'sql',
+  'agent',
+  'workflow',
+  'deploy',
+  'monitor',
+  'security',
+  'scanner',
+  'knowledge',
+  'graph',
+  'tasks',
+  'notes',
+  'images',
+  'video',
+  'audio',
+  'code',
+  'review',
+  'tools',
+];
 const SUFFIXES = ['mcp', 'mcp-server', 'server', 'mcp', 'tools', 'connector', 'bridge', ''];
 const FLAG_RATES: [string, number][] = [
-  ['TEMPLATE_DESCRIPTION', 0.2], ['NO_SOURCE', 0.12], ['DEAD_ENTRY', 0.03], ['DESCRIPTION_DUPLICATE', 0.02],
-  ['SENSITIVE_CRED_REQUEST', 0.02], ['HIGH_SECRET_DEMAND', 0.01], ['REPO_ARCHIVED', 0.006], ['STAGING_ARTIFACT', 0.004],
+  ['TEMPLATE_DESCRIPTION', 0.2],
+  ['NO_SOURCE', 0.12],
+  ['DEAD_ENTRY', 0.03],
+  ['DESCRIPTION_DUPLICATE', 0.02],
+  ['SENSITIVE_CRED_REQUEST', 0.02],
+  ['HIGH_SECRET_DEMAND', 0.01],
+  ['REPO_ARCHIVED', 0.006],
+  ['STAGING_ARTIFACT', 0.004],
 ];
 const PACKAGE_TYPES = ['npm', 'pypi', 'oci', 'mcpb', 'nuget'];
 const TRANSPORTS = ['stdio', 'streamable-http', 'sse'];
@@ -51,7 +131,13 @@ export function generateRecords(count: number, seed = 42): ServerRecord[] {
   for (let n = 0; records.length < count; n++) {
     const roll = random();
     const namespace =
-      roll < 0.7 ? `io.github.${pick(users)}` : roll < 0.85 ? `com.${pick(companies)}` : roll < 0.95 ? `ai.${pick(companies)}` : `dev.${pick(users)}`;
+      roll < 0.7
+        ? `io.github.${pick(users)}`
+        : roll < 0.85
+          ? `com.${pick(companies)}`
+          : roll < 0.95
+            ? `ai.${pick(companies)}`
+            : `dev.${pick(users)}`;
     const parts: string[] = [];
     if (random() < 0.6) parts.push(pick(platforms));
     parts.push(random() < 0.5 ? pick(TOPIC_WORDS) : word());
@@ -62,8 +148,15 @@ export function generateRecords(count: number, seed = 42): ServerRecord[] {
     if (seen.has(name.toLowerCase())) continue;
     seen.add(name.toLowerCase());
 
-    const scores = { provenance: int(0, 100), maintenance: int(0, 100), popularity: int(0, 60), permissions: int(20, 100) };
-    const trust = Math.round(0.3 * scores.provenance + 0.25 * scores.maintenance + 0.2 * scores.popularity + 0.25 * scores.permissions);
+    const scores = {
+      provenance: int(0, 100),
+      maintenance: int(0, 100),
+      popularity: int(0, 60),
+      permissions: int(20, 100),
+    };
+    const trust = Math.round(
+      0.3 * scores.provenance + 0.25 * scores.maintenance + 0.2 * scores.popularity + 0.25 * scores.permissions,
+    );
     const flags = FLAG_RATES.filter(([, rate]) => random() < rate).map(([flag]) => flag);
     const hasSource = !flags.includes('NO_SOURCE');
     const targets = parts.filter((part) => part in PLATFORM_WORDS).map((part) => PLATFORM_WORDS[part]!);
@@ -78,7 +171,10 @@ export function generateRecords(count: number, seed = 42): ServerRecord[] {
       trust_label: labelForScore(trust),
       scores,
       flags,
-      badges: stars >= 1000 ? [{ id: 'popular', label: 'Popular', evidence: `github_stars is ${stars} (at least 1000)` }] : [],
+      badges:
+        stars >= 1000
+          ? [{ id: 'popular', label: 'Popular', evidence: `github_stars is ${stars} (at least 1000)` }]
+          : [],
       verified_publisher: random() < 0.01,
       targets,
       scored_at: `2026-02-${String(day).padStart(2, '0')}T${String(int(0, 23)).padStart(2, '0')}:00:00.000Z`,

@@ -11,7 +11,11 @@ import type { StoreCalls } from './store-calls.js';
 export type Authenticate = (presented: string | null | undefined) => Promise<KeyRecord>;
 
 /** `staticHashes`: the hashes of the `API_KEYS` keys, free-plan keys labelled as such. */
-export function createAuthenticator(staticHashes: readonly string[], calls: StoreCalls, startedAt: string): Authenticate {
+export function createAuthenticator(
+  staticHashes: readonly string[],
+  calls: StoreCalls,
+  startedAt: string,
+): Authenticate {
   const staticKeys: KeyRecord[] = staticHashes.map((hash) => ({
     hash,
     plan: 'free',

@@ -6,7 +6,14 @@
 import type { ApiError } from '../api/errors.js';
 import type { PlanTable } from '../keys/plans.js';
 import type { KeyRecord } from '../keys/record.js';
-import { counterExpiry, dailyCounterKey, decide, type RateLimitDecision, rateLimitedError, uncounted } from './rate-limit.js';
+import {
+  counterExpiry,
+  dailyCounterKey,
+  decide,
+  type RateLimitDecision,
+  rateLimitedError,
+  uncounted,
+} from './rate-limit.js';
 import type { StoreCalls } from './store-calls.js';
 
 /** The decision whose headers the answer carries, and the error when the request may not proceed. */

@@ -77,7 +77,7 @@ export function createNodeHandler(
 export type Refuse = (code: ErrorCode, message: string) => GatewayResponse;
 
 /**
- * The limits the Node server of `npm start` runs with (README, "Hostile input"). Node answers a request
+ * The limits the Node server of `npm start` runs with (docs/security.md, "Hostile input"). Node answers a request
  * whose request line and headers exceed `maxHeaderSize` itself (431, or 414 when the request line alone is
  * too long), and cuts a client that has not sent its headers within `headersTimeout` (408): a slow client
  * cannot hold a connection open for long. `connectionsCheckingInterval` is how often Node looks for such
@@ -171,13 +171,19 @@ export function createClientErrorHandler(refuse: Refuse): (error: Error, socket:
     if (code === 'HPE_HEADER_OVERFLOW') {
       const limit = `${NODE_SERVER_OPTIONS.maxHeaderSize / 1024} KB`;
       reply = requestLineTooLong(rawPacket)
-        ? refuse('uri_too_long', `The request line is longer than ${limit}; the most this API reads is ${MAX_TARGET_BYTES} bytes (path and query)`)
+        ? refuse(
+            'uri_too_long',
+            `The request line is longer than ${limit}; the most this API reads is ${MAX_TARGET_BYTES} bytes (path and query)`,
+          )
         : refuse('headers_too_large', `The request line and headers together exceed ${limit}`);
     } else if (code === 'HPE_INVALID_URL') {
       // The same rule, code and words as the gateway's own check, which sees this input on other platforms.
       reply = refuse('invalid_parameter', `Invalid URL: ${FORBIDDEN_BYTE_RULE}`);
     } else if (code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-      reply = refuse('request_timeout', `The request did not arrive in time (headers within ${NODE_SERVER_OPTIONS.headersTimeout / 1000} s)`);
+      reply = refuse(
+        'request_timeout',
+        `The request did not arrive in time (headers within ${NODE_SERVER_OPTIONS.headersTimeout / 1000} s)`,
+      );
     } else {
       reply = refuse('bad_request', `Malformed request: ${parserProblem(code)}`);
     }
@@ -191,7 +197,10 @@ export function createClientErrorHandler(refuse: Refuse): (error: Error, socket:
  */
 export function createConnectHandler(refuse: Refuse): (request: IncomingMessage, socket: Duplex) => void {
   return (_request, socket) => {
-    const reply = refuse('method_not_allowed', 'Method "CONNECT" is not allowed; this server answers GET, HEAD, OPTIONS');
+    const reply = refuse(
+      'method_not_allowed',
+      'Method "CONNECT" is not allowed; this server answers GET, HEAD, OPTIONS',
+    );
     reply.headers.allow = 'GET, HEAD, OPTIONS';
     answerOnSocket(socket, reply);
   };

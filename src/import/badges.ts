@@ -46,8 +46,7 @@ export const BADGE_RULES: readonly BadgeRule[] = [
     id: 'code-of-conduct',
     label: 'Code of conduct',
     rule: 'has_code_of_conduct is true',
-    evidence: (s) =>
-      when(s.has_code_of_conduct, 'has_code_of_conduct is true: the repository has a code of conduct'),
+    evidence: (s) => when(s.has_code_of_conduct, 'has_code_of_conduct is true: the repository has a code of conduct'),
   },
   {
     id: 'established',

@@ -35,11 +35,19 @@ export const RegistryEntrySchema = z.object({
   server: z.object({
     name: z.string().min(1),
     version: OptionalText,
+    description: OptionalText,
     repository: z.object({ url: OptionalText }).nullish(),
     packages: z
-      .array(z.object({ registryType: OptionalText, transport: z.object({ type: OptionalText }).nullish() }))
+      .array(
+        z.object({
+          registryType: OptionalText,
+          identifier: OptionalText,
+          version: OptionalText,
+          transport: z.object({ type: OptionalText }).nullish(),
+        }),
+      )
       .nullish(),
-    remotes: z.array(z.object({ type: OptionalText })).nullish(),
+    remotes: z.array(z.object({ type: OptionalText, url: OptionalText })).nullish(),
   }),
   _meta: z
     .object({
@@ -67,7 +75,12 @@ export function oneLineZodError(error: z.ZodError): string {
   const issues = z
     .prettifyError(error)
     .split(/\n(?=✖)/)
-    .map((issue) => issue.replace(/^✖\s*/, '').replace(/\s*\n\s*→\s*/g, ' ').trim());
+    .map((issue) =>
+      issue
+        .replace(/^✖\s*/, '')
+        .replace(/\s*\n\s*→\s*/g, ' ')
+        .trim(),
+    );
   const shown = issues.slice(0, MAX_ISSUES_IN_MESSAGE).join('; ');
   const more = issues.length - MAX_ISSUES_IN_MESSAGE;
   return more > 0 ? `${shown}; and ${more} more` : shown;

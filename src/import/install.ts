@@ -3,7 +3,7 @@
  * and what its `install` object is. Nothing is invented: a value the registry does not give is `null` (or an
  * empty list), as the decisions (section 2) require.
  */
-import { InstallSchema, type Install } from '../model/schema.js';
+import { InstallSchema, type Install, type PackageRef, type RemoteRef } from '../model/schema.js';
 import type { RegistryEntry } from './inputs.js';
 
 const OFFICIAL = 'io.modelcontextprotocol.registry/official';
@@ -24,7 +24,7 @@ export function timestampKey(timestamp: string | null | undefined): [number, str
 }
 
 /** Negative, zero or positive as timestamp `a` is earlier, equal or later; a missing one is earliest. */
-function compareTimestamps(a: string | null | undefined, b: string | null | undefined): number {
+export function compareTimestamps(a: string | null | undefined, b: string | null | undefined): number {
   const ka = timestampKey(a);
   const kb = timestampKey(b);
   if (!ka || !kb) return (ka ? 1 : 0) - (kb ? 1 : 0);
@@ -77,6 +77,40 @@ export function repoUrlFrom(url: string | null | undefined): string | null {
   const trimmed = url?.trim();
   if (!trimmed) return null;
   return InstallSchema.shape.repo_url.safeParse(trimmed).success ? trimmed : null;
+}
+
+/** The packages of a registry version, each with what identifies it; entries without an identifier are skipped. */
+export function packagesFrom(entry: RegistryEntry | undefined): PackageRef[] {
+  const packages: PackageRef[] = [];
+  for (const pkg of entry?.server.packages ?? []) {
+    const registryType = pkg.registryType?.trim();
+    const identifier = pkg.identifier?.trim();
+    if (!registryType || !identifier) continue;
+    const version = pkg.version?.trim();
+    packages.push({
+      registry_type: registryType,
+      identifier,
+      version: version && InstallSchema.shape.version.safeParse(version).success ? version : null,
+    });
+  }
+  return packages;
+}
+
+/** The remotes of a registry version; entries without a URL are skipped. */
+export function remotesFrom(entry: RegistryEntry | undefined): RemoteRef[] {
+  const remotes: RemoteRef[] = [];
+  for (const remote of entry?.server.remotes ?? []) {
+    const type = remote.type?.trim();
+    const url = remote.url?.trim();
+    if (type && url) remotes.push({ type, url });
+  }
+  return remotes;
+}
+
+/** The registry's one-line description, or null when it gives none. */
+export function descriptionFrom(entry: RegistryEntry | undefined): string | null {
+  const description = entry?.server.description?.trim();
+  return description ? description : null;
 }
 
 /**

@@ -7,14 +7,16 @@
 import { z } from 'zod';
 import { labelForScore, ServerRecordSchema, splitName, type ServerRecord } from '../model/schema.js';
 import { BADGE_RULES, badgesFor } from './badges.js';
+import { ImportError, oneLineZodError, type RegistryEntry, type ScorecardIndex, type ScoredServer } from './inputs.js';
 import {
-  ImportError,
-  oneLineZodError,
-  type RegistryEntry,
-  type ScorecardIndex,
-  type ScoredServer,
-} from './inputs.js';
-import { installFrom, isMarkedLatest, pickNewestVersion } from './install.js';
+  compareTimestamps,
+  descriptionFrom,
+  installFrom,
+  isMarkedLatest,
+  packagesFrom,
+  pickNewestVersion,
+  remotesFrom,
+} from './install.js';
 import { inferTargets } from './targets.js';
 import { isVerifiedPublisher } from './verified.js';
 
@@ -30,9 +32,7 @@ const OffsetTimestamp = z.iso.datetime({ offset: true });
 export function normaliseScoredAt(generatedAt: string): string {
   if (UtcTimestamp.safeParse(generatedAt).success) return generatedAt;
   if (OffsetTimestamp.safeParse(generatedAt).success) return new Date(generatedAt).toISOString();
-  throw new ImportError(
-    `generated_at ${JSON.stringify(generatedAt)} is not an ISO 8601 timestamp with a time zone`,
-  );
+  throw new ImportError(`generated_at ${JSON.stringify(generatedAt)} is not an ISO 8601 timestamp with a time zone`);
 }
 
 /** Figures about one import, for the person running it and for data/README.md. */
@@ -45,6 +45,11 @@ export interface ImportSummary {
   /** Servers whose newest version was chosen by `publishedAt` because not exactly one version was `isLatest`. */
   newestByPublishedAt: number;
   repoUrlNull: number;
+  withPackages: number;
+  withRemotes: number;
+  withDescription: number;
+  /** Servers whose chosen registry version was published after the scoring run (a later release). */
+  publishedAfterScoring: number;
   /** Non-empty repository URLs that were not http(s) and so became `null`. */
   repoUrlDropped: number;
   versionNull: number;
@@ -96,6 +101,9 @@ export function buildServerRecord(
     scored_at: scoredAt,
     install: installFrom(newest),
     signals: { ...scored.signals },
+    description: descriptionFrom(newest),
+    packages: packagesFrom(newest),
+    remotes: remotesFrom(newest),
   };
   const result = ServerRecordSchema.safeParse(record);
   if (!result.success) {
@@ -126,9 +134,7 @@ export function joinDatasets(scorecard: ScorecardIndex, registry: readonly Regis
   for (const name of Object.keys(scorecard.servers)) {
     const other = seen.get(name.toLowerCase());
     if (other !== undefined) {
-      throw new ImportError(
-        `scored servers ${JSON.stringify(other)} and ${JSON.stringify(name)} differ only in case`,
-      );
+      throw new ImportError(`scored servers ${JSON.stringify(other)} and ${JSON.stringify(name)} differ only in case`);
     }
     seen.set(name.toLowerCase(), name);
   }
@@ -141,6 +147,7 @@ export function joinDatasets(scorecard: ScorecardIndex, registry: readonly Regis
   let withRegistryEntry = 0;
   let newestByPublishedAt = 0;
   let repoUrlDropped = 0;
+  let publishedAfterScoring = 0;
 
   for (const name of names) {
     const scored = scorecard.servers[name];
@@ -152,12 +159,17 @@ export function joinDatasets(scorecard: ScorecardIndex, registry: readonly Regis
 
     if (newest !== undefined) {
       withRegistryEntry++;
+      const publishedAt = newest._meta?.['io.modelcontextprotocol.registry/official']?.publishedAt;
+      if (compareTimestamps(publishedAt, scoredAt) > 0) publishedAfterScoring++;
       if (versions.filter(isMarkedLatest).length !== 1) newestByPublishedAt++;
       if (newest.server.repository?.url?.trim() && record.install.repo_url === null) repoUrlDropped++;
     }
     if (scored.trust_label !== record.trust_label) labelDisagreements.push(name);
     countInto(targetCounts, record.targets);
-    countInto(badgeCounts, record.badges.map((badge) => badge.id));
+    countInto(
+      badgeCounts,
+      record.badges.map((badge) => badge.id),
+    );
   }
 
   const scoredNames = new Set(names);
@@ -170,6 +182,10 @@ export function joinDatasets(scorecard: ScorecardIndex, registry: readonly Regis
       registryServersNotScored: [...versionsByName.keys()].filter((name) => !scoredNames.has(name)).length,
       newestByPublishedAt,
       repoUrlNull: records.filter((r) => r.install.repo_url === null).length,
+      withPackages: records.filter((r) => (r.packages ?? []).length > 0).length,
+      withRemotes: records.filter((r) => (r.remotes ?? []).length > 0).length,
+      withDescription: records.filter((r) => r.description !== null && r.description !== undefined).length,
+      publishedAfterScoring,
       repoUrlDropped,
       versionNull: records.filter((r) => r.install.version === null).length,
       verifiedPublishers: records.filter((r) => r.verified_publisher).length,

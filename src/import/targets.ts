@@ -216,7 +216,5 @@ export function inferTargets(name: string): string[] {
   const id = slash < 0 ? name : name.slice(slash + 1);
   const tokens = matchTokens(nameWords(id));
   if (!isHostedNamespace(namespace)) for (const token of matchTokens(nameWords(namespace))) tokens.add(token);
-  return TARGET_RULES.filter((rule) => rule.keywords.some((keyword) => tokens.has(keyword))).map(
-    (rule) => rule.target,
-  );
+  return TARGET_RULES.filter((rule) => rule.keywords.some((keyword) => tokens.has(keyword))).map((rule) => rule.target);
 }

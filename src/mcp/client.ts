@@ -132,11 +132,10 @@ export function createTrustApiClient(options: TrustApiClientOptions): TrustApiCl
     try {
       body = JSON.parse(text);
     } catch {
-      throw new TrustApiError(
-        'invalid_response',
-        `${shown} answered ${response.status} with a body that is not JSON`,
-        { url: shown, status: response.status },
-      );
+      throw new TrustApiError('invalid_response', `${shown} answered ${response.status} with a body that is not JSON`, {
+        url: shown,
+        status: response.status,
+      });
     }
 
     if (!response.ok) {

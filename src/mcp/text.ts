@@ -2,26 +2,9 @@
  * The short human-readable text each MCP tool returns beside its `structuredContent`: written for a model
  * deciding what to tell a user, so it leads with the verdict (score and band) and explains flags in words.
  */
-import { type ServerRecord, type Stats, TRUST_BANDS } from '../model/schema.js';
+import type { ServerRecord, Stats } from '../model/schema.js';
+import { flagDefinition, TRUST_BANDS } from '../model/vocabulary.js';
 import type { RecordPage } from './client.js';
-
-/**
- * What each known flag means, in the words of the scoring pipeline that raises them (MCP Scorecard's flag
- * rules; see data/README.md for the source). The list is open-ended: an unknown flag is shown by name.
- */
-export const FLAG_MEANINGS: Readonly<Record<string, string>> = {
-  NO_SOURCE: 'no repository URL and no verifiable package source: the code cannot be inspected',
-  DEAD_ENTRY: 'no packages and no remotes: the registry entry cannot be installed or reached',
-  SENSITIVE_CRED_REQUEST: 'asks for high-risk credentials (wallet keys, database passwords, private keys, ...)',
-  HIGH_SECRET_DEMAND: 'asks for 5 or more secret environment variables',
-  REPO_ARCHIVED: 'its GitHub repository is archived by the maintainer',
-  STAGING_ARTIFACT: 'test/staging name with a template description: probably not meant for use',
-  TEMPLATE_DESCRIPTION: 'its description is boilerplate',
-  DESCRIPTION_DUPLICATE: 'the same description is used by 3 or more servers from different publishers',
-};
-
-/** The band table as one line, e.g. "High Trust 80-100, Moderate Trust 60-79, ...". */
-export const BANDS_TEXT = TRUST_BANDS.map((band) => `${band.label} ${band.min}-${band.max}`).join(', ');
 
 function list(items: readonly string[], empty = 'none'): string {
   return items.length === 0 ? empty : items.join(', ');
@@ -29,7 +12,12 @@ function list(items: readonly string[], empty = 'none'): string {
 
 function flagsText(flags: readonly string[]): string {
   if (flags.length === 0) return 'none';
-  return flags.map((flag) => (FLAG_MEANINGS[flag] ? `${flag} (${FLAG_MEANINGS[flag]})` : flag)).join('; ');
+  return flags
+    .map((flag) => {
+      const known = flagDefinition(flag);
+      return known ? `${flag} (${known.meaning})` : flag;
+    })
+    .join('; ');
 }
 
 /** One line per server, for lists: name, score, band, flags. */

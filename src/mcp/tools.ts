@@ -17,7 +17,8 @@ import {
 } from '../model/schema.js';
 import type { CallContext } from './advice.js';
 import type { TrustApiClient } from './client.js';
-import { BANDS_TEXT, pageText, recordText, statsText } from './text.js';
+import { BANDS_TEXT, FLAGS_TEXT } from '../model/vocabulary.js';
+import { pageText, recordText, statsText } from './text.js';
 
 /** One tool: what `McpServer.registerTool` needs, plus how to call the API and how to say the result. */
 export interface TrustTool<Input extends z.ZodObject, Output extends z.ZodObject> {
@@ -53,14 +54,6 @@ function describeShape<Shape extends Record<string, z.ZodType>>(
   for (const [name, schema] of Object.entries(shape)) described[name] = schema.describe(descriptions[name] ?? '');
   return described as Shape;
 }
-
-/** The flags a model most needs explained; the list is open-ended (see `FLAG_MEANINGS` for all known). */
-const FLAGS_TEXT =
-  'Flags are red flags: NO_SOURCE = no repository or verifiable package source, so the code cannot be ' +
-  'inspected; DEAD_ENTRY = no packages and no remotes, so it cannot be installed or reached; ' +
-  'SENSITIVE_CRED_REQUEST = it asks for high-risk credentials (wallet keys, database passwords, private ' +
-  'keys). Other flags: HIGH_SECRET_DEMAND, REPO_ARCHIVED, STAGING_ARTIFACT, TEMPLATE_DESCRIPTION, ' +
-  'DESCRIPTION_DUPLICATE.';
 
 /** Every tool is a read of a fixed index: safe to call, to repeat, and touching nothing outside. */
 export const READ_ONLY_ANNOTATIONS = {
@@ -157,11 +150,7 @@ export const listServers = defineTool({
   output: RecordPageSchema,
   run: (client, args) => client.list(args),
   text: (page) =>
-    pageText(
-      'Servers',
-      page,
-      (shown) => `More: call list_servers again with the same filters and offset ${shown}.`,
-    ),
+    pageText('Servers', page, (shown) => `More: call list_servers again with the same filters and offset ${shown}.`),
 });
 
 export const getEcosystemStats = defineTool({

@@ -3,18 +3,11 @@
  * parameters with it, the OpenAPI document and the MCP tools are generated from it. Change it here only.
  */
 import { z } from 'zod';
+import { TRUST_BANDS, type TrustLabel } from './vocabulary.js';
 
-/** The trust bands of the decisions (section 2), highest first. A label is a function of the score. */
-export const TRUST_BANDS = [
-  { label: 'High Trust', min: 80, max: 100 },
-  { label: 'Moderate Trust', min: 60, max: 79 },
-  { label: 'Low Trust', min: 40, max: 59 },
-  { label: 'Very Low Trust', min: 20, max: 39 },
-  { label: 'Unknown/Suspicious', min: 0, max: 19 },
-] as const;
+export { TRUST_BANDS, type TrustLabel } from './vocabulary.js';
 
 export const TRUST_LABELS = TRUST_BANDS.map((band) => band.label) as [TrustLabel, ...TrustLabel[]];
-export type TrustLabel = (typeof TRUST_BANDS)[number]['label'];
 
 /** The label of the band that holds `score` (an integer 0 to 100). */
 export function labelForScore(score: number): TrustLabel {
@@ -41,7 +34,10 @@ export const FlagSchema = z.string().max(64).regex(FLAG_PATTERN, { error: 'flag 
 
 export const BadgeSchema = z.strictObject({
   /** Stable machine id, kebab-case, e.g. `security-policy`. */
-  id: z.string().max(64).regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/),
+  id: z
+    .string()
+    .max(64)
+    .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/),
   /** Short human label, e.g. `Security policy`. */
   label: z.string().min(1).max(80),
   /** The signal (and value) the badge was derived from, in words. */
@@ -93,7 +89,10 @@ const UniqueStrings = (item: z.ZodString) =>
     });
 
 export const InstallSchema = z.strictObject({
-  repo_url: z.url({ protocol: /^https?$/, error: 'repo_url must be an http(s) URL or null' }).max(MAX_TEXT).nullable(),
+  repo_url: z
+    .url({ protocol: /^https?$/, error: 'repo_url must be an http(s) URL or null' })
+    .max(MAX_TEXT)
+    .nullable(),
   version: ShortString.nullable(),
   package_types: UniqueStrings(z.string().min(1).max(64)),
   transport_types: UniqueStrings(z.string().min(1).max(64)),
@@ -106,6 +105,21 @@ export const ScoresSchema = z.strictObject({
   popularity: Score,
   permissions: Score,
 });
+
+/** A package of the server as the registry lists it: where (`npm`, `pypi`, `oci`, ...), what, which version. */
+export const PackageRefSchema = z.strictObject({
+  registry_type: z.string().min(1).max(64),
+  identifier: z.string().min(1).max(MAX_TEXT),
+  version: ShortString.nullable(),
+});
+export type PackageRef = z.infer<typeof PackageRefSchema>;
+
+/** A remote endpoint of the server as the registry lists it: its transport and URL. */
+export const RemoteRefSchema = z.strictObject({
+  type: z.string().min(1).max(64),
+  url: z.string().min(1).max(MAX_TEXT),
+});
+export type RemoteRef = z.infer<typeof RemoteRefSchema>;
 
 /** The server record of the specification (section 2.2), plus the documented `signals`. */
 export const ServerRecordSchema = z
@@ -121,9 +135,14 @@ export const ServerRecordSchema = z
     scored_at: z.iso.datetime({ error: 'scored_at must be an ISO 8601 UTC timestamp (ending in Z)' }),
     install: InstallSchema,
     signals: SignalsSchema.optional(),
+    // Documented extras from the registry (data/README.md): absent in older datasets, never invented.
+    description: z.string().min(1).max(MAX_TEXT).nullable().optional(),
+    packages: z.array(PackageRefSchema).max(64).optional(),
+    remotes: z.array(RemoteRefSchema).max(64).optional(),
   })
   .refine((record) => record.trust_label === labelForScore(record.trust_score), {
-    error: 'trust_label must be the band of trust_score (High Trust 80-100, Moderate 60-79, Low 40-59, Very Low 20-39, Unknown/Suspicious 0-19)',
+    error:
+      'trust_label must be the band of trust_score (High Trust 80-100, Moderate 60-79, Low 40-59, Very Low 20-39, Unknown/Suspicious 0-19)',
     path: ['trust_label'],
   });
 export type ServerRecord = z.infer<typeof ServerRecordSchema>;
@@ -178,6 +197,8 @@ export const LIMITS = {
   maxQuery: 200,
   /** A filter value longer than any flag, target or namespace a record may hold matches nothing anyway. */
   maxFilter: MAX_NAME_LENGTH,
+  /** A package reference or a remote URL to look up. */
+  maxLookup: 500,
 } as const;
 
 const intIn = (name: string, min: number, max: number) =>
@@ -197,9 +218,7 @@ const filterText = (name: string) =>
 export const ListParamsSchema = z.strictObject({
   limit: intIn('limit', LIMITS.list.min, LIMITS.list.max).default(LIMITS.list.default),
   offset: intIn('offset', 0, LIMITS.maxOffset).default(0),
-  sort: z
-    .enum(SORT_FIELDS, { error: `sort must be one of: ${SORT_FIELDS.join(', ')}` })
-    .default('trust_score'),
+  sort: z.enum(SORT_FIELDS, { error: `sort must be one of: ${SORT_FIELDS.join(', ')}` }).default('trust_score'),
   order: z.enum(SORT_ORDERS, { error: 'order must be asc or desc' }).default('desc'),
   min_score: intIn('min_score', 0, 100).optional(),
   /** One flag name, or several separated by commas: the server must carry all of them. */
@@ -212,6 +231,23 @@ export const ListParamsSchema = z.strictObject({
   namespace: filterText('namespace').optional(),
 });
 export type ListParams = z.infer<typeof ListParamsSchema>;
+
+/** Reverse lookup: exactly one of `package` (`<registry_type>:<identifier>`) or `url` (a remote's URL). */
+export const LookupParamsSchema = z.strictObject({
+  package: z
+    .string({ error: 'package must be a string' })
+    .trim()
+    .min(3, { error: 'package must be <registry_type>:<identifier>' })
+    .max(LIMITS.maxLookup, { error: `package must be at most ${LIMITS.maxLookup} characters` })
+    .optional(),
+  url: z
+    .string({ error: 'url must be a string' })
+    .trim()
+    .min(1, { error: 'url must not be empty' })
+    .max(LIMITS.maxLookup, { error: `url must be at most ${LIMITS.maxLookup} characters` })
+    .optional(),
+});
+export type LookupParams = z.infer<typeof LookupParamsSchema>;
 
 export const SearchParamsSchema = z.strictObject({
   q: z

@@ -4,16 +4,13 @@
  * read as JSON text on demand (see record-file.ts), so a page is answered without parsing or
  * re-serializing anything and a large snapshot costs its indexes, not millions of objects.
  */
-import type { ListParams, ServerRecord, SortField, SortOrder, Stats } from '../model/schema.js';
-import type { Manifest } from '../snapshot/manifest.js';
+import type { ListParams, SortField, SortOrder } from '../model/schema.js';
 import type { LoadedArtifacts, LoadTimings } from '../snapshot/load.js';
-import type { RecordFile } from '../snapshot/record-file.js';
-import type { Postings, SearchArtifact, SortIndexes } from '../snapshot/artifacts.js';
 import { NameIndex } from './name-index.js';
 import { exactKey } from '../snapshot/search-index.js';
 import { compareCodePoints } from '../snapshot/order.js';
 import { topK } from './top-k.js';
-import type { JsonPage, Page, QueryEngine } from './types.js';
+import type { JsonPage, LookupKey, QueryEngine } from './types.js';
 
 /** Intersection of ascending id lists, smallest first. */
 function intersect(lists: readonly (readonly number[])[]): number[] {
@@ -34,7 +31,14 @@ function intersect(lists: readonly (readonly number[])[]): number[] {
 
 /** The comma-separated flag names of a `flags` filter, trimmed, without empty pieces or repeats. */
 export function parseFlagList(flags: string): string[] {
-  return [...new Set(flags.split(',').map((flag) => flag.trim().toLowerCase()).filter((flag) => flag !== ''))];
+  return [
+    ...new Set(
+      flags
+        .split(',')
+        .map((flag) => flag.trim().toLowerCase())
+        .filter((flag) => flag !== ''),
+    ),
+  ];
 }
 
 /** A value made on first use and kept. */
@@ -52,12 +56,14 @@ function once<T>(make: () => T): () => T {
 
 export function createQueryEngine(artifacts: LoadedArtifacts, timings: LoadTimings = {}): QueryEngine {
   /** Time a lazy part into `timings` (added to what loading it already cost). */
-  const timed = <T>(key: keyof LoadTimings, make: () => T) => () => {
-    const start = performance.now();
-    const value = make();
-    timings[key] = (timings[key] ?? 0) + performance.now() - start;
-    return value;
-  };
+  const timed =
+    <T>(key: keyof LoadTimings, make: () => T) =>
+    () => {
+      const start = performance.now();
+      const value = make();
+      timings[key] = (timings[key] ?? 0) + performance.now() - start;
+      return value;
+    };
   const { manifest, records, names, stats } = artifacts;
   const count = manifest.record_count;
   if (records.count !== count || names.length !== count) {
@@ -152,14 +158,16 @@ export function createQueryEngine(artifacts: LoadedArtifacts, timings: LoadTimin
     const { trustScore, atLeast } = columns();
     const postings = postingsOf();
     const lists: number[][] = [];
-    if (params.flags !== undefined) for (const flag of parseFlagList(params.flags)) lists.push(postingsFor(postings.flags, flag));
+    if (params.flags !== undefined)
+      for (const flag of parseFlagList(params.flags)) lists.push(postingsFor(postings.flags, flag));
     if (params.target !== undefined) lists.push(postingsFor(postings.target, params.target));
     if (params.namespace !== undefined) lists.push(postingsFor(postings.namespace, params.namespace));
     const ordered = orderOf(sort, order);
     const end = offset + limit;
 
     if (lists.length === 0) {
-      if (minScore === undefined) return { ids: Array.from(ordered.subarray(Math.min(offset, count), Math.min(end, count))), total: count };
+      if (minScore === undefined)
+        return { ids: Array.from(ordered.subarray(Math.min(offset, count), Math.min(end, count))), total: count };
       const total = atLeast[minScore]!;
       if (offset >= total) return { ids: [], total };
       return { ids: walk(ordered, (id) => trustScore[id]! >= minScore, offset, limit), total };
@@ -185,7 +193,10 @@ export function createQueryEngine(artifacts: LoadedArtifacts, timings: LoadTimin
       let n = 0;
       for (const id of source) if (marks[id] === mark) positions[n++] = rank[id]!;
       positions.sort();
-      return { ids: Array.from(positions.subarray(offset, Math.min(end, total)), (position) => ordered[position]!), total };
+      return {
+        ids: Array.from(positions.subarray(offset, Math.min(end, total)), (position) => ordered[position]!),
+        total,
+      };
     }
     return { ids: walk(ordered, (id) => marks[id] === mark, offset, limit), total };
   }
@@ -226,34 +237,35 @@ export function createQueryEngine(artifacts: LoadedArtifacts, timings: LoadTimin
     return { ids: best.map((i) => ids[i]!), total: ids.length };
   }
 
-  const parse = (json: string) => JSON.parse(json) as ServerRecord;
-  const toPage = ({ ids, total }: { ids: number[]; total: number }): Page<ServerRecord> => ({
-    items: ids.map((id) => parse(recordJson(id))),
-    total,
-  });
+  const lookupOf = once(timed('lookup', () => artifacts.lookup()));
+
+  /** The records filed under `key`, most trusted first (ties in name order). */
+  function lookupIds(by: LookupKey): { ids: number[]; total: number } {
+    const map = by.kind === 'package' ? lookupOf().packages : lookupOf().urls;
+    const found = Object.hasOwn(map, by.key) ? [...map[by.key]!] : [];
+    const { trustScore } = columns();
+    found.sort((a, b) => trustScore[b]! - trustScore[a]! || a - b);
+    return { ids: found, total: found.length };
+  }
+
   const toJsonPage = ({ ids, total }: { ids: number[]; total: number }): JsonPage => ({ json: pageJson(ids), total });
 
   return {
     snapshot: { id: manifest.snapshot_id, generatedAt: manifest.generated_at, recordCount: count },
-    stats: () => structuredClone(stats),
     statsJson: () => statsJson,
-    get(name) {
-      const id = lookup(name);
-      return id === undefined ? undefined : parse(recordJson(id));
-    },
     getJson(name) {
       const id = lookup(name);
       return id === undefined ? undefined : recordJson(id);
     },
-    list: (params) => toPage(listIds(params)),
     listJson: (params) => toJsonPage(listIds(params)),
-    search: (q, limit) => toPage(searchIds(q, limit)),
     searchJson: (q, limit) => toJsonPage(searchIds(q, limit)),
+    lookupJson: (by) => toJsonPage(lookupIds(by)),
     warm() {
       columns();
       orders();
       postingsOf();
       search();
+      lookupOf();
     },
     close: () => records.close(),
   };

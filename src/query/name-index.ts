@@ -1,18 +1,21 @@
 /**
  * Name search over the MiniSearch index, fast at any size.
  *
+ * MiniSearch owns the index and its serialized format (`toJSON()`, the public `AsPlainObject`): the build
+ * makes it, and this module reads that plain object and MiniSearch's public radix tree
+ * (`minisearch/SearchableMap`, for exact, prefix and fuzzy term lookup), never MiniSearch's internals.
  * MiniSearch's own `search()` scores every matching document through Maps and sorts them all; for a word
- * found in most names (`mcp`, `github`) that costs tens of milliseconds at 100,000 records. This subclass
- * keeps MiniSearch's index, its serialization and its radix tree (for exact, prefix and fuzzy term lookup)
- * and replaces only the scoring: each term's postings are turned once into typed arrays of record ids and
- * static BM25 scores, words are combined with AND in flat arrays, and only the requested page is sorted.
+ * found in most names (`mcp`, `github`) that costs tens of milliseconds at 100,000 records. Here each
+ * term's postings are turned once into typed arrays of record ids and static BM25 scores, words are
+ * combined with AND in flat arrays, and only the requested page is sorted.
  *
  * Relevance: for each query word, the best of its expansions (the word itself weight 1, a longer word it
  * is a prefix of `PREFIX_WEIGHT`, a word within the typo distance `FUZZY_WEIGHT`), summed over words; a
  * term's score is BM25 over the id (boost 3) and namespace (boost 1) fields.
  */
-import MiniSearch from 'minisearch';
-import { FIELD_BOOST, FUZZY_WEIGHT, fuzziness, MINISEARCH_OPTIONS, nameWords, PREFIX_WEIGHT, type NameDocument } from '../snapshot/search-index.js';
+import type { AsPlainObject } from 'minisearch';
+import SearchableMap from 'minisearch/SearchableMap';
+import { FIELD_BOOST, FUZZY_WEIGHT, fuzziness, nameWords, PREFIX_WEIGHT } from '../snapshot/search-index.js';
 
 const BM25 = { k1: 1.2, b: 0.7 };
 /** Words whose expansions are kept; past it the cache starts afresh (simpler than LRU, as good here). */
@@ -32,40 +35,56 @@ export interface NameMatches {
   scores: Float32Array;
 }
 
-export class NameIndex extends MiniSearch<NameDocument> {
+/** A term's entry in MiniSearch's serialization: field id → short document id → term frequency. */
+type SerializedFields = AsPlainObject['index'][number][1];
+
+export class NameIndex {
+  /** Term → its position in the serialized index, in MiniSearch's public radix tree. */
+  private readonly terms: SearchableMap<number>;
   private postingsCache = new Map<string, TermPostings>();
   private expansionCache = new Map<string, Map<string, number>>();
   /** Per-document scratch, reused by every query; marks (generation numbers) avoid clearing it. */
   private scratch?: { stamp: Uint32Array; best: Float32Array; total: Float32Array; candidate: Uint32Array };
   private stamp = 0;
 
-  /** Load a serialized index with the shared options. */
+  private constructor(private readonly plain: AsPlainObject) {
+    this.terms = new SearchableMap<number>();
+    plain.index.forEach(([term], position) => this.terms.set(term, position));
+  }
+
+  /** Read an index serialized by MiniSearch's `toJSON()` (the build's `search` artifact). */
   static fromJS(js: unknown): NameIndex {
-    const loaded = MiniSearch.loadJS<NameDocument>(js as Parameters<typeof MiniSearch.loadJS>[0], MINISEARCH_OPTIONS);
-    // MiniSearch.loadJS always makes a plain MiniSearch; adopt its state (plain own properties) into ours.
-    return Object.assign(new NameIndex(MINISEARCH_OPTIONS), loaded);
+    const plain = js as AsPlainObject;
+    if (!Array.isArray(plain?.index) || typeof plain.documentCount !== 'number') {
+      throw new Error('the search artifact is not a serialized MiniSearch index');
+    }
+    return new NameIndex(plain);
   }
 
   /** Turn every term's postings into typed arrays now, so no query pays for it later. */
   precompute(): void {
-    for (const term of this._index.keys()) this.postings(term);
+    for (const [term] of this.plain.index) this.postings(term);
   }
 
   private postings(term: string): TermPostings | undefined {
     const cached = this.postingsCache.get(term);
     if (cached) return cached;
-    const fields = this._index.get(term);
-    if (!fields) return undefined;
+    const position = this.terms.get(term);
+    if (position === undefined) return undefined;
+    const fields: SerializedFields = this.plain.index[position]![1];
     const byDoc = new Map<number, number>();
-    const documentCount = this._documentCount;
-    for (const [fieldName, fieldId] of Object.entries(this._fieldIds)) {
-      const docs = fields.get(fieldId);
-      if (!docs || docs.size === 0) continue;
+    const documentCount = this.plain.documentCount;
+    for (const [fieldName, fieldId] of Object.entries(this.plain.fieldIds)) {
+      const docs = fields[String(fieldId)];
+      if (!docs) continue;
+      const entries = Object.entries(docs);
+      if (entries.length === 0) continue;
       const boost = FIELD_BOOST[fieldName as keyof typeof FIELD_BOOST] ?? 1;
-      const idf = Math.log(1 + (documentCount - docs.size + 0.5) / (docs.size + 0.5));
-      const average = this._avgFieldLength[fieldId] || 1;
-      for (const [shortId, frequency] of docs) {
-        const length = this._fieldLength.get(shortId)?.[fieldId] ?? average;
+      const idf = Math.log(1 + (documentCount - entries.length + 0.5) / (entries.length + 0.5));
+      const average = this.plain.averageFieldLength[fieldId] || 1;
+      for (const [shortIdText, frequency] of entries) {
+        const shortId = Number(shortIdText);
+        const length = this.plain.fieldLength[shortIdText]?.[fieldId] ?? average;
         const tf = (frequency * (BM25.k1 + 1)) / (frequency + BM25.k1 * (1 - BM25.b + (BM25.b * length) / average));
         byDoc.set(shortId, (byDoc.get(shortId) ?? 0) + boost * idf * tf);
       }
@@ -75,7 +94,7 @@ export class NameIndex extends MiniSearch<NameDocument> {
     const scores = new Float32Array(shortIds.length);
     shortIds.forEach((shortId, i) => {
       // Documents were added with ids 0..n-1 in order, but map through MiniSearch's table to be exact.
-      ids[i] = this._documentIds.get(shortId) as number;
+      ids[i] = Number(this.plain.documentIds[String(shortId)]);
       scores[i] = byDoc.get(shortId)!;
     });
     const postings = { ids, scores };
@@ -102,13 +121,13 @@ export class NameIndex extends MiniSearch<NameDocument> {
     const offer = (term: string, weight: number) => {
       if ((terms.get(term) ?? 0) < weight) terms.set(term, weight);
     };
-    if (this._index.has(word)) offer(word, 1);
-    for (const term of this._index.atPrefix(word).keys()) {
+    if (this.terms.has(word)) offer(word, 1);
+    for (const term of this.terms.atPrefix(word).keys()) {
       if (term !== word) offer(term, (PREFIX_WEIGHT * word.length) / term.length);
     }
     const distance = fuzziness(word);
     if (distance !== false) {
-      for (const [term, [, edits]] of this._index.fuzzyGet(word, distance)) {
+      for (const [term, [, edits]] of this.terms.fuzzyGet(word, distance)) {
         if (edits > 0) offer(term, (FUZZY_WEIGHT * term.length) / (term.length + edits));
       }
     }
@@ -120,7 +139,7 @@ export class NameIndex extends MiniSearch<NameDocument> {
     const words = [...new Set(nameWords(query))].slice(0, MAX_QUERY_WORDS);
     const none = { ids: new Uint32Array(0), scores: new Float32Array(0) };
     if (words.length === 0) return none;
-    const count = this._documentCount;
+    const count = this.plain.documentCount;
     this.scratch ??= {
       stamp: new Uint32Array(count),
       best: new Float32Array(count),

@@ -2,18 +2,18 @@
  * What the rest of the service may ask of a loaded snapshot. The gateway, the MCP tools' tests and the
  * benchmarks depend on this interface only; `src/query/engine.ts` implements it over the loaded artifacts.
  */
-import type { ListParams, ServerRecord, Stats } from '../model/schema.js';
-
-/** One page of results: the records of the page and how many matched in all. */
-export interface Page<T> {
-  items: T[];
-  total: number;
-}
+import type { ListParams } from '../model/schema.js';
 
 /** A page as JSON text (`json` is the text of the array of records), for responses built without a parse. */
 export interface JsonPage {
   json: string;
   total: number;
+}
+
+/** A normalised package key (`npm:@scope/pkg`) or remote URL key, as `src/model/identifiers.ts` makes them. */
+export interface LookupKey {
+  kind: 'package' | 'url';
+  key: string;
 }
 
 export interface SnapshotInfo {
@@ -26,19 +26,19 @@ export interface SnapshotInfo {
 
 export interface QueryEngine {
   readonly snapshot: SnapshotInfo;
-  stats(): Stats;
-  /** The record whose name equals `name` case-insensitively, with its stored spelling. */
-  get(name: string): ServerRecord | undefined;
-  /** Filter, sort (ties by name ascending) and page, with the semantics of decisions §3 and §6. */
-  list(params: ListParams): Page<ServerRecord>;
-  /** Name search with the semantics of decisions §4; `q` is trimmed and at least 2 characters. */
-  search(q: string, limit: number): Page<ServerRecord>;
-
-  /** The same answers as JSON text: the gateway's hot path, which never parses and re-serializes a record. */
+  /**
+   * Every answer is JSON text: the gateway's hot path never parses and re-serializes a record (tests that
+   * want objects parse it, `test/support/engine.ts`).
+   */
   statsJson(): string;
+  /** The record whose name equals `name` case-insensitively, with its stored spelling. */
   getJson(name: string): string | undefined;
+  /** Filter, sort (ties by name ascending) and page, with the semantics of decisions §3 and §6. */
   listJson(params: ListParams): JsonPage;
+  /** Name search with the semantics of decisions §4; `q` is trimmed and at least 2 characters. */
   searchJson(q: string, limit: number): JsonPage;
+  /** The servers a package or a remote URL belongs to (keys of `src/model/identifiers.ts`), most trusted first. */
+  lookupJson(by: LookupKey): JsonPage;
 
   /**
    * Parse now what lists and searches need (otherwise parsed on their first use, so that a cold instance

@@ -4,6 +4,7 @@
  */
 import { SORT_FIELDS, splitName, type ServerRecord, type SortField, type Stats } from '../model/schema.js';
 import { compareCodePoints, compareNames } from './order.js';
+import { buildLookup, type LookupArtifact } from './lookup.js';
 import { createNameIndex, exactKey, nameDocument } from './search-index.js';
 import { computeStats } from './stats.js';
 
@@ -37,6 +38,7 @@ export interface Artifacts {
   sortIndexes: SortIndexes;
   postings: Postings;
   search: SearchArtifact;
+  lookup: LookupArtifact;
 }
 
 type SortKey = (record: ServerRecord) => number | string;
@@ -101,5 +103,6 @@ export function computeArtifacts(input: readonly ServerRecord[]): Artifacts {
     sortIndexes,
     postings,
     search: { index: index.toJSON(), exact },
+    lookup: buildLookup(records),
   };
 }

@@ -122,6 +122,7 @@ async function writeArtifacts(
     files.sortIndexes = await writeText(at('sortIndexes'), JSON.stringify(artifacts.sortIndexes));
     files.postings = await writeText(at('postings'), JSON.stringify(artifacts.postings));
     files.search = await writeText(at('search'), JSON.stringify(artifacts.search));
+    files.lookup = await writeText(at('lookup'), JSON.stringify(artifacts.lookup));
 
     const fileTable: Record<string, Written> = Object.fromEntries(
       (Object.keys(ARTIFACT_FILES) as ArtifactRole[]).map((role) => [ARTIFACT_FILES[role], files[role]]),

@@ -12,6 +12,7 @@ import type { RecordSummary } from './diff.js';
 import { openRecordFile, RecordFileError, type RecordFile } from './record-file.js';
 import { type Stats, StatsSchema } from '../model/schema.js';
 import type { Postings, SearchArtifact, SortIndexes } from './artifacts.js';
+import type { LookupArtifact } from './lookup.js';
 import { ARTIFACT_FILES, ARTIFACT_VERSION, MANIFEST_FILE, ManifestSchema, type ArtifactRole, type Manifest } from './manifest.js';
 
 /** The snapshot cannot be served: the message is one line that says which file and why. */
@@ -162,6 +163,7 @@ export interface LoadedArtifacts {
   sortIndexes: () => SortIndexes;
   postings: () => Postings;
   search: () => SearchArtifact;
+  lookup: () => LookupArtifact;
 }
 
 /**
@@ -196,6 +198,7 @@ export async function readSnapshot(dir: string, timings: LoadTimings = {}): Prom
     const sortIndexes = await verified('sortIndexes');
     const postings = await verified('postings');
     const search = await verified('search');
+    const lookup = await verified('lookup');
     // Each parser lets go of its bytes once it has parsed them: a million-server snapshot would
     // otherwise hold a quarter of a gigabyte of JSON text it no longer needs.
     const parse = <T>(role: ArtifactRole, bytes: Buffer) => {
@@ -216,6 +219,7 @@ export async function readSnapshot(dir: string, timings: LoadTimings = {}): Prom
       sortIndexes: parse('sortIndexes', sortIndexes),
       postings: parse('postings', postings),
       search: parse('search', search),
+      lookup: parse('lookup', lookup),
     };
   } catch (error) {
     records.close();

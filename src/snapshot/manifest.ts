@@ -5,7 +5,7 @@
 import { z } from 'zod';
 
 /** Bump whenever the layout or meaning of any artifact changes. */
-export const ARTIFACT_VERSION = 1;
+export const ARTIFACT_VERSION = 2;
 
 /** The artifact files of a snapshot, by role. */
 export const ARTIFACT_FILES = {
@@ -23,6 +23,8 @@ export const ARTIFACT_FILES = {
   postings: 'postings.json',
   /** The serialized MiniSearch name index and the exact-id table. */
   search: 'search.json',
+  /** Packages and remote URLs → record ids, for reverse lookup (since artifact version 2). */
+  lookup: 'lookup.json',
 } as const;
 export type ArtifactRole = keyof typeof ARTIFACT_FILES;
 

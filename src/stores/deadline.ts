@@ -55,7 +55,12 @@ export async function withinDeadline<T>(
 ): Promise<T> {
   const controller = new AbortController();
   try {
-    return await bounded(() => operation(controller.signal), timeoutMs, `${what}: `, (error) => controller.abort(error));
+    return await bounded(
+      () => operation(controller.signal),
+      timeoutMs,
+      `${what}: `,
+      (error) => controller.abort(error),
+    );
   } catch (error) {
     if (error instanceof StoreUnavailableError) throw error;
     const reason = error instanceof Error ? error.message : String(error);

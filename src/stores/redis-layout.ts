@@ -130,7 +130,8 @@ export function createRedisBackedStore(options: RedisBackedStoreOptions): Store 
     kind,
 
     async increment(key, expireAtMs) {
-      if (!Number.isSafeInteger(expireAtMs)) throw new Error(`increment: expireAtMs must be an integer, got ${expireAtMs}`);
+      if (!Number.isSafeInteger(expireAtMs))
+        throw new Error(`increment: expireAtMs must be an integer, got ${expireAtMs}`);
       const reply = await call('increment', (signal) =>
         runScript(INCREMENT_SCRIPT, [counterKey(key)], [String(expireAtMs)], signal),
       );
@@ -141,7 +142,7 @@ export function createRedisBackedStore(options: RedisBackedStoreOptions): Store 
 
     async findKey(hash) {
       const json = await call('findKey', (signal) => commands.hGet(keysHash, hash, signal));
-      return json == null ? undefined : decodeRecord(json, `${kind} findKey`);
+      return json === null || json === undefined ? undefined : decodeRecord(json, `${kind} findKey`);
     },
 
     async addKey(record) {
@@ -165,7 +166,9 @@ export function createRedisBackedStore(options: RedisBackedStoreOptions): Store 
       const matches = ScriptCountSchema.safeParse(reply);
       if (!matches.success) throw new Error(`${kind} revokeKey: unexpected reply ${JSON.stringify(reply)}`);
       if (matches.data > 1) {
-        throw new UsageError(`revokeKey: prefix ${parsedPrefix.data} matches ${matches.data} keys; give more characters`);
+        throw new UsageError(
+          `revokeKey: prefix ${parsedPrefix.data} matches ${matches.data} keys; give more characters`,
+        );
       }
       return matches.data === 1;
     },

@@ -83,7 +83,9 @@ export function createRedisStore(options: RedisStoreOptions): Store {
       client.on('error', (error: unknown) => {
         if (outageReported || connection?.client !== client) return;
         outageReported = true;
-        log(`redis store: connection failed (${error instanceof Error ? error.message : String(error)}); retrying in the background`);
+        log(
+          `redis store: connection failed (${error instanceof Error ? error.message : String(error)}); retrying in the background`,
+        );
       });
       client.on('ready', () => {
         if (outageReported) log('redis store: connected again');

@@ -23,7 +23,15 @@ import { type ServerProcess, startServerProcess } from '../../scripts/lib/server
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const ARTIFACTS = path.join(ROOT, 'test-artifacts');
 const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 const KEY = 'site-test-key-0123456789';
 const LIMITED_KEY = 'site-test-limited-key-0123456789';
@@ -35,8 +43,11 @@ if (!hasChromium && process.env.CI) {
   throw new Error(`${CHROMIUM} is missing: CI must install Debian's chromium (.ci/run does) so the browser test runs`);
 }
 const suite = hasChromium ? describe : describe.skip;
-const title = hasChromium ? 'the site in Chromium' : `the site in Chromium (skipped: ${CHROMIUM} is not installed; apt-get install chromium)`;
-if (!hasChromium) console.log(`test/browser/site.test.ts skipped: ${CHROMIUM} is not installed (apt-get install chromium)`);
+const title = hasChromium
+  ? 'the site in Chromium'
+  : `the site in Chromium (skipped: ${CHROMIUM} is not installed; apt-get install chromium)`;
+if (!hasChromium)
+  console.log(`test/browser/site.test.ts skipped: ${CHROMIUM} is not installed (apt-get install chromium)`);
 
 /** What a page did that the test did not ask for. */
 interface Watch {
@@ -68,7 +79,11 @@ suite(title, { timeout: 90_000 }, () => {
     snapshotDir = path.join(work, 'snapshot');
     keysDir = work;
     await buildSnapshot({ input: path.join(ROOT, 'data', '*.json'), out: snapshotDir });
-    const common = { SNAPSHOT_DIR: snapshotDir, KEYS_FILE: path.join(keysDir, 'keys.json'), FREE_DAILY_LIMIT: String(DAILY_LIMIT) };
+    const common = {
+      SNAPSHOT_DIR: snapshotDir,
+      KEYS_FILE: path.join(keysDir, 'keys.json'),
+      FREE_DAILY_LIMIT: String(DAILY_LIMIT),
+    };
     // The store-down server: Redis on a port nothing listens on. `API_KEYS` keys are checked without the
     // store, so a valid key reaches the counter, which cannot be reached: 502.
     [server, storeDown] = await Promise.all([
@@ -86,7 +101,10 @@ suite(title, { timeout: 90_000 }, () => {
   });
 
   /** A fresh page (empty local storage) watched for errors. */
-  async function openPage(base: string, options: { width?: number; height?: number } = {}): Promise<{ page: Page; watch: Watch }> {
+  async function openPage(
+    base: string,
+    options: { width?: number; height?: number } = {},
+  ): Promise<{ page: Page; watch: Watch }> {
     const context = await browser.newContext({
       viewport: { width: options.width ?? 1280, height: options.height ?? 900 },
       locale: 'en-US',
@@ -103,9 +121,12 @@ suite(title, { timeout: 90_000 }, () => {
     page.on('pageerror', (error) => watch.errors.push(`page error: ${error.message}`));
     page.on('request', (request) => {
       const url = request.url();
-      if (!url.startsWith(`${origin}/`) && !url.startsWith('data:')) watch.stray.push(`request to another origin: ${url}`);
+      if (!url.startsWith(`${origin}/`) && !url.startsWith('data:'))
+        watch.stray.push(`request to another origin: ${url}`);
     });
-    page.on('requestfailed', (request) => watch.stray.push(`failed: ${request.url()} ${request.failure()?.errorText ?? ''}`));
+    page.on('requestfailed', (request) =>
+      watch.stray.push(`failed: ${request.url()} ${request.failure()?.errorText ?? ''}`),
+    );
     page.on('response', (response) => {
       if (response.status() >= 400) watch.httpErrors.push(`${response.status()} ${new URL(response.url()).pathname}`);
     });
@@ -121,7 +142,10 @@ suite(title, { timeout: 90_000 }, () => {
   function expectClean(watch: Watch, expected: number[] = []): void {
     expect(watch.stray).toEqual([]);
     const statuses = watch.httpErrors.map((line) => Number(line.split(' ')[0]));
-    expect(statuses.filter((status) => !expected.includes(status)), watch.httpErrors.join('\n')).toEqual([]);
+    expect(
+      statuses.filter((status) => !expected.includes(status)),
+      watch.httpErrors.join('\n'),
+    ).toEqual([]);
     for (const status of expected) expect(statuses, `expected a ${status}`).toContain(status);
     const unexpected = watch.errors.filter((text) => !expected.includes(Number(LOAD_ERROR.exec(text)?.[1])));
     expect(unexpected).toEqual([]);
@@ -162,9 +186,19 @@ suite(title, { timeout: 90_000 }, () => {
     // The real dataset: 2,296 servers, and one bar per trust label, the largest band the longest bar.
     expect(await page.locator('.figures').textContent()).toContain('2,296');
     const bars = await chart.locator('rect[data-label]').evaluateAll((rects) =>
-      rects.map((rect) => ({ label: rect.getAttribute('data-label'), count: Number(rect.getAttribute('data-count')), width: Number(rect.getAttribute('width')) })),
+      rects.map((rect) => ({
+        label: rect.getAttribute('data-label'),
+        count: Number(rect.getAttribute('data-count')),
+        width: Number(rect.getAttribute('width')),
+      })),
     );
-    expect(bars.map((bar) => bar.label)).toEqual(['High Trust', 'Moderate Trust', 'Low Trust', 'Very Low Trust', 'Unknown/Suspicious']);
+    expect(bars.map((bar) => bar.label)).toEqual([
+      'High Trust',
+      'Moderate Trust',
+      'Low Trust',
+      'Very Low Trust',
+      'Unknown/Suspicious',
+    ]);
     expect(bars.reduce((sum, bar) => sum + bar.count, 0)).toBe(2296);
     const widest = bars.reduce((a, b) => (b.width > a.width ? b : a));
     expect(widest.count).toBe(Math.max(...bars.map((bar) => bar.count)));
@@ -190,7 +224,9 @@ suite(title, { timeout: 90_000 }, () => {
     const results = page.locator('#search-results .result');
     await results.first().waitFor();
     expect(await page.locator('#search-status').textContent()).toMatch(/match/);
-    const names = await results.evaluateAll((buttons) => buttons.map((button) => button.getAttribute('data-name') ?? ''));
+    const names = await results.evaluateAll((buttons) =>
+      buttons.map((button) => button.getAttribute('data-name') ?? ''),
+    );
     expect(names.length).toBeGreaterThan(0);
     for (const name of names) expect(name.toLowerCase()).toContain('postg');
     expect(await results.first().locator('.score-pill').textContent()).toMatch(/^\d+$/);
@@ -205,7 +241,8 @@ suite(title, { timeout: 90_000 }, () => {
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('server-title');
     expect(decodeURIComponent(new URL(page.url()).hash)).toBe(`#server=${names[0]}`);
     expect(await card.locator('.subscore').count()).toBe(4);
-    for (const value of await card.locator('.subscore .value').allTextContents()) expect(Number(value)).toBeGreaterThanOrEqual(0);
+    for (const value of await card.locator('.subscore .value').allTextContents())
+      expect(Number(value)).toBeGreaterThanOrEqual(0);
     expect(await card.locator('.dial').getAttribute('aria-label')).toMatch(/^Trust score \d+ of 100, /);
     expect(await card.textContent()).toMatch(/Scored .*2026/);
     await shot(page, '03-search-and-card', '#explorer');
@@ -215,15 +252,23 @@ suite(title, { timeout: 90_000 }, () => {
     await page.locator('#server-title', { hasText: 'github-mcp-server' }).waitFor();
     expect(await card.textContent()).toContain('Verified publisher');
     expect(await card.locator('.badge-list li').count()).toBeGreaterThan(0);
-    expect(await card.locator('.command code').first().textContent()).toBe('git clone https://github.com/github/github-mcp-server');
+    expect(await card.locator('.command code').first().textContent()).toBe(
+      'git clone https://github.com/github/github-mcp-server',
+    );
     expect(await card.locator('a[href="https://github.com/github/github-mcp-server"]').count()).toBe(1);
-    // The README's picture (docs/screenshot.png is a copy of this one): statistics, search and a card.
-    const top = await page.locator('#stats').evaluate((element) => element.getBoundingClientRect().top + window.scrollY);
-    await page.screenshot({ path: path.join(ARTIFACTS, '00-readme.png'), fullPage: true, clip: { x: 60, y: top - 10, width: 1160, height: 1000 } });
+    // The picture in docs/site.md (docs/screenshot.png is a copy of this one): statistics, search and a card.
+    const top = await page
+      .locator('#stats')
+      .evaluate((element) => element.getBoundingClientRect().top + window.scrollY);
+    await page.screenshot({
+      path: path.join(ARTIFACTS, '00-readme.png'),
+      fullPage: true,
+      clip: { x: 60, y: top - 10, width: 1160, height: 1000 },
+    });
     await page.evaluate(() => (location.hash = '#server=io.github.marcelo-ochoa%2Fpostgres'));
     await page.locator('#server-title', { hasText: /^postgres$/ }).waitFor();
     expect(await card.locator('.flag-list').textContent()).toContain('TEMPLATE_DESCRIPTION');
-    expect(await card.locator('.flag-list').textContent()).toContain('template phrase');
+    expect(await card.locator('.flag-list').textContent()).toContain('description is boilerplate');
     await shot(page, '04-server-card', '#server');
 
     const urls = await page.evaluate(() => performance.getEntriesByType('resource').map((entry) => entry.name));
@@ -263,12 +308,17 @@ suite(title, { timeout: 90_000 }, () => {
     await listReload(page, () => page.getByLabel('Sort by').selectOption('name'));
     await listReload(page, () => page.getByLabel('Order').selectOption('asc'));
     const sortedNames = await page.locator('#browse-rows tr td:first-child').allTextContents();
-    expect(sortedNames).toEqual([...sortedNames].sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : a.toLowerCase() > b.toLowerCase() ? 1 : 0)));
+    expect(sortedNames).toEqual(
+      [...sortedNames].sort((a, b) =>
+        a.toLowerCase() < b.toLowerCase() ? -1 : a.toLowerCase() > b.toLowerCase() ? 1 : 0,
+      ),
+    );
 
     // A flag from the statistics' table filters the list by it.
     await listReload(page, () => page.locator('.flag-table button', { hasText: 'REPO_ARCHIVED' }).click());
     expect(await page.getByLabel('Flag', { exact: true }).inputValue()).toBe('REPO_ARCHIVED');
-    for (const row of await page.locator('#browse-rows tr').all()) expect(await row.textContent()).toContain('REPO_ARCHIVED');
+    for (const row of await page.locator('#browse-rows tr').all())
+      expect(await row.textContent()).toContain('REPO_ARCHIVED');
 
     // Nothing matches: an empty page, said in words.
     await page.getByLabel('Namespace').fill('no.such.namespace');
@@ -312,7 +362,9 @@ suite(title, { timeout: 90_000 }, () => {
     // Use up the limited key outside the page, as another client would have.
     const { page, watch } = await openPage(server.url);
     for (let i = 0; i < DAILY_LIMIT; i += 1) {
-      const response = await page.request.get(`${server.url}/v1/servers/a/b`, { headers: { 'X-API-Key': LIMITED_KEY } });
+      const response = await page.request.get(`${server.url}/v1/servers/a/b`, {
+        headers: { 'X-API-Key': LIMITED_KEY },
+      });
       expect(response.status()).toBe(404);
     }
     watch.httpErrors.length = 0; // those were the test's own requests, not the page's
@@ -341,9 +393,17 @@ suite(title, { timeout: 90_000 }, () => {
 
   it('renders the endpoints from the OpenAPI document and states the plans', async () => {
     const { page, watch } = await openPage(server.url);
-    const document = (await (await page.request.get(`${server.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
-    const rendered = await page.locator('#endpoints article').evaluateAll((articles) => articles.map((a) => `${a.getAttribute('data-method')} ${a.getAttribute('data-path')}`));
-    const documented = Object.entries(document.paths).flatMap(([route, item]) => Object.keys(item).map((method) => `${method} ${route}`));
+    const document = (await (await page.request.get(`${server.url}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const rendered = await page
+      .locator('#endpoints article')
+      .evaluateAll((articles) =>
+        articles.map((a) => `${a.getAttribute('data-method')} ${a.getAttribute('data-path')}`),
+      );
+    const documented = Object.entries(document.paths).flatMap(([route, item]) =>
+      Object.keys(item).map((method) => `${method} ${route}`),
+    );
     expect(rendered).toEqual(documented);
     const list = page.locator('#endpoints article[data-path="/v1/servers"]');
     for (const parameter of ['limit', 'offset', 'sort', 'order', 'min_score', 'flags', 'target', 'namespace']) {
@@ -402,7 +462,10 @@ function lowContrastTexts(): { checked: number; failures: string[] } {
   const parse = (value: string): [number, number, number, number] => {
     const match = /rgba?\(([^)]+)\)/.exec(value);
     if (!match?.[1]) return [0, 0, 0, 0];
-    const parts = match[1].split(/[ ,/]+/).filter(Boolean).map(Number);
+    const parts = match[1]
+      .split(/[ ,/]+/)
+      .filter(Boolean)
+      .map(Number);
     return [parts[0] ?? 0, parts[1] ?? 0, parts[2] ?? 0, parts[3] ?? 1];
   };
   const luminance = ([r, g, b]: number[]) => {

@@ -21,13 +21,25 @@ import { createRedisStore } from '../../src/stores/redis.js';
 import type { Store } from '../../src/stores/types.js';
 import { RECORDS, testEngine } from '../gateway/harness.js';
 import { buildTestSnapshot } from '../support/records.js';
-import { deleteKeysWithPrefix, redactUrl, redisSkipReason, testRedisUrl, withSkipReason } from '../support/redis-server.js';
+import {
+  deleteKeysWithPrefix,
+  redactUrl,
+  redisSkipReason,
+  testRedisUrl,
+  withSkipReason,
+} from '../support/redis-server.js';
 import { type ServerProcess, startServer } from './process.js';
 
 const BURST = 500;
 const LIMIT = 1_000_000;
-const PATHS = ['/v1/stats', '/v1/servers?limit=3', '/v1/servers/com.example/mcp', '/v1/search?q=mcp', '/v1/servers?limit=0',
-  '/v1/servers/com.example/none'];
+const PATHS = [
+  '/v1/stats',
+  '/v1/servers?limit=3',
+  '/v1/servers/com.example/mcp',
+  '/v1/search?q=mcp',
+  '/v1/servers?limit=0',
+  '/v1/servers/com.example/none',
+];
 
 /** Send BURST requests at once (every path in turn, 400s and 404s among them) and return their headers. */
 async function burst(base: string, key: string): Promise<{ status: number; remaining: number }[]> {
@@ -35,20 +47,31 @@ async function burst(base: string, key: string): Promise<{ status: number; remai
   const agent = new http.Agent({ keepAlive: true, maxSockets: 250 });
   try {
     return await Promise.all(
-      Array.from({ length: BURST }, (_, index) =>
-        new Promise<{ status: number; remaining: number }>((resolve, reject) => {
-          const request = http.request(
-            { host: url.hostname, port: url.port, path: PATHS[index % PATHS.length], agent, headers: { 'x-api-key': key } },
-            (response) => {
-              response.resume();
-              response.on('end', () =>
-                resolve({ status: response.statusCode ?? 0, remaining: Number(response.headers['x-ratelimit-remaining']) }),
-              );
-            },
-          );
-          request.on('error', reject);
-          request.end();
-        }),
+      Array.from(
+        { length: BURST },
+        (_, index) =>
+          new Promise<{ status: number; remaining: number }>((resolve, reject) => {
+            const request = http.request(
+              {
+                host: url.hostname,
+                port: url.port,
+                path: PATHS[index % PATHS.length],
+                agent,
+                headers: { 'x-api-key': key },
+              },
+              (response) => {
+                response.resume();
+                response.on('end', () =>
+                  resolve({
+                    status: response.statusCode ?? 0,
+                    remaining: Number(response.headers['x-ratelimit-remaining']),
+                  }),
+                );
+              },
+            );
+            request.on('error', reject);
+            request.end();
+          }),
       ),
     );
   } finally {
@@ -98,70 +121,73 @@ describe('the counting invariant, memory store', () => {
 const redisUrl = testRedisUrl();
 const skipReason = await redisSkipReason(redisUrl);
 
-describe.skipIf(skipReason !== undefined)(withSkipReason(`the counting invariant, Redis at ${redactUrl(redisUrl)}`, skipReason), () => {
-  const observer = createClient({ url: redisUrl });
-  beforeAll(async () => {
-    await observer.connect();
-  });
-  afterAll(() => observer.destroy());
-
-  it(`counts a burst of ${BURST} concurrent requests exactly, in this process under a throwaway prefix`, async () => {
-    const prefix = `mts-test-burst-${randomUUID()}:`;
-    const now = Date.now();
-    // A wide bound: this checks exactness, and 500 calls at once on a loaded 2-core box may queue past 1 s.
-    const store = createRedisStore({ url: redisUrl, prefix, timeoutMs: 10_000 });
-    const key = `burst-${randomUUID()}`;
-    const served = await serveInProcess(store, key, now);
-    try {
-      expectEachCountedOnce(await burst(served.base, key));
-      expect(await observer.get(`${prefix}counter:${dailyCounterKey(hashKey(key), now)}`)).toBe(String(BURST));
-    } finally {
-      await served.close();
-      await store.close();
-      await deleteKeysWithPrefix(redisUrl, prefix);
-    }
-  }, 60_000);
-
-  describe('npm start on STORE=redis', () => {
-    const key = `burst-${randomUUID()}`;
-    let dir: string;
-    let server: ServerProcess;
+describe.skipIf(skipReason !== undefined)(
+  withSkipReason(`the counting invariant, Redis at ${redactUrl(redisUrl)}`, skipReason),
+  () => {
+    const observer = createClient({ url: redisUrl });
     beforeAll(async () => {
-      dir = await mkdtemp(path.join(tmpdir(), 'mts-burst-'));
-      server = await startServer({
-        SNAPSHOT_DIR: await buildTestSnapshot(RECORDS),
-        KEYS_FILE: path.join(dir, 'keys.json'),
-        STORE: 'redis',
-        REDIS_URL: redisUrl,
-        API_KEYS: key,
-        FREE_DAILY_LIMIT: String(LIMIT),
-      });
-    }, 90_000);
-    afterAll(async () => {
-      await server?.stop();
-      await rm(dir, { recursive: true, force: true });
+      await observer.connect();
     });
+    afterAll(() => observer.destroy());
 
-    it(`counts a burst of ${BURST} concurrent requests exactly in the shared Redis`, async () => {
-      const before = Date.now();
-      const answers = await burst(server.base, key);
-      // The server's 1 s bound may answer 502 to some requests on a loaded machine; none of those may count.
-      const counted = answers.filter((answer) => answer.status !== 502);
-      expect(answers.filter((answer) => answer.status >= 500 && answer.status !== 502)).toEqual([]);
-      const counter = `mts:counter:${dailyCounterKey(hashKey(key), before)}`;
+    it(`counts a burst of ${BURST} concurrent requests exactly, in this process under a throwaway prefix`, async () => {
+      const prefix = `mts-test-burst-${randomUUID()}:`;
+      const now = Date.now();
+      // A wide bound: this checks exactness, and 500 calls at once on a loaded 2-core box may queue past 1 s.
+      const store = createRedisStore({ url: redisUrl, prefix, timeoutMs: 10_000 });
+      const key = `burst-${randomUUID()}`;
+      const served = await serveInProcess(store, key, now);
       try {
-        const stored = Number(await observer.get(counter));
-        // A 502 is "the store did not answer within 1 s": the increment may still have landed, so the
-        // counter is at least the answered count and at most the burst (never one lost, README: Stores).
-        expect(stored).toBeGreaterThanOrEqual(counted.length);
-        expect(stored).toBeLessThanOrEqual(BURST);
-        if (counted.length === BURST) {
-          expectEachCountedOnce(answers);
-          expect(stored).toBe(BURST);
-        }
+        expectEachCountedOnce(await burst(served.base, key));
+        expect(await observer.get(`${prefix}counter:${dailyCounterKey(hashKey(key), now)}`)).toBe(String(BURST));
       } finally {
-        await observer.del(counter);
+        await served.close();
+        await store.close();
+        await deleteKeysWithPrefix(redisUrl, prefix);
       }
     }, 60_000);
-  });
-});
+
+    describe('npm start on STORE=redis', () => {
+      const key = `burst-${randomUUID()}`;
+      let dir: string;
+      let server: ServerProcess;
+      beforeAll(async () => {
+        dir = await mkdtemp(path.join(tmpdir(), 'mts-burst-'));
+        server = await startServer({
+          SNAPSHOT_DIR: await buildTestSnapshot(RECORDS),
+          KEYS_FILE: path.join(dir, 'keys.json'),
+          STORE: 'redis',
+          REDIS_URL: redisUrl,
+          API_KEYS: key,
+          FREE_DAILY_LIMIT: String(LIMIT),
+        });
+      }, 90_000);
+      afterAll(async () => {
+        await server?.stop();
+        await rm(dir, { recursive: true, force: true });
+      });
+
+      it(`counts a burst of ${BURST} concurrent requests exactly in the shared Redis`, async () => {
+        const before = Date.now();
+        const answers = await burst(server.base, key);
+        // The server's 1 s bound may answer 502 to some requests on a loaded machine; none of those may count.
+        const counted = answers.filter((answer) => answer.status !== 502);
+        expect(answers.filter((answer) => answer.status >= 500 && answer.status !== 502)).toEqual([]);
+        const counter = `mts:counter:${dailyCounterKey(hashKey(key), before)}`;
+        try {
+          const stored = Number(await observer.get(counter));
+          // A 502 is "the store did not answer within 1 s": the increment may still have landed, so the
+          // counter is at least the answered count and at most the burst (never one lost, docs/keys-and-stores.md: Stores).
+          expect(stored).toBeGreaterThanOrEqual(counted.length);
+          expect(stored).toBeLessThanOrEqual(BURST);
+          if (counted.length === BURST) {
+            expectEachCountedOnce(answers);
+            expect(stored).toBe(BURST);
+          }
+        } finally {
+          await observer.del(counter);
+        }
+      }, 60_000);
+    });
+  },
+);

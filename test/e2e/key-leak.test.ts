@@ -100,17 +100,42 @@ describe('keys in logs and answers', () => {
     const etag = answers.find((entry) => entry.what === 'stats')?.answer.headers.etag ?? '';
     statuses['304'] = (await send(healthy, '304', withKey('GET /v1/stats', KEY, `If-None-Match: ${etag}\r\n`))).status;
     let limited: number | undefined;
-    for (let i = 0; i < LIMIT && limited !== 429; i++) limited = (await send(healthy, '429', withKey('GET /v1/stats'))).status;
+    for (let i = 0; i < LIMIT && limited !== 429; i++)
+      limited = (await send(healthy, '429', withKey('GET /v1/stats'))).status;
     statuses['429'] = limited;
     statuses['502'] = (await send(storeDown, '502', withKey('GET /v1/stats'))).status;
-    statuses['502 unknown key'] = (await send(storeDown, '502 unknown key', withKey('GET /v1/stats', UNKNOWN_KEY))).status;
+    statuses['502 unknown key'] = (
+      await send(storeDown, '502 unknown key', withKey('GET /v1/stats', UNKNOWN_KEY))
+    ).status;
 
     // Every path was really taken.
     expect(statuses).toMatchObject({
-      health: 200, stats: 200, list: 200, get: 200, search: 200, head: 200, preflight: 204, '400 parameter': 400,
-      '400 key in the query': 400, '400 URL rule': 400, '404 route': 404, '404 server': 404, 405: 405, 414: 414,
-      '414 past Node': 414, 431: 431, '400 malformed': 400, '400 no Host': 400, 401: 401, '401 key with a suffix': 401,
-      '401 repeated key': 401, site: 200, 304: 304, 429: 429, 502: 502, '502 unknown key': 502,
+      health: 200,
+      stats: 200,
+      list: 200,
+      get: 200,
+      search: 200,
+      head: 200,
+      preflight: 204,
+      '400 parameter': 400,
+      '400 key in the query': 400,
+      '400 URL rule': 400,
+      '404 route': 404,
+      '404 server': 404,
+      405: 405,
+      414: 414,
+      '414 past Node': 414,
+      431: 431,
+      '400 malformed': 400,
+      '400 no Host': 400,
+      401: 401,
+      '401 key with a suffix': 401,
+      '401 repeated key': 401,
+      site: 200,
+      304: 304,
+      429: 429,
+      502: 502,
+      '502 unknown key': 502,
     });
     for (const { what, answer } of answers) expectNoKeyIn(visible(answer), `the ${what} answer`);
   }, 60_000);

@@ -41,7 +41,10 @@ function expectOneLine(result: { status: number | null; stderr: string }, patter
   expect(result.status, result.stderr).not.toBeNull();
   const lines = result.stderr.trim().split('\n');
   expect(result.stderr).not.toMatch(/^\s+at /m);
-  expect(lines.filter((line) => !/^(redis|upstash) store: .*retrying/.test(line)), result.stderr).toHaveLength(1);
+  expect(
+    lines.filter((line) => !/^(redis|upstash) store: .*retrying/.test(line)),
+    result.stderr,
+  ).toHaveLength(1);
   expect(lines.at(-1)).toMatch(pattern);
 }
 
@@ -51,12 +54,20 @@ describe('bad settings, at start', () => {
   });
 
   it('an unreachable Redis when no API_KEYS is set', () => {
-    const result = serve({ STORE: 'redis', REDIS_URL: 'redis://127.0.0.1:1', KEYS_FILE: path.join(dir, 'unused.json') });
+    const result = serve({
+      STORE: 'redis',
+      REDIS_URL: 'redis://127.0.0.1:1',
+      KEYS_FILE: path.join(dir, 'unused.json'),
+    });
     expectOneLine(result, /^Cannot reach the redis store at start .*check REDIS_URL, or set API_KEYS$/);
   });
 
   it('an unreachable Upstash when no API_KEYS is set', () => {
-    const result = serve({ STORE: 'upstash', UPSTASH_REDIS_REST_URL: 'https://127.0.0.1:1', UPSTASH_REDIS_REST_TOKEN: 't' });
+    const result = serve({
+      STORE: 'upstash',
+      UPSTASH_REDIS_REST_URL: 'https://127.0.0.1:1',
+      UPSTASH_REDIS_REST_TOKEN: 't',
+    });
     expectOneLine(result, /^Cannot reach the upstash store at start .*check UPSTASH_REDIS_REST_URL, or set API_KEYS$/);
   });
 
@@ -71,14 +82,20 @@ describe('bad settings, at start', () => {
   });
 
   it('an API_KEYS entry longer than a key may be, or with a character a header cannot carry', () => {
-    expectOneLine(serve({ API_KEYS: `ok-key,${'k'.repeat(300)}` }), /API_KEYS entry 2 is 300 characters long; a key has at most 256/);
+    expectOneLine(
+      serve({ API_KEYS: `ok-key,${'k'.repeat(300)}` }),
+      /API_KEYS entry 2 is 300 characters long; a key has at most 256/,
+    );
     expectOneLine(serve({ API_KEYS: 'caf\u00e9-key' }), /API_KEYS entry 1 holds a character a header cannot carry/);
   });
 });
 
 describe('bad settings, in the key CLI', () => {
   it('a KEYS_FILE at an impossible path', () => {
-    expectOneLine(runKeys(['create'], { KEYS_FILE: '/dev/null/keys.json' }), /key file \/dev\/null\/keys\.json \(KEYS_FILE\)/);
+    expectOneLine(
+      runKeys(['create'], { KEYS_FILE: '/dev/null/keys.json' }),
+      /key file \/dev\/null\/keys\.json \(KEYS_FILE\)/,
+    );
   });
 
   it('an unreachable Redis', () => {

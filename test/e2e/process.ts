@@ -8,8 +8,19 @@ const TSX = path.join(REPO, 'node_modules/.bin/tsx');
 /** The environment of a child: the parent's without any of the service's variables, plus `env`. */
 export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const clean = { ...process.env };
-  for (const name of ['HOST', 'PORT', 'SNAPSHOT_DIR', 'API_KEYS', 'FREE_DAILY_LIMIT', 'STORE', 'REDIS_URL',
-    'UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN', 'KEYS_FILE']) delete clean[name];
+  for (const name of [
+    'HOST',
+    'PORT',
+    'SNAPSHOT_DIR',
+    'API_KEYS',
+    'FREE_DAILY_LIMIT',
+    'STORE',
+    'REDIS_URL',
+    'UPSTASH_REDIS_REST_URL',
+    'UPSTASH_REDIS_REST_TOKEN',
+    'KEYS_FILE',
+  ])
+    delete clean[name];
   return { ...clean, ...env };
 }
 
@@ -65,7 +76,10 @@ export function startServer(env: Record<string, string>, cwd = REPO, timeoutMs =
 }
 
 /** Run the key CLI synchronously. */
-export function runKeys(args: string[], env: Record<string, string>): { status: number | null; stdout: string; stderr: string } {
+export function runKeys(
+  args: string[],
+  env: Record<string, string>,
+): { status: number | null; stdout: string; stderr: string } {
   const result = spawnSync(TSX, [path.join(REPO, 'scripts/keys.ts'), ...args], {
     cwd: REPO,
     env: childEnv(env),

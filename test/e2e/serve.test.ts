@@ -14,7 +14,10 @@ import { runKeys, type ServerProcess, startServer } from './process.js';
 const KEY_LINE = /API key: (mts_[A-Za-z0-9_-]{43})\n/;
 
 /** A raw GET that sends the path exactly as given (fetch would normalise `..`). */
-function rawGet(base: string, pathText: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+function rawGet(
+  base: string,
+  pathText: string,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   const url = new URL(base);
   return new Promise((resolve, reject) => {
     const request = http.request({ host: url.hostname, port: url.port, path: pathText, method: 'GET' }, (response) => {

@@ -108,7 +108,9 @@ describe('counting', () => {
     const statuses = responses.map((response) => response.status);
     expect(statuses.filter((status) => status !== 429)).toHaveLength(100);
     expect(statuses.filter((status) => status === 429)).toHaveLength(50);
-    const remaining = responses.filter((r) => r.status === 200).map((r) => Number(r.headers.get('x-ratelimit-remaining')));
+    const remaining = responses
+      .filter((r) => r.status === 200)
+      .map((r) => Number(r.headers.get('x-ratelimit-remaining')));
     expect(new Set(remaining).size).toBe(100); // every counted request saw its own count
   });
 });

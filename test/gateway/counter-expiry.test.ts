@@ -10,7 +10,11 @@ describe('daily counters', () => {
   it('ask the store to keep a counter an hour past the next UTC midnight, so a store clock running ahead loses no count', async () => {
     const expiries: number[] = [];
     const memory = createMemoryStore({ now: () => NOW });
-    const store: Store = { ...memory, kind: memory.kind, increment: (key, expireAt) => (expiries.push(expireAt), memory.increment(key, expireAt)) };
+    const store: Store = {
+      ...memory,
+      kind: memory.kind,
+      increment: (key, expireAt) => (expiries.push(expireAt), memory.increment(key, expireAt)),
+    };
     const { call, issue } = await harness({ store });
     const key = await issue();
     const response = await call('/v1/stats', { key });
@@ -25,7 +29,9 @@ describe('the flags filter', () => {
   for (const text of [',', ' , ', 'NO_SOURCE,', ',NO_SOURCE', 'NO_SOURCE,,DEAD_ENTRY']) {
     it(`refuses flags=${JSON.stringify(text)}, which holds an empty flag name`, () => {
       expect(() => parseListParams(`flags=${encodeURIComponent(text)}`)).toThrow(ApiError);
-      expect(() => parseListParams(`flags=${encodeURIComponent(text)}`)).toThrow(/flags must be one flag name or several separated by commas/);
+      expect(() => parseListParams(`flags=${encodeURIComponent(text)}`)).toThrow(
+        /flags must be one flag name or several separated by commas/,
+      );
     });
   }
 

@@ -18,11 +18,42 @@ export const NEXT_MIDNIGHT = Date.UTC(2026, 2, 11);
 export const RESET_SECONDS = String(NEXT_MIDNIGHT / 1000);
 
 export const RECORDS = [
-  makeRecord({ name: 'io.github.acme/postgres-mcp', trust_score: 91, targets: ['PostgreSQL'], verified_publisher: true }),
-  makeRecord({ name: 'io.github.acme/Slack-Bot', trust_score: 72, flags: ['NO_SOURCE'], targets: ['Slack'] }),
-  makeRecord({ name: 'com.example/mcp', trust_score: 45, flags: ['NO_SOURCE', 'DEAD_ENTRY'] }),
+  makeRecord({
+    name: 'io.github.acme/postgres-mcp',
+    trust_score: 91,
+    targets: ['PostgreSQL'],
+    verified_publisher: true,
+    packages: [
+      { registry_type: 'npm', identifier: '@acme/postgres-mcp', version: '1.0.0' },
+      { registry_type: 'oci', identifier: 'ghcr.io/acme/postgres-mcp:1.0', version: null },
+    ],
+    remotes: [],
+  }),
+  makeRecord({
+    name: 'io.github.acme/Slack-Bot',
+    trust_score: 72,
+    flags: ['NO_SOURCE'],
+    targets: ['Slack'],
+    packages: [{ registry_type: 'pypi', identifier: 'Slack_Bot.MCP', version: '0.3.0' }],
+    remotes: [{ type: 'streamable-http', url: 'https://slack.acme.io/mcp' }],
+  }),
+  makeRecord({
+    name: 'com.example/mcp',
+    trust_score: 45,
+    flags: ['NO_SOURCE', 'DEAD_ENTRY'],
+    remotes: [{ type: 'sse', url: 'HTTPS://Example.COM/mcp/' }],
+  }),
   makeRecord({ name: 'org.sample/weather', trust_score: 12, flags: ['SENSITIVE_CRED_REQUEST'] }),
-  makeRecord({ name: 'dev.tools/github-helper', trust_score: 64, targets: ['GitHub'] }),
+  makeRecord({
+    name: 'dev.tools/github-helper',
+    trust_score: 64,
+    targets: ['GitHub'],
+    // Shares a package with postgres-mcp: a package may belong to several servers.
+    packages: [
+      { registry_type: 'npm', identifier: '@acme/postgres-mcp', version: '0.9.0' },
+      { registry_type: 'oci', identifier: 'mcp/github', version: null },
+    ],
+  }),
 ];
 
 let engine: Promise<QueryEngine> | undefined;
@@ -41,7 +72,10 @@ export interface Harness {
   logs: RequestLogLine[];
   clock: { now: number };
   /** Call the gateway with a Web Request for `path` (e.g. `/v1/stats`), with the key unless told otherwise. */
-  call(path: string, init?: { method?: string; key?: string | null; headers?: Record<string, string> }): Promise<Response>;
+  call(
+    path: string,
+    init?: { method?: string; key?: string | null; headers?: Record<string, string> },
+  ): Promise<Response>;
   /** Issue another key for `plan` and return it. */
   issue(plan?: PlanName): Promise<string>;
 }
@@ -79,16 +113,20 @@ export async function errorOf(response: Response): Promise<{ message: string; st
   const body = (await response.json()) as { error: { message: string; status: number; code: string } };
   if (Object.keys(body).join() !== 'error') throw new Error(`not an error body: ${JSON.stringify(body)}`);
   const { error } = body;
-  if (Object.keys(error).sort().join() !== 'code,message,status') throw new Error(`bad error members: ${JSON.stringify(error)}`);
+  if (Object.keys(error).sort().join() !== 'code,message,status')
+    throw new Error(`bad error members: ${JSON.stringify(error)}`);
   if (typeof error.message !== 'string' || error.message === '') throw new Error('empty message');
   if (error.status !== response.status) throw new Error(`error.status ${error.status} != HTTP ${response.status}`);
   return error;
 }
 
 /** The envelope, checked to have `data` and `meta` (with a boolean `cached`) and nothing else. */
-export async function envelopeOf<T = unknown>(response: Response): Promise<{ data: T; meta: Record<string, unknown> & { cached: boolean } }> {
+export async function envelopeOf<T = unknown>(
+  response: Response,
+): Promise<{ data: T; meta: Record<string, unknown> & { cached: boolean } }> {
   const body = (await response.json()) as { data: T; meta: Record<string, unknown> & { cached: boolean } };
-  if (Object.keys(body).sort().join() !== 'data,meta') throw new Error(`not an envelope: ${JSON.stringify(body).slice(0, 200)}`);
+  if (Object.keys(body).sort().join() !== 'data,meta')
+    throw new Error(`not an envelope: ${JSON.stringify(body).slice(0, 200)}`);
   if (typeof body.meta.cached !== 'boolean') throw new Error('meta.cached is not a boolean');
   return body;
 }

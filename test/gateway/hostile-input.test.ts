@@ -1,5 +1,5 @@
 /**
- * The hostile-input rules of the README, one by one, at the gateway (Request → Response, memory store, fixed
+ * The hostile-input rules of docs/security.md, one by one, at the gateway (Request → Response, memory store, fixed
  * clock). Targets go through `handle` as raw request-target text, the way the Node adapter passes them:
  * a Web `Request` would resolve dot segments and percent-encode raw bytes before the gateway saw them.
  *
@@ -32,7 +32,12 @@ function raw(target: string, options: { method?: string; key?: string | null } =
  * itself comes before the key and is not counted; a refusal of the query is a parameter problem, checked
  * after the key and the limit, so with a valid key it counts (decisions, section 5): pass `counted`.
  */
-function refusal(response: GatewayResponse, status: number, code: string, options: { counted?: boolean } = {}): { message: string } {
+function refusal(
+  response: GatewayResponse,
+  status: number,
+  code: string,
+  options: { counted?: boolean } = {},
+): { message: string } {
   expect(response.status).toBe(status);
   expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
   expect(response.headers['cache-control']).toBe('no-store');
@@ -97,8 +102,12 @@ describe('the size of the query', () => {
 
   it('bounds every value the endpoints read: q and the filters at 200 characters', async () => {
     const long = 'a'.repeat(201);
-    for (const [target, name] of [[`/v1/search?q=${long}`, 'q'], [`/v1/servers?namespace=${long}`, 'namespace'],
-      [`/v1/servers?target=${long}`, 'target'], [`/v1/servers?flags=${long}`, 'flags']] as const) {
+    for (const [target, name] of [
+      [`/v1/search?q=${long}`, 'q'],
+      [`/v1/servers?namespace=${long}`, 'namespace'],
+      [`/v1/servers?target=${long}`, 'target'],
+      [`/v1/servers?flags=${long}`, 'flags'],
+    ] as const) {
       const response = await raw(target);
       expect(response.status, target).toBe(400);
       expect(response.body).toContain(`${name} must be at most 200 characters`);
@@ -108,7 +117,10 @@ describe('the size of the query', () => {
 
 describe('slashes and dot segments in the path', () => {
   it('refuses an encoded slash in the namespace or the id, naming the rule', async () => {
-    for (const [target, part] of [['/v1/servers/io.github%2Facme/x', 'namespace'], ['/v1/servers/io.github.acme/a%2fb', 'id']] as const) {
+    for (const [target, part] of [
+      ['/v1/servers/io.github%2Facme/x', 'namespace'],
+      ['/v1/servers/io.github.acme/a%2fb', 'id'],
+    ] as const) {
       const response = await raw(target);
       expect(response.status, target).toBe(400);
       const { error } = JSON.parse(response.body ?? '') as { error: { message: string; code: string } };
@@ -119,8 +131,16 @@ describe('slashes and dot segments in the path', () => {
   });
 
   it('refuses dot segments, plain or percent-encoded, instead of resolving them', async () => {
-    for (const target of ['/v1/servers/../stats', '/v1/./stats', '/v1/servers/%2E%2E/stats', '/v1/servers/%2e./stats',
-      '/v1/servers/.%2E/stats', '/v1/servers/com.example/..', '/v1/servers/%2e/mcp', '/v1/..']) {
+    for (const target of [
+      '/v1/servers/../stats',
+      '/v1/./stats',
+      '/v1/servers/%2E%2E/stats',
+      '/v1/servers/%2e./stats',
+      '/v1/servers/.%2E/stats',
+      '/v1/servers/com.example/..',
+      '/v1/servers/%2e/mcp',
+      '/v1/..',
+    ]) {
       const { message } = refusal(await raw(target), 400, 'invalid_parameter');
       expect(message, target).toContain('dot segments');
     }
@@ -136,16 +156,28 @@ describe('slashes and dot segments in the path', () => {
 
 describe('control characters', () => {
   it('refuses a raw NUL, tab, line break or DEL anywhere in the target', async () => {
-    for (const target of ['/v1/stats\u0000', '/v1/search?q=ab\u0000cd', '/v1/servers/a\tb/c', '/v1/search?q=a\r\nSet-Cookie:x',
-      '/v1/st\u007fats', '/v1/search?q=\u001bab']) {
+    for (const target of [
+      '/v1/stats\u0000',
+      '/v1/search?q=ab\u0000cd',
+      '/v1/servers/a\tb/c',
+      '/v1/search?q=a\r\nSet-Cookie:x',
+      '/v1/st\u007fats',
+      '/v1/search?q=\u001bab',
+    ]) {
       const { message } = refusal(await raw(target), 400, 'invalid_parameter');
       expect(message, JSON.stringify(target)).toMatch(/control character \(0x[0-9A-F]{2}\)/);
     }
   });
 
   it('refuses percent-encoded control characters in the path and in the query', async () => {
-    for (const target of ['/v1/servers/a%00/b', '/v1/search?q=ab%00', '/v1/search?q=ab%0D%0Aset-cookie', '/v1/servers?namespace=%7F',
-      '/v1/search?q=ab%1f', '/v1/search?q=ab%C2%85']) {
+    for (const target of [
+      '/v1/servers/a%00/b',
+      '/v1/search?q=ab%00',
+      '/v1/search?q=ab%0D%0Aset-cookie',
+      '/v1/servers?namespace=%7F',
+      '/v1/search?q=ab%1f',
+      '/v1/search?q=ab%C2%85',
+    ]) {
       const { message } = refusal(await raw(target), 400, 'invalid_parameter', { counted: target.includes('?') });
       expect(message, target).toContain('percent-encoded control character');
     }
@@ -159,23 +191,38 @@ describe('control characters', () => {
 
 describe('percent-encoding and UTF-8', () => {
   it('refuses a "%" that does not start a two-hex-digit escape, in the path and in the query', async () => {
-    for (const target of ['/v1/servers/a/%zz', '/v1/servers/a/b%', '/v1/servers/a/%4', '/v1/search?q=100%', '/v1/search?q=%zz',
-      '/v1/servers?flags=%G0']) {
+    for (const target of [
+      '/v1/servers/a/%zz',
+      '/v1/servers/a/b%',
+      '/v1/servers/a/%4',
+      '/v1/search?q=100%',
+      '/v1/search?q=%zz',
+      '/v1/servers?flags=%G0',
+    ]) {
       const { message } = refusal(await raw(target), 400, 'invalid_parameter', { counted: target.includes('?') });
       expect(message, target).toContain('every "%" must be followed by two hex digits');
     }
   });
 
   it('refuses percent-encoded bytes that are not UTF-8: truncated, invalid, overlong or a surrogate', async () => {
-    for (const target of ['/v1/search?q=%E0%A4', '/v1/search?q=ab%C3%28', '/v1/servers/a/%FF', '/v1/servers/%C0%AF/x',
-      '/v1/search?q=%ED%A0%80ab']) {
+    for (const target of [
+      '/v1/search?q=%E0%A4',
+      '/v1/search?q=ab%C3%28',
+      '/v1/servers/a/%FF',
+      '/v1/servers/%C0%AF/x',
+      '/v1/search?q=%ED%A0%80ab',
+    ]) {
       const { message } = refusal(await raw(target), 400, 'invalid_parameter', { counted: target.includes('?') });
       expect(message, target).toContain('not UTF-8');
     }
   });
 
   it('refuses raw bytes of 0x80 and above (as Node reads them, one character per byte) and raw Unicode', async () => {
-    for (const [target, byte] of [['/v1/search?q=caf\u00c3\u00a9', 'C3'], ['/v1/servers/a/\u00ff', 'FF'], ['/v1/search?q=ab\u20ac', '20AC']] as const) {
+    for (const [target, byte] of [
+      ['/v1/search?q=caf\u00c3\u00a9', 'C3'],
+      ['/v1/servers/a/\u00ff', 'FF'],
+      ['/v1/search?q=ab\u20ac', '20AC'],
+    ] as const) {
       const { message } = refusal(await raw(target), 400, 'invalid_parameter');
       expect(message, target).toContain(`the byte 0x${byte}`);
     }
@@ -203,8 +250,13 @@ describe('every refusal', () => {
 
   it('never quotes the hostile input back, whatever it holds', async () => {
     const hostile = '<script>alert(1)</script>';
-    for (const target of [`/v1/servers/${hostile}%00/x`, `/v1/search?q=${hostile}%zz`, `/v1/${hostile}/../stats`,
-      `/v1/search?q=${hostile}\u0000`, `/v1/search?q=${hostile.repeat(100)}`]) {
+    for (const target of [
+      `/v1/servers/${hostile}%00/x`,
+      `/v1/search?q=${hostile}%zz`,
+      `/v1/${hostile}/../stats`,
+      `/v1/search?q=${hostile}\u0000`,
+      `/v1/search?q=${hostile.repeat(100)}`,
+    ]) {
       const response = await raw(target);
       expect(response.status, target).toBeGreaterThanOrEqual(400);
       expect(response.body).not.toContain('<script>');
@@ -229,7 +281,11 @@ describe('X-Content-Type-Options', () => {
       await raw('/v1/nowhere'),
       await raw('/v1/stats', { key: null }),
       await raw('/v1/stats', { method: 'DELETE' }),
-      await h.gateway.handle({ method: 'GET', url: '/v1/stats', headers: { get: (name) => ({ 'x-api-key': h.key, 'if-none-match': ok.headers.etag })[name] ?? null } }),
+      await h.gateway.handle({
+        method: 'GET',
+        url: '/v1/stats',
+        headers: { get: (name) => ({ 'x-api-key': h.key, 'if-none-match': ok.headers.etag })[name] ?? null },
+      }),
     ];
     expect(answers.map((response) => response.status)).toEqual([200, 200, 204, 200, 404, 401, 405, 304]);
     for (const response of answers) expect(response.headers['x-content-type-options']).toBe('nosniff');
@@ -248,7 +304,11 @@ describe('X-Content-Type-Options', () => {
 
 describe('the order of checks for a malformed query', () => {
   it('asks for the key first: a bad query without a key is a 401, as for any other parameter problem', async () => {
-    for (const target of ['/v1/search?q=%zz', '/v1/search?q=ab%00', `/v1/servers?${Array.from({ length: 40 }, (_, i) => `p${i}=1`).join('&')}`]) {
+    for (const target of [
+      '/v1/search?q=%zz',
+      '/v1/search?q=ab%00',
+      `/v1/servers?${Array.from({ length: 40 }, (_, i) => `p${i}=1`).join('&')}`,
+    ]) {
       refusal(await raw(target, { key: null }), 401, 'missing_api_key');
     }
   });

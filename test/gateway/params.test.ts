@@ -120,7 +120,9 @@ describe('search parameters', () => {
   });
 
   it('refuses list parameters it does not take', () => {
-    expect(messageOf(() => parseSearchParams('q=ab&offset=1'))).toContain('unknown parameter "offset" (allowed: q, limit)');
+    expect(messageOf(() => parseSearchParams('q=ab&offset=1'))).toContain(
+      'unknown parameter "offset" (allowed: q, limit)',
+    );
   });
 });
 
@@ -131,7 +133,9 @@ describe('endpoints without parameters', () => {
   });
 
   it('refuse any parameter', () => {
-    expect(messageOf(() => assertNoParams('x=1&y'))).toContain('unknown parameters "x", "y" (this endpoint takes no parameters)');
+    expect(messageOf(() => assertNoParams('x=1&y'))).toContain(
+      'unknown parameters "x", "y" (this endpoint takes no parameters)',
+    );
   });
 });
 

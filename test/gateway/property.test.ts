@@ -10,10 +10,42 @@ import type { GatewayResponse } from '../../src/gateway/gateway.js';
 import { harness, type Harness } from './harness.js';
 
 const KNOWN_NAMES = ['limit', 'offset', 'sort', 'order', 'min_score', 'flags', 'target', 'namespace', 'q'];
-const TRICKY = ['', ' ', '0', '-1', '1e2', '+1', '200', '201', '99999999999999999999', 'asc', 'DESC', 'name',
-  'NO_SOURCE', '%', '%zz', '%00', '&', '=', '+', '..', '/', '\\', '"', '<script>', '\u0000', '\uFFFF', '😀', '%E0%A4%A'];
+const TRICKY = [
+  '',
+  ' ',
+  '0',
+  '-1',
+  '1e2',
+  '+1',
+  '200',
+  '201',
+  '99999999999999999999',
+  'asc',
+  'DESC',
+  'name',
+  'NO_SOURCE',
+  '%',
+  '%zz',
+  '%00',
+  '&',
+  '=',
+  '+',
+  '..',
+  '/',
+  '\\',
+  '"',
+  '<script>',
+  '\u0000',
+  '\uFFFF',
+  '😀',
+  '%E0%A4%A',
+];
 
-const text = fc.oneof(fc.constantFrom(...TRICKY), fc.string({ maxLength: 30 }), fc.string({ unit: 'grapheme', maxLength: 10 }));
+const text = fc.oneof(
+  fc.constantFrom(...TRICKY),
+  fc.string({ maxLength: 30 }),
+  fc.string({ unit: 'grapheme', maxLength: 10 }),
+);
 /** Text as it might appear in a URL: raw, percent-encoded, or with stray percent signs. */
 const urlText = fc.oneof(
   text,
@@ -22,9 +54,9 @@ const urlText = fc.oneof(
 );
 const pair = fc.tuple(fc.oneof(fc.constantFrom(...KNOWN_NAMES), urlText), fc.option(urlText, { nil: undefined }));
 const query = fc.oneof(
-  fc.array(pair, { maxLength: 6 }).map((pairs) =>
-    pairs.map(([name, value]) => (value === undefined ? name : `${name}=${value}`)).join('&'),
-  ),
+  fc
+    .array(pair, { maxLength: 6 })
+    .map((pairs) => pairs.map(([name, value]) => (value === undefined ? name : `${name}=${value}`)).join('&')),
   fc.string({ maxLength: 60 }),
 );
 const route = fc.oneof(
@@ -70,7 +102,11 @@ async function send(h: Harness, requestMethod: string, url: string, key: string 
   const headers = new Map<string, string>();
   if (key !== undefined) headers.set('x-api-key', key);
   const response = await withDeadline(
-    h.gateway.handle({ method: requestMethod, url, headers: { get: (name) => headers.get(name.toLowerCase()) ?? null } }),
+    h.gateway.handle({
+      method: requestMethod,
+      url,
+      headers: { get: (name) => headers.get(name.toLowerCase()) ?? null },
+    }),
     2000,
   );
   checkWellFormed(response, requestMethod);
@@ -113,7 +149,16 @@ describe('the gateway under random input', () => {
       {
         limit: fc.integer({ min: 1, max: 200 }),
         offset: fc.integer({ min: 0, max: 10 }),
-        sort: fc.constantFrom('trust_score', 'name', 'namespace', 'provenance', 'maintenance', 'popularity', 'permissions', 'scored_at'),
+        sort: fc.constantFrom(
+          'trust_score',
+          'name',
+          'namespace',
+          'provenance',
+          'maintenance',
+          'popularity',
+          'permissions',
+          'scored_at',
+        ),
         order: fc.constantFrom('asc', 'desc', 'ASC', 'Desc'),
         min_score: fc.integer({ min: 0, max: 100 }),
         flags: fc.constantFrom('NO_SOURCE', 'dead_entry', 'NO_SOURCE,DEAD_ENTRY', 'UNKNOWN'),

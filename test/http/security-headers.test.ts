@@ -39,8 +39,14 @@ afterAll(async () => {
 describe('the site served by npm start', () => {
   it('sends nosniff, the policy and no-referrer on the page, its files, redirects and errors alike', async () => {
     const answers = [
-      ['/', 200], ['/index.html', 200], ['/app.js', 200], ['/style.css', 200], ['/openapi.json', 200],
-      ['/missing.html', 404], ['/%2e%2e/package.json', 404], ['/', 405],
+      ['/', 200],
+      ['/index.html', 200],
+      ['/app.js', 200],
+      ['/style.css', 200],
+      ['/openapi.json', 200],
+      ['/missing.html', 404],
+      ['/%2e%2e/package.json', 404],
+      ['/', 405],
     ] as const;
     for (const [target, status] of answers) {
       const response = await get(target, status === 405 ? 'POST' : 'GET');
@@ -52,10 +58,12 @@ describe('the site served by npm start', () => {
   });
 
   it('allows nothing but this host: no source other than self (and data: images), no framing, no base or form target', () => {
-    const directives = new Map(SITE_CSP.split(';').map((part) => {
-      const [name = '', ...values] = part.trim().split(/\s+/);
-      return [name, values.join(' ')];
-    }));
+    const directives = new Map(
+      SITE_CSP.split(';').map((part) => {
+        const [name = '', ...values] = part.trim().split(/\s+/);
+        return [name, values.join(' ')];
+      }),
+    );
     expect(Object.fromEntries(directives)).toEqual({
       'default-src': "'none'",
       'script-src': "'self'",

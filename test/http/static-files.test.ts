@@ -12,7 +12,10 @@ let root: string;
 let server: http.Server;
 let port: number;
 
-function get(pathText: string, method = 'GET'): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+function get(
+  pathText: string,
+  method = 'GET',
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
     const request = http.request({ host: '127.0.0.1', port, path: pathText, method }, (response) => {
       let body = '';
@@ -74,8 +77,16 @@ describe('static files', () => {
   });
 
   it('answers 404 for a missing file, a hidden file and every way out of the folder', async () => {
-    for (const attempt of ['/missing.html', '/.secret', '/../outside.txt', '/%2e%2e/outside.txt', '/docs/..%2f..%2foutside.txt',
-      '/..\\outside.txt', '/%00index.html', '/%E0%A4%A']) {
+    for (const attempt of [
+      '/missing.html',
+      '/.secret',
+      '/../outside.txt',
+      '/%2e%2e/outside.txt',
+      '/docs/..%2f..%2foutside.txt',
+      '/..\\outside.txt',
+      '/%00index.html',
+      '/%E0%A4%A',
+    ]) {
       const response = await get(attempt);
       expect(response.status, attempt).toBe(404);
       expect(response.body).not.toContain('outside');

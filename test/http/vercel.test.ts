@@ -70,7 +70,10 @@ describe('the api/ functions', () => {
   });
 
   it('answers Get Server with the parameters the rewrite appended removed', async () => {
-    const response = await call('../../api/v1/servers/[namespace]/[id].ts', '/v1/servers/com.example/mcp?namespace=com.example&id=mcp');
+    const response = await call(
+      '../../api/v1/servers/[namespace]/[id].ts',
+      '/v1/servers/com.example/mcp?namespace=com.example&id=mcp',
+    );
     expect(response.status).toBe(200);
     expect(((await response.json()) as { data: { name: string } }).data.name).toBe('com.example/mcp');
   });
@@ -84,7 +87,9 @@ describe('the api/ functions', () => {
   it('shares one warm context between requests: the counter goes on across files', async () => {
     const first = await call('../../api/v1/stats.ts', '/v1/stats');
     const second = await call('../../api/v1/search.ts', '/v1/search?q=mcp');
-    expect(Number(second.headers.get('x-ratelimit-remaining'))).toBe(Number(first.headers.get('x-ratelimit-remaining')) - 1);
+    expect(Number(second.headers.get('x-ratelimit-remaining'))).toBe(
+      Number(first.headers.get('x-ratelimit-remaining')) - 1,
+    );
   });
 });
 

@@ -35,7 +35,9 @@ describe('advice for a failed call', () => {
   });
 
   it('passes the API’s own message on for a 400', () => {
-    const text = adviceFor(httpError(400, 'invalid_parameter', 'Invalid query: limit must be an integer from 1 to 200'));
+    const text = adviceFor(
+      httpError(400, 'invalid_parameter', 'Invalid query: limit must be an integer from 1 to 200'),
+    );
     expect(text).toContain('limit must be an integer from 1 to 200');
     expect(text).toContain('Fix the arguments');
   });

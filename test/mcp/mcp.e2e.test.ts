@@ -3,6 +3,7 @@
  * started through its `bin` launcher as a child process, spoken to over stdio by the SDK's own `Client`.
  * Every tool's answer is compared with the API's own answer to the same question, fetched directly.
  */
+import { flagDefinition } from '../../src/model/vocabulary.js';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
@@ -19,7 +20,6 @@ const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..
 const WRAPPER_BIN = path.join(REPO_ROOT, 'bin', 'mcp-trust-score.js');
 const KEY = 'mcp-e2e-key-7f3a9c';
 const START_TIMEOUT_MS = 30_000;
-
 
 const RECORDS: ServerRecord[] = [
   makeRecord({
@@ -183,7 +183,10 @@ describe('the MCP wrapper against the real API', () => {
       ['check_server_trust', 'get_ecosystem_stats', 'list_servers', 'search_servers'].sort(),
     );
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
-    type Props = Record<string, { minimum?: number; maximum?: number; minLength?: number; enum?: string[]; description?: string }>;
+    type Props = Record<
+      string,
+      { minimum?: number; maximum?: number; minLength?: number; enum?: string[]; description?: string }
+    >;
     const list = byName.get('list_servers')?.inputSchema.properties as Props;
     expect(list.limit).toMatchObject({ minimum: LIMITS.list.min, maximum: LIMITS.list.max });
     expect(list.limit?.maximum).toBe(200);
@@ -210,7 +213,10 @@ describe('the MCP wrapper against the real API', () => {
   });
 
   it('check_server_trust returns the API’s record as structured content and a readable summary', async () => {
-    const result = await client.callTool({ name: 'check_server_trust', arguments: { name: 'IO.GITHUB.ACME/Postgres-MCP' } });
+    const result = await client.callTool({
+      name: 'check_server_trust',
+      arguments: { name: 'IO.GITHUB.ACME/Postgres-MCP' },
+    });
     const expected = (await direct('/servers/io.github.acme/postgres-mcp')).data as ServerRecord;
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toEqual(expected);
@@ -223,12 +229,17 @@ describe('the MCP wrapper against the real API', () => {
   });
 
   it('check_server_trust explains the flags of a flagged server in words', async () => {
-    const result = await client.callTool({ name: 'check_server_trust', arguments: { name: 'dev.shady/wallet-helper' } });
+    const result = await client.callTool({
+      name: 'check_server_trust',
+      arguments: { name: 'dev.shady/wallet-helper' },
+    });
     expect(result.structuredContent).toEqual((await direct('/servers/dev.shady/wallet-helper')).data);
     const text = textOf(result);
     expect(text).toContain('Unknown/Suspicious');
-    expect(text).toMatch(/NO_SOURCE \(no repository URL/);
-    expect(text).toMatch(/DEAD_ENTRY \(no packages and no remotes/);
+    // In the words of the one flag table, which the site and the OpenAPI document also use.
+    for (const flag of ['NO_SOURCE', 'DEAD_ENTRY', 'SENSITIVE_CRED_REQUEST']) {
+      expect(text).toContain(`${flag} (${flagDefinition(flag)?.meaning ?? 'unknown flag'})`);
+    }
     expect(text).toMatch(/SENSITIVE_CRED_REQUEST \(asks for high-risk credentials/);
     // Empty install lists mean unknown (decisions, section 2), and the text must not claim "none".
     expect(text).toContain('Install: repository unknown, version unknown, packages unknown, transports unknown.');
@@ -305,7 +316,10 @@ describe('the MCP wrapper against the real API', () => {
   });
 
   it('answers an unknown server with an error that points to search_servers', async () => {
-    const result = await client.callTool({ name: 'check_server_trust', arguments: { name: 'io.github.acme/postgress-mcp' } });
+    const result = await client.callTool({
+      name: 'check_server_trust',
+      arguments: { name: 'io.github.acme/postgress-mcp' },
+    });
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toBeUndefined();
     const text = textOf(result);

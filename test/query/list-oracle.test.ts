@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { labelForScore, SORT_FIELDS, type ListParams, type ServerRecord } from '../../src/model/schema.js';
-import { loadSnapshot } from '../../src/query/open.js';
+import { loadObjectEngine } from '../support/engine.js';
 import { buildTestSnapshot, makeRecord } from '../support/records.js';
 
 const FLAGS = ['NO_SOURCE', 'DEAD_ENTRY', 'SENSITIVE_CRED_REQUEST', 'REPO_ARCHIVED'];
@@ -40,7 +40,11 @@ function sortKey(record: ServerRecord, field: ListParams['sort']): number | stri
 }
 
 function oracle(records: ServerRecord[], params: ListParams): { names: string[]; total: number } {
-  const wantedFlags = params.flags?.split(',').map((f) => f.trim().toLowerCase()).filter(Boolean) ?? [];
+  const wantedFlags =
+    params.flags
+      ?.split(',')
+      .map((f) => f.trim().toLowerCase())
+      .filter(Boolean) ?? [];
   const matches = records.filter(
     (r) =>
       (params.min_score === undefined || r.trust_score >= params.min_score) &&
@@ -60,7 +64,10 @@ function oracle(records: ServerRecord[], params: ListParams): { names: string[];
           : byCodePoints(String(x), String(y));
     return (params.order === 'asc' ? cmp : -cmp) || byName(a, b);
   });
-  return { names: matches.slice(params.offset, params.offset + params.limit).map((r) => r.name), total: matches.length };
+  return {
+    names: matches.slice(params.offset, params.offset + params.limit).map((r) => r.name),
+    total: matches.length,
+  };
 }
 
 const recordArbitrary = fc
@@ -68,7 +75,12 @@ const recordArbitrary = fc
     namespace: fc.constantFrom(...NAMESPACES),
     id: fc.array(fc.constantFrom(...ID_CHARS), { minLength: 1, maxLength: 5 }).map((chars) => chars.join('')),
     trust: fc.integer({ min: 0, max: 100 }),
-    sub: fc.tuple(fc.integer({ min: 0, max: 100 }), fc.integer({ min: 0, max: 100 }), fc.integer({ min: 0, max: 100 }), fc.integer({ min: 0, max: 100 })),
+    sub: fc.tuple(
+      fc.integer({ min: 0, max: 100 }),
+      fc.integer({ min: 0, max: 100 }),
+      fc.integer({ min: 0, max: 100 }),
+      fc.integer({ min: 0, max: 100 }),
+    ),
     flags: fc.subarray(FLAGS),
     targets: fc.subarray(TARGETS),
     day: fc.integer({ min: 1, max: 3 }),
@@ -110,17 +122,21 @@ const paramsArbitrary = fc.record(
 describe('list agrees with a naive oracle', () => {
   it('returns the oracle page and total for random datasets and random queries', async () => {
     await fc.assert(
-      fc.asyncProperty(datasetArbitrary, fc.array(paramsArbitrary, { minLength: 1, maxLength: 25 }), async (records, queries) => {
-        const engine = await loadSnapshot(await buildTestSnapshot(records));
-        for (const params of queries) {
-          const expected = oracle(records, params);
-          const page = engine.list(params);
-          expect({ names: page.items.map((r) => r.name), total: page.total }).toEqual(expected);
-          const json = engine.listJson(params);
-          expect(json.total).toBe(expected.total);
-          expect((JSON.parse(json.json) as ServerRecord[]).map((r) => r.name)).toEqual(expected.names);
-        }
-      }),
+      fc.asyncProperty(
+        datasetArbitrary,
+        fc.array(paramsArbitrary, { minLength: 1, maxLength: 25 }),
+        async (records, queries) => {
+          const engine = await loadObjectEngine(await buildTestSnapshot(records));
+          for (const params of queries) {
+            const expected = oracle(records, params);
+            const page = engine.list(params);
+            expect({ names: page.items.map((r) => r.name), total: page.total }).toEqual(expected);
+            const json = engine.listJson(params);
+            expect(json.total).toBe(expected.total);
+            expect((JSON.parse(json.json) as ServerRecord[]).map((r) => r.name)).toEqual(expected.names);
+          }
+        },
+      ),
       { numRuns: 60 },
     );
   });
@@ -135,7 +151,7 @@ describe('list agrees with a naive oracle', () => {
         records.push(record);
       }
     }
-    const engine = await loadSnapshot(await buildTestSnapshot(records));
+    const engine = await loadObjectEngine(await buildTestSnapshot(records));
     for (const params of fc.sample(paramsArbitrary, { numRuns: 400, seed: 11 })) {
       const expected = oracle(records, params);
       const page = engine.list(params);

@@ -7,10 +7,24 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fuzziness, nameWords } from '../../src/snapshot/search-index.js';
-import { loadSnapshot } from '../../src/query/open.js';
+import { loadObjectEngine } from '../support/engine.js';
 import { buildTestSnapshot, makeRecord } from '../support/records.js';
 
-const VOCABULARY = ['mcp', 'server', 'postgres', 'post', 'github', 'git', 'slack', 'weather', 'tools', 'kubernetes', 'ab', 'abc', 'abcd'];
+const VOCABULARY = [
+  'mcp',
+  'server',
+  'postgres',
+  'post',
+  'github',
+  'git',
+  'slack',
+  'weather',
+  'tools',
+  'kubernetes',
+  'ab',
+  'abc',
+  'abcd',
+];
 const NAMESPACES = ['io.github.alice', 'com.acme', 'ai.mcp', 'dev.tools'];
 
 function levenshtein(a: string, b: string): number {
@@ -49,7 +63,9 @@ const typo = (word: string) =>
 
 const queryArbitrary = fc
   .array(
-    fc.constantFrom(...VOCABULARY).chain((word) => fc.oneof(fc.constant(word), fc.constant(word.slice(0, 3)), typo(word))),
+    fc
+      .constantFrom(...VOCABULARY)
+      .chain((word) => fc.oneof(fc.constant(word), fc.constant(word.slice(0, 3)), typo(word))),
     { minLength: 1, maxLength: 3 },
   )
   .map((words) => words.join(' '));
@@ -64,16 +80,20 @@ const namesArbitrary = fc.uniqueArray(
 describe('search matches exactly what a naive oracle matches', () => {
   it('on random datasets and random queries with prefixes and typos', async () => {
     await fc.assert(
-      fc.asyncProperty(namesArbitrary, fc.array(queryArbitrary, { minLength: 1, maxLength: 15 }), async (names, queries) => {
-        const engine = await loadSnapshot(await buildTestSnapshot(names.map((name) => makeRecord({ name }))));
-        for (const query of queries) {
-          const expected = naiveMatches(names, query);
-          const page = engine.search(query, 200);
-          expect(page.total, query).toBe(expected.size);
-          expect(new Set(page.items.map((r) => r.name)), query).toEqual(expected);
-        }
-        engine.close();
-      }),
+      fc.asyncProperty(
+        namesArbitrary,
+        fc.array(queryArbitrary, { minLength: 1, maxLength: 15 }),
+        async (names, queries) => {
+          const engine = await loadObjectEngine(await buildTestSnapshot(names.map((name) => makeRecord({ name }))));
+          for (const query of queries) {
+            const expected = naiveMatches(names, query);
+            const page = engine.search(query, 200);
+            expect(page.total, query).toBe(expected.size);
+            expect(new Set(page.items.map((r) => r.name)), query).toEqual(expected);
+          }
+          engine.close();
+        },
+      ),
       { numRuns: 40 },
     );
   });

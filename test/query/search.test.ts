@@ -1,8 +1,9 @@
 /** Name search on the cases decisions §4 and §6 name. */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { QueryEngine } from '../../src/query/types.js';
+import type { ObjectEngine } from '../support/engine.js';
 import { nameWords } from '../../src/snapshot/search-index.js';
-import { loadSnapshot } from '../../src/query/open.js';
+import { loadObjectEngine } from '../support/engine.js';
 import { buildTestSnapshot, makeRecord } from '../support/records.js';
 
 const names: [string, number][] = [
@@ -20,12 +21,14 @@ const names: [string, number][] = [
   ['io.github.yan/kubernetes-helper-pro', 60],
 ];
 
-let engine: QueryEngine;
+let engine: QueryEngine & ObjectEngine;
 const search = (q: string, limit = 20) => engine.search(q, limit);
 const namesOf = (q: string, limit = 20) => search(q, limit).items.map((r) => r.name);
 
 beforeAll(async () => {
-  engine = await loadSnapshot(await buildTestSnapshot(names.map(([name, trust_score]) => makeRecord({ name, trust_score }))));
+  engine = await loadObjectEngine(
+    await buildTestSnapshot(names.map(([name, trust_score]) => makeRecord({ name, trust_score }))),
+  );
 });
 
 describe('name words', () => {
@@ -37,7 +40,9 @@ describe('name words', () => {
 
 describe('search', () => {
   it('matches a word prefix: postg finds postgres', () => {
-    expect(namesOf('postg')).toEqual(expect.arrayContaining(['io.github.alice/postgres-mcp', 'io.github.bob/PostgresQueryTool']));
+    expect(namesOf('postg')).toEqual(
+      expect.arrayContaining(['io.github.alice/postgres-mcp', 'io.github.bob/PostgresQueryTool']),
+    );
     expect(search('postg').total).toBe(2);
   });
 
@@ -58,7 +63,10 @@ describe('search', () => {
 
   it('weighs the id above the namespace, so github does not rank every io.github.* server first', () => {
     const results = namesOf('github');
-    expect(results.slice(0, 2).sort()).toEqual(['io.github.carol/github-mcp-server', 'io.github.github/github-mcp-server']);
+    expect(results.slice(0, 2).sort()).toEqual([
+      'io.github.carol/github-mcp-server',
+      'io.github.github/github-mcp-server',
+    ]);
     // Every io.github.* server matches through its namespace, but after those whose id says github.
     expect(search('github').total).toBe(names.filter(([n]) => n.toLowerCase().includes('github')).length);
   });
@@ -70,7 +78,10 @@ describe('search', () => {
 
   it('breaks ties in relevance by the higher trust score', () => {
     // Both ids have the same words; only the trust score differs.
-    expect(namesOf('github mcp server')).toEqual(['io.github.github/github-mcp-server', 'io.github.carol/github-mcp-server']);
+    expect(namesOf('github mcp server')).toEqual([
+      'io.github.github/github-mcp-server',
+      'io.github.carol/github-mcp-server',
+    ]);
   });
 
   it('matches case-insensitively and counts every match in total while returning at most limit', () => {

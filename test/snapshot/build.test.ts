@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSnapshot } from '../../src/snapshot/build.js';
-import { ARTIFACT_FILES, MANIFEST_FILE } from '../../src/snapshot/manifest.js';
-import { loadSnapshot } from '../../src/query/open.js';
+import { ARTIFACT_FILES, ARTIFACT_VERSION, MANIFEST_FILE } from '../../src/snapshot/manifest.js';
+import { loadObjectEngine } from '../support/engine.js';
 import { SnapshotLoadError } from '../../src/snapshot/load.js';
 import { InputError } from '../../src/snapshot/read-input.js';
 
@@ -34,9 +34,9 @@ describe('building a valid dataset', () => {
     const out = path.join(work, 'valid');
     const manifest = await buildSnapshot({ input: `${fixtures}/valid/*`, out });
     expect(manifest.record_count).toBe(3);
-    expect(manifest.artifact_version).toBe(1);
+    expect(manifest.artifact_version).toBe(ARTIFACT_VERSION);
     expect((await readdir(out)).sort()).toEqual([...Object.values(ARTIFACT_FILES), MANIFEST_FILE].sort());
-    const engine = await loadSnapshot(out);
+    const engine = await loadObjectEngine(out);
     expect(engine.get('ai.zed/weather')?.install.repo_url).toBeNull();
     expect(engine.snapshot.id).toBe(manifest.snapshot_id);
   });
@@ -106,7 +106,7 @@ describe('rejecting a dataset', () => {
     const before = await readFile(path.join(out, MANIFEST_FILE), 'utf8');
     await buildError(`${fixtures}/invalid/duplicate-name-other-case.json`, out);
     expect(await readFile(path.join(out, MANIFEST_FILE), 'utf8')).toBe(before);
-    expect((await loadSnapshot(out)).snapshot.id).toBe(first.snapshot_id);
+    expect((await loadObjectEngine(out)).snapshot.id).toBe(first.snapshot_id);
     // Nothing half-written is left beside it either.
     expect((await readdir(work)).filter((name) => name.startsWith('kept.'))).toEqual([]);
   });
@@ -143,7 +143,7 @@ describe('loading a snapshot', () => {
     const manifestFile = path.join(out, MANIFEST_FILE);
     const manifest = JSON.parse(await readFile(manifestFile, 'utf8'));
     await writeFile(manifestFile, JSON.stringify({ ...manifest, artifact_version: 99 }));
-    await expect(loadSnapshot(out)).rejects.toThrow(/artifact version 99 is not one this server knows/);
+    await expect(loadObjectEngine(out)).rejects.toThrow(/artifact version 99 is not one this server knows/);
   });
 
   it('refuses a truncated artifact and an altered one', async () => {
@@ -152,14 +152,14 @@ describe('loading a snapshot', () => {
     const names = path.join(out, ARTIFACT_FILES.names);
     const original = await readFile(names, 'utf8');
     await writeFile(names, original.slice(0, -3));
-    await expect(loadSnapshot(out)).rejects.toThrow(/names\.json: \d+ bytes where the manifest says \d+ \(truncated or altered\)/);
+    await expect(loadObjectEngine(out)).rejects.toThrow(/names\.json: \d+ bytes where the manifest says \d+ \(truncated or altered\)/);
     await writeFile(names, original.replace('a', 'b'));
-    await expect(loadSnapshot(out)).rejects.toThrow(/names\.json: content does not match the manifest's hash/);
+    await expect(loadObjectEngine(out)).rejects.toThrow(/names\.json: content does not match the manifest's hash/);
     await rm(path.join(out, ARTIFACT_FILES.records));
-    await expect(loadSnapshot(out)).rejects.toBeInstanceOf(SnapshotLoadError);
+    await expect(loadObjectEngine(out)).rejects.toBeInstanceOf(SnapshotLoadError);
   });
 
   it('refuses a folder with no manifest with a hint to build', async () => {
-    await expect(loadSnapshot(path.join(work, 'missing'))).rejects.toThrow(/cannot read the manifest .*npm run build/);
+    await expect(loadObjectEngine(path.join(work, 'missing'))).rejects.toThrow(/cannot read the manifest .*npm run build/);
   });
 });

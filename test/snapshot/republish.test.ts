@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { labelForScore, type ServerRecord } from '../../src/model/schema.js';
 import { buildSnapshotWithDiff, RepublishRefused } from '../../src/snapshot/build.js';
 import { CHANGES_FILE, MANIFEST_FILE } from '../../src/snapshot/manifest.js';
-import { loadSnapshot } from '../../src/query/open.js';
+import { loadObjectEngine } from '../support/engine.js';
 import type { SnapshotDiff } from '../../src/snapshot/diff.js';
 import { makeRecord } from '../support/records.js';
 
@@ -44,7 +44,7 @@ describe('republishing against the previous snapshot', () => {
     const manifest = JSON.parse(await readFile(path.join(out, MANIFEST_FILE), 'utf8'));
     expect(manifest.files[CHANGES_FILE].sha256).toMatch(/^[0-9a-f]{64}$/);
     await writeFile(path.join(out, CHANGES_FILE), '{}');
-    await expect(loadSnapshot(out)).rejects.toThrow(/changes\.json: does not match the manifest/);
+    await expect(loadObjectEngine(out)).rejects.toThrow(/changes\.json: does not match the manifest/);
   });
 
   it('refuses a snapshot that lost more than 10% of the servers, and the old one still serves', async () => {
@@ -55,7 +55,7 @@ describe('republishing against the previous snapshot', () => {
     expect(error).toBeInstanceOf(RepublishRefused);
     expect((error as RepublishRefused).problems[0]).toMatch(/5 of 40 servers \(12\.5%\) would disappear; the limit is 10\.0%/);
     expect(await readFile(path.join(live, MANIFEST_FILE), 'utf8')).toBe(before);
-    expect((await loadSnapshot(live)).get('io.github.user39/server-39')).toBeDefined();
+    expect((await loadObjectEngine(live)).get('io.github.user39/server-39')).toBeDefined();
   });
 
   it('accepts a loss within the limit', async () => {
@@ -73,7 +73,7 @@ describe('republishing against the previous snapshot', () => {
     );
     const forced = await buildSnapshotWithDiff({ input, out, previous: path.join(work, 'live'), force: true });
     expect(forced.diff?.counts.score_changed).toBe(30);
-    expect((await loadSnapshot(out)).get('io.github.user0/server-0')?.trust_score).toBe(47);
+    expect((await loadObjectEngine(out)).get('io.github.user0/server-0')?.trust_score).toBe(47);
   });
 
   it('honours other limits given on the command line and prints a summary', async () => {

@@ -7,7 +7,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisStore } from '../../src/stores/redis.js';
 import { type Store, StoreUnavailableError } from '../../src/stores/types.js';
-import { redisServerBinary, startThrowawayRedis, type ThrowawayRedis, withSkipReason } from '../support/redis-server.js';
+import {
+  redisServerBinary,
+  startThrowawayRedis,
+  type ThrowawayRedis,
+  withSkipReason,
+} from '../support/redis-server.js';
 
 const TIMEOUT_MS = 1000;
 /** The policy's bound plus scheduling slack on a busy 2-core machine. */

@@ -56,57 +56,60 @@ async function timedGet(url: string, key?: string): Promise<{ status: number; bo
   return { status: response.status, body: JSON.parse(text) as unknown, ms: performance.now() - started };
 }
 
-describe.skipIf(outageSkip !== undefined)(withSkipReason('a server process on STORE=redis when Redis goes away', outageSkip), () => {
-  let redis: ThrowawayRedis;
-  let server: ServerProcess;
-  const key = freshKey();
+describe.skipIf(outageSkip !== undefined)(
+  withSkipReason('a server process on STORE=redis when Redis goes away', outageSkip),
+  () => {
+    let redis: ThrowawayRedis;
+    let server: ServerProcess;
+    const key = freshKey();
 
-  beforeAll(async () => {
-    redis = await startThrowawayRedis();
-    server = await startServerProcess({
-      STORE: 'redis',
-      REDIS_URL: redis.url,
-      API_KEYS: key,
-      SNAPSHOT_DIR: snapshotDir,
+    beforeAll(async () => {
+      redis = await startThrowawayRedis();
+      server = await startServerProcess({
+        STORE: 'redis',
+        REDIS_URL: redis.url,
+        API_KEYS: key,
+        SNAPSHOT_DIR: snapshotDir,
+      });
     });
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await redis?.dispose();
-  });
+    afterAll(async () => {
+      await server?.stop();
+      await redis?.dispose();
+    });
 
-  it('answers 502 with the error body within two seconds while Redis is down, and serves again after a restart', async () => {
-    const first = await timedGet(`${server.url}${GET_PATH}`, key);
-    expect(first.status).toBe(200);
+    it('answers 502 with the error body within two seconds while Redis is down, and serves again after a restart', async () => {
+      const first = await timedGet(`${server.url}${GET_PATH}`, key);
+      expect(first.status).toBe(200);
 
-    await redis.stop();
-    const during = await Promise.all(Array.from({ length: 10 }, () => timedGet(`${server.url}${GET_PATH}`, key)));
-    for (const answer of during) {
-      expect(answer.status).toBe(502);
-      expect(answer.body).toMatchObject({ error: { status: 502, code: 'store_unavailable' } });
-      expect(answer.ms).toBeLessThan(WITHIN_MS);
-    }
-    const health = await timedGet(`${server.url}/v1/health`);
-    expect(health.status).toBe(200);
-    expect(health.body).toMatchObject({ data: { store: { kind: 'redis', status: 'unavailable' } } });
-    expect(health.ms).toBeLessThan(WITHIN_MS);
+      await redis.stop();
+      const during = await Promise.all(Array.from({ length: 10 }, () => timedGet(`${server.url}${GET_PATH}`, key)));
+      for (const answer of during) {
+        expect(answer.status).toBe(502);
+        expect(answer.body).toMatchObject({ error: { status: 502, code: 'store_unavailable' } });
+        expect(answer.ms).toBeLessThan(WITHIN_MS);
+      }
+      const health = await timedGet(`${server.url}/v1/health`);
+      expect(health.status).toBe(200);
+      expect(health.body).toMatchObject({ data: { store: { kind: 'redis', status: 'unavailable' } } });
+      expect(health.ms).toBeLessThan(WITHIN_MS);
 
-    await redis.start();
-    const restarted = performance.now();
-    let answer = await timedGet(`${server.url}${GET_PATH}`, key);
-    while (answer.status !== 200 && performance.now() - restarted < 5000) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      answer = await timedGet(`${server.url}${GET_PATH}`, key);
-    }
-    expect(answer.status).toBe(200);
-    console.info(
-      `[server outage] slowest 502 ${Math.max(...during.map((d) => d.ms)).toFixed(0)} ms; ` +
-        `serving again ${(performance.now() - restarted).toFixed(0)} ms after the restart`,
-    );
-    const healthy = await timedGet(`${server.url}/v1/health`);
-    expect(healthy.body).toMatchObject({ data: { status: 'ok', store: { kind: 'redis', status: 'ok' } } });
-  });
-});
+      await redis.start();
+      const restarted = performance.now();
+      let answer = await timedGet(`${server.url}${GET_PATH}`, key);
+      while (answer.status !== 200 && performance.now() - restarted < 5000) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        answer = await timedGet(`${server.url}${GET_PATH}`, key);
+      }
+      expect(answer.status).toBe(200);
+      console.info(
+        `[server outage] slowest 502 ${Math.max(...during.map((d) => d.ms)).toFixed(0)} ms; ` +
+          `serving again ${(performance.now() - restarted).toFixed(0)} ms after the restart`,
+      );
+      const healthy = await timedGet(`${server.url}/v1/health`);
+      expect(healthy.body).toMatchObject({ data: { status: 'ok', store: { kind: 'redis', status: 'ok' } } });
+    });
+  },
+);
 
 describe.skipIf(sharedSkip !== undefined)(withSkipReason('two server processes sharing one Redis', sharedSkip), () => {
   const key = freshKey();

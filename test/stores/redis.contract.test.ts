@@ -5,7 +5,13 @@
 import { createClient } from 'redis';
 import { afterAll, describe } from 'vitest';
 import { createRedisStore } from '../../src/stores/redis.js';
-import { deleteKeysWithPrefix, redactUrl, redisSkipReason, testRedisUrl, withSkipReason } from '../support/redis-server.js';
+import {
+  deleteKeysWithPrefix,
+  redactUrl,
+  redisSkipReason,
+  testRedisUrl,
+  withSkipReason,
+} from '../support/redis-server.js';
 import { describeStoreContract } from './contract.js';
 
 const url = testRedisUrl();

@@ -66,7 +66,11 @@ describe('the Upstash store when its endpoint does not answer', () => {
 
   it('rejects at once with StoreUnavailableError when nothing listens at the URL', async () => {
     const closedPort = await freePort();
-    const store = createUpstashStore({ url: `http://127.0.0.1:${closedPort}`, token: 'test-token', timeoutMs: TIMEOUT_MS });
+    const store = createUpstashStore({
+      url: `http://127.0.0.1:${closedPort}`,
+      token: 'test-token',
+      timeoutMs: TIMEOUT_MS,
+    });
     const outcome = await timed(() => store.increment('n', Date.now() + 60_000));
     expect(outcome.error).toBeInstanceOf(StoreUnavailableError);
     expect(outcome.ms).toBeLessThan(REJECTED_WITHIN_MS);

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- walks arbitrary JSON Schema documents */
 /**
  * A small JSON Schema (draft 2020-12) validator for the tests: enough of the vocabulary to check real
  * responses against the schemas of `public/openapi.json`, and strict about the rest.
@@ -12,20 +13,49 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Schema = boolean | Record<string, unknown>;
 
 /** Keywords that only annotate: they never make an instance invalid. */
-const ANNOTATIONS = new Set(['$schema', '$id', 'title', 'description', 'default', 'examples', 'deprecated', 'readOnly', 'writeOnly', '$comment']);
+const ANNOTATIONS = new Set([
+  '$schema',
+  '$id',
+  'title',
+  'description',
+  'default',
+  'examples',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  '$comment',
+]);
 
 const HANDLED = new Set([
-  '$ref', 'type', 'enum', 'const',
-  'properties', 'required', 'additionalProperties', 'propertyNames',
-  'items', 'minItems', 'maxItems',
-  'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum',
-  'minLength', 'maxLength', 'pattern', 'format',
-  'anyOf', 'oneOf', 'allOf', 'not',
+  '$ref',
+  'type',
+  'enum',
+  'const',
+  'properties',
+  'required',
+  'additionalProperties',
+  'propertyNames',
+  'items',
+  'minItems',
+  'maxItems',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'format',
+  'anyOf',
+  'oneOf',
+  'allOf',
+  'not',
 ]);
 
 /** Formats checked; any other `format` throws (an assertion we cannot make must not pass silently). */
 const FORMATS: Record<string, (value: string) => boolean> = {
-  'date-time': (value) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)$/i.test(value) && !Number.isNaN(Date.parse(value)),
+  'date-time': (value) =>
+    /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)$/i.test(value) && !Number.isNaN(Date.parse(value)),
   uri: (value) => {
     try {
       return new URL(value).protocol.length > 1;
@@ -55,7 +85,9 @@ function deepEqual(a: unknown, b: unknown): boolean {
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (typeof value === 'object' && value !== null) {
-    const entries = Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`);
+    const entries = Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`);
     return `{${entries.join(',')}}`;
   }
   return JSON.stringify(value);
@@ -64,9 +96,13 @@ function canonical(value: unknown): string {
 function pointer(root: unknown, ref: string): Schema {
   if (!ref.startsWith('#')) throw new Error(`only local $refs are supported, not ${ref}`);
   let node: unknown = root;
-  for (const raw of ref.slice(1).split('/').filter((part) => part !== '')) {
+  for (const raw of ref
+    .slice(1)
+    .split('/')
+    .filter((part) => part !== '')) {
     const part = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
-    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, part)) throw new Error(`$ref ${ref} does not resolve`);
+    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, part))
+      throw new Error(`$ref ${ref} does not resolve`);
     node = (node as Record<string, unknown>)[part];
   }
   return node as Schema;
@@ -82,7 +118,8 @@ export function validate(schema: Schema, value: unknown, root: unknown = schema,
   const json = value as Json;
   const problems: string[] = [];
   for (const keyword of Object.keys(schema)) {
-    if (!HANDLED.has(keyword) && !ANNOTATIONS.has(keyword)) throw new Error(`unsupported JSON Schema keyword "${keyword}" at ${path}`);
+    if (!HANDLED.has(keyword) && !ANNOTATIONS.has(keyword))
+      throw new Error(`unsupported JSON Schema keyword "${keyword}" at ${path}`);
   }
   const s = schema as Record<string, any>;
 
@@ -101,18 +138,25 @@ export function validate(schema: Schema, value: unknown, root: unknown = schema,
   }
 
   if (typeof json === 'number') {
-    if (s.minimum !== undefined && json < s.minimum) problems.push(`${path}: ${json} is below the minimum ${s.minimum}`);
-    if (s.maximum !== undefined && json > s.maximum) problems.push(`${path}: ${json} is above the maximum ${s.maximum}`);
-    if (s.exclusiveMinimum !== undefined && json <= s.exclusiveMinimum) problems.push(`${path}: ${json} is not above ${s.exclusiveMinimum}`);
-    if (s.exclusiveMaximum !== undefined && json >= s.exclusiveMaximum) problems.push(`${path}: ${json} is not below ${s.exclusiveMaximum}`);
+    if (s.minimum !== undefined && json < s.minimum)
+      problems.push(`${path}: ${json} is below the minimum ${s.minimum}`);
+    if (s.maximum !== undefined && json > s.maximum)
+      problems.push(`${path}: ${json} is above the maximum ${s.maximum}`);
+    if (s.exclusiveMinimum !== undefined && json <= s.exclusiveMinimum)
+      problems.push(`${path}: ${json} is not above ${s.exclusiveMinimum}`);
+    if (s.exclusiveMaximum !== undefined && json >= s.exclusiveMaximum)
+      problems.push(`${path}: ${json} is not below ${s.exclusiveMaximum}`);
   }
 
   if (typeof json === 'string') {
     const length = [...json].length; // JSON Schema counts code points, not UTF-16 units
-    if (s.minLength !== undefined && length < s.minLength) problems.push(`${path}: shorter than ${s.minLength} characters`);
-    if (s.maxLength !== undefined && length > s.maxLength) problems.push(`${path}: longer than ${s.maxLength} characters`);
+    if (s.minLength !== undefined && length < s.minLength)
+      problems.push(`${path}: shorter than ${s.minLength} characters`);
+    if (s.maxLength !== undefined && length > s.maxLength)
+      problems.push(`${path}: longer than ${s.maxLength} characters`);
     // ECMA-262 with Unicode semantics, as JSON Schema asks (`\p{...}` needs the u flag).
-    if (s.pattern !== undefined && !new RegExp(s.pattern, 'u').test(json)) problems.push(`${path}: ${JSON.stringify(json)} does not match ${s.pattern}`);
+    if (s.pattern !== undefined && !new RegExp(s.pattern, 'u').test(json))
+      problems.push(`${path}: ${JSON.stringify(json)} does not match ${s.pattern}`);
     if (s.format !== undefined) {
       const check = FORMATS[s.format as string];
       if (check === undefined) throw new Error(`unsupported format "${s.format}" at ${path}`);
@@ -123,7 +167,8 @@ export function validate(schema: Schema, value: unknown, root: unknown = schema,
   if (Array.isArray(json)) {
     if (s.minItems !== undefined && json.length < s.minItems) problems.push(`${path}: fewer than ${s.minItems} items`);
     if (s.maxItems !== undefined && json.length > s.maxItems) problems.push(`${path}: more than ${s.maxItems} items`);
-    if (s.items !== undefined) json.forEach((item, index) => problems.push(...validate(s.items, item, root, `${path}[${index}]`)));
+    if (s.items !== undefined)
+      json.forEach((item, index) => problems.push(...validate(s.items, item, root, `${path}[${index}]`)));
   }
 
   if (typeOf(json) === 'object') {
@@ -134,8 +179,10 @@ export function validate(schema: Schema, value: unknown, root: unknown = schema,
     }
     for (const [name, member] of Object.entries(object)) {
       const memberPath = `${path}.${name}`;
-      if (s.propertyNames !== undefined) problems.push(...validate(s.propertyNames, name, root, `${memberPath} (name)`));
-      if (Object.hasOwn(properties, name)) problems.push(...validate(properties[name] as Schema, member, root, memberPath));
+      if (s.propertyNames !== undefined)
+        problems.push(...validate(s.propertyNames, name, root, `${memberPath} (name)`));
+      if (Object.hasOwn(properties, name))
+        problems.push(...validate(properties[name] as Schema, member, root, memberPath));
       else if (s.additionalProperties !== undefined) {
         if (s.additionalProperties === false) problems.push(`${path}: unexpected member "${name}"`);
         else problems.push(...validate(s.additionalProperties, member, root, memberPath));

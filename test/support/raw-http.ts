@@ -81,7 +81,8 @@ export function exchange(port: number, bytes: Buffer | string, options: Exchange
 /** The first final response in `data`: interim ones (`100 Continue` to `Expect: 100-continue`) are skipped. */
 function parse(data: Buffer): Pick<RawAnswer, 'status' | 'headers' | 'body'> {
   let text = data.toString('latin1');
-  while (/^HTTP\/1\.[01] 1\d\d /.test(text) && text.includes('\r\n\r\n')) text = text.slice(text.indexOf('\r\n\r\n') + 4);
+  while (/^HTTP\/1\.[01] 1\d\d /.test(text) && text.includes('\r\n\r\n'))
+    text = text.slice(text.indexOf('\r\n\r\n') + 4);
   const head = text.indexOf('\r\n\r\n');
   const headers: Record<string, string> = {};
   const match = /^HTTP\/1\.[01] (\d{3})/.exec(text);

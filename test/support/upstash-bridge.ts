@@ -156,7 +156,11 @@ export async function startUpstashBridge(options: { redisUrl: string; token: str
     for (const args of commands) transaction.addCommand(args);
     try {
       const replies = (await transaction.exec()) as unknown[];
-      send(response, 200, replies.map((reply) => ({ result: encodeResult(reply, base64) })));
+      send(
+        response,
+        200,
+        replies.map((reply) => ({ result: encodeResult(reply, base64) })),
+      );
     } catch (error) {
       // A command that failed inside EXEC: report each reply in place, errors as {error}.
       const replies = (error as { replies?: unknown[] }).replies;

@@ -1,0 +1,138 @@
+// Browse: the filters and sorts of List Servers, paged.
+import { showServer } from './card.js';
+import { api, state } from './client.js';
+import { $, fmt, h } from './dom.js';
+import { labelChip, nameNode, scorePill } from './labels.js';
+import { explainGlobally, keyWorks } from './notices.js';
+import { flagMeaning } from './words.js';
+
+export function setupBrowse() {
+  const form = /** @type {HTMLFormElement} */ ($('browse-form'));
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    state.list.offset = 0;
+    void loadList();
+  });
+  form.addEventListener('reset', () => {
+    // After the reset has restored the defaults.
+    setTimeout(() => {
+      state.list.offset = 0;
+      void loadList();
+    });
+  });
+  for (const id of ['f-sort', 'f-order', 'f-limit']) {
+    $(id).addEventListener('change', () => {
+      state.list.offset = 0;
+      void loadList();
+    });
+  }
+  $('page-prev').addEventListener('click', () => {
+    state.list.offset = Math.max(0, state.list.offset - state.list.limit);
+    void loadList(true);
+  });
+  $('page-next').addEventListener('click', () => {
+    state.list.offset += state.list.limit;
+    void loadList(true);
+  });
+}
+
+/** @param {string} flag */
+export function filterByFlag(flag) {
+  const form = /** @type {HTMLFormElement} */ ($('browse-form'));
+  // "The servers flagged X": the other filters go, the sort and page size stay.
+  for (const name of ['min_score', 'target', 'namespace'])
+    /** @type {HTMLInputElement} */ (form.elements.namedItem(name)).value = '';
+  /** @type {HTMLInputElement} */ (form.elements.namedItem('flags')).value = flag;
+  state.list.offset = 0;
+  void loadList();
+  $('browse').scrollIntoView({ block: 'start' });
+  $('browse-title').setAttribute('tabindex', '-1');
+  $('browse-title').focus({ preventScroll: true });
+}
+
+/** @param {boolean} [paging] */
+export async function loadList(paging = false) {
+  const seq = ++state.listSeq;
+  const form = /** @type {HTMLFormElement} */ ($('browse-form'));
+  const value = (/** @type {string} */ name) =>
+    /** @type {HTMLInputElement} */ (form.elements.namedItem(name)).value.trim();
+  const limit = Number(value('limit')) || 25;
+  state.list.limit = limit;
+  const params = {
+    limit,
+    offset: state.list.offset,
+    sort: value('sort'),
+    order: value('order'),
+    min_score: value('min_score'),
+    flags: value('flags'),
+    target: value('target'),
+    namespace: value('namespace'),
+  };
+  const rows = $('browse-rows');
+  const error = $('browse-error');
+  rows.parentElement?.setAttribute('aria-busy', 'true');
+  try {
+    const { data, meta } = await api('/servers', params);
+    if (seq !== state.listSeq) return;
+    keyWorks();
+    error.hidden = true;
+    state.list.total = meta.total;
+    state.list.offset = meta.offset;
+    rows.replaceChildren(
+      ...data.map((/** @type {any} */ record) => {
+        const open = h('button', { type: 'button', class: 'linkish' }, nameNode(record.name));
+        open.addEventListener('click', () => showServer(record.name));
+        return h(
+          'tr',
+          null,
+          h('td', null, open),
+          h('td', { class: 'num' }, scorePill(record)),
+          h('td', null, labelChip(record.trust_label)),
+          h(
+            'td',
+            null,
+            record.flags.length === 0
+              ? h('span', { class: 'none', text: '—' })
+              : h(
+                  'ul',
+                  { class: 'chips' },
+                  ...record.flags.map((/** @type {string} */ flag) =>
+                    h('li', { class: 'chip chip-flag', text: flag, title: flagMeaning(flag) ?? '' }),
+                  ),
+                ),
+          ),
+          h('td', { text: record.targets.join(', ') || '—' }),
+        );
+      }),
+    );
+    if (data.length === 0) {
+      rows.append(
+        h(
+          'tr',
+          null,
+          h('td', {
+            colspan: '5',
+            class: 'none',
+            text: meta.total === 0 ? 'No server matches these filters.' : 'No servers on this page.',
+          }),
+        ),
+      );
+    }
+    const first = data.length === 0 ? 0 : meta.offset + 1;
+    const last = meta.offset + data.length;
+    $('page-status').textContent =
+      data.length === 0 ? `0 of ${fmt(meta.total)}` : `${fmt(first)}–${fmt(last)} of ${fmt(meta.total)}`;
+    $('browse-caption').textContent = `Servers ${first} to ${last} of ${meta.total}`;
+    /** @type {HTMLButtonElement} */ ($('page-prev')).disabled = meta.offset === 0;
+    /** @type {HTMLButtonElement} */ ($('page-next')).disabled = last >= meta.total;
+    if (paging) $('browse').scrollIntoView({ block: 'nearest' });
+  } catch (failure) {
+    if (seq !== state.listSeq) return;
+    if (!explainGlobally(failure)) {
+      error.textContent = failure instanceof Error ? failure.message : String(failure);
+      error.hidden = false;
+    }
+  } finally {
+    if (seq === state.listSeq) rows.parentElement?.setAttribute('aria-busy', 'false');
+  }
+}

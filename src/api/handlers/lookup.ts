@@ -1,0 +1,38 @@
+/**
+ * Reverse lookup: which scored servers a package (`npm:@scope/pkg`, `pypi:mcp-server-git`,
+ * `oci:docker.io/mcp/github`) or a remote URL belongs to, most trusted first. No match is an empty list.
+ */
+import { IdentifierError, parsePackageRef, parseRemoteUrl } from '../../model/identifiers.js';
+import type { LookupKey } from '../../query/types.js';
+import { ApiError } from '../errors.js';
+import { parseLookupParams } from '../params.js';
+import type { Answer, HandlerContext } from '../route.js';
+
+export function lookupServers({ engine, query }: HandlerContext): Answer {
+  const params = parseLookupParams(query);
+  if ((params.package === undefined) === (params.url === undefined)) {
+    throw new ApiError(
+      'invalid_parameter',
+      'Invalid query: give exactly one of package (<registry_type>:<identifier>, for example ' +
+        'npm:@modelcontextprotocol/server-filesystem) or url (a remote server URL)',
+    );
+  }
+  let by: LookupKey;
+  try {
+    by =
+      params.package !== undefined
+        ? { kind: 'package', key: parsePackageRef(params.package) }
+        : { kind: 'url', key: parseRemoteUrl(params.url ?? '') };
+  } catch (error) {
+    if (error instanceof IdentifierError) throw new ApiError('invalid_parameter', `Invalid query: ${error.message}`);
+    throw error;
+  }
+  return {
+    kind: 'cached',
+    key: `lookup\n${by.kind}\n${by.key}`,
+    compute: () => {
+      const page = engine.lookupJson(by);
+      return { data: page.json, metaTail: `,"total":${page.total}` };
+    },
+  };
+}

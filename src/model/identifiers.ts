@@ -1,0 +1,123 @@
+/**
+ * What identifies a server in a client's configuration, compared the way each ecosystem compares it:
+ * `<registry_type>:<identifier>` for a package, a URL for a remote. The build files every record's packages
+ * and remotes under these keys (`src/snapshot/lookup.ts`); reverse lookup and the policy check look a
+ * client's identifier up under the same key, so the two sides can never normalise differently.
+ */
+
+/** The package registries the official MCP registry knows. */
+export const PACKAGE_REGISTRIES = ['npm', 'pypi', 'oci', 'nuget', 'mcpb'] as const;
+export type PackageRegistry = (typeof PACKAGE_REGISTRIES)[number];
+
+export function isPackageRegistry(text: string): text is PackageRegistry {
+  return (PACKAGE_REGISTRIES as readonly string[]).includes(text);
+}
+
+/** Why an identifier cannot be looked up: a message that says what is expected. */
+export class IdentifierError extends Error {
+  override readonly name = 'IdentifierError';
+}
+
+/**
+ * An npm package name as published, without a version or tag a command may add (`@scope/pkg@1.2.0`,
+ * `pkg@latest`). npm compares names exactly; new names are lower-case, old ones keep their case.
+ */
+function npmKey(identifier: string): string {
+  const at = identifier.indexOf('@', identifier.startsWith('@') ? 1 : 0);
+  return at > 0 ? identifier.slice(0, at) : identifier;
+}
+
+/**
+ * A PyPI project name normalised as the packaging rules say (PEP 503): lower-cased, every run of `-`, `_`
+ * and `.` made one `-`; extras (`pkg[cli]`) and a version specifier (`pkg==1.0`, `pkg>=2`) are dropped.
+ */
+function pypiKey(identifier: string): string {
+  const name = identifier.split(/[[\s=<>!~;@]/, 1)[0] ?? '';
+  return name.toLowerCase().replace(/[-_.]+/g, '-');
+}
+
+/**
+ * An OCI image reference with what Docker leaves implicit made explicit: the registry `docker.io` (also for
+ * `index.docker.io`), `library/` for an official image, and no tag or digest (a server is the repository,
+ * whichever version a configuration pins). Registry host and repository are lower-case.
+ */
+function ociKey(identifier: string): string {
+  let reference = identifier.trim();
+  const digest = reference.indexOf('@');
+  if (digest !== -1) reference = reference.slice(0, digest);
+  const lastSlash = reference.lastIndexOf('/');
+  const colon = reference.lastIndexOf(':');
+  if (colon > lastSlash) reference = reference.slice(0, colon);
+  const parts = reference.split('/');
+  const first = parts[0] ?? '';
+  const hasRegistry = parts.length > 1 && (first.includes('.') || first.includes(':') || first === 'localhost');
+  let registry = hasRegistry ? first.toLowerCase() : 'docker.io';
+  if (registry === 'index.docker.io' || registry === 'registry-1.docker.io') registry = 'docker.io';
+  const path = (hasRegistry ? parts.slice(1) : parts).join('/').toLowerCase();
+  const repository = registry === 'docker.io' && !path.includes('/') ? `library/${path}` : path;
+  return `${registry}/${repository}`;
+}
+
+/** The key a package is filed under: `<registry_type>:<normalised identifier>`. */
+export function packageKey(registryType: string, identifier: string): string {
+  const type = registryType.trim().toLowerCase();
+  const id = identifier.trim();
+  switch (type) {
+    case 'npm':
+      return `npm:${npmKey(id)}`;
+    case 'pypi':
+      return `pypi:${pypiKey(id)}`;
+    case 'oci':
+      return `oci:${ociKey(id)}`;
+    case 'nuget':
+      // NuGet package ids are case-insensitive.
+      return `nuget:${id.toLowerCase()}`;
+    case 'mcpb':
+      // An MCP bundle is named by the URL it is downloaded from.
+      return `mcpb:${urlKey(id) ?? id}`;
+    default:
+      return `${type}:${id}`;
+  }
+}
+
+/**
+ * A URL as it is compared: scheme and host lower-case (the URL parser does it), the default port and the
+ * fragment dropped, a trailing slash of the path ignored; path and query otherwise as given. Undefined for
+ * text that is not an absolute http(s) URL.
+ */
+export function urlKey(text: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+  url.hash = '';
+  const path = url.pathname.replace(/\/+$/, '');
+  return `${url.protocol}//${url.host}${path}${url.search}`;
+}
+
+/**
+ * `<registry_type>:<identifier>` as a client gives it (`npm:@modelcontextprotocol/server-filesystem`,
+ * `pypi:mcp-server-git`, `oci:docker.io/mcp/github`) → its key; an IdentifierError names what is wrong.
+ */
+export function parsePackageRef(text: string): string {
+  const colon = text.indexOf(':');
+  const type = colon === -1 ? '' : text.slice(0, colon).trim().toLowerCase();
+  const identifier = colon === -1 ? '' : text.slice(colon + 1).trim();
+  if (!isPackageRegistry(type) || identifier === '') {
+    throw new IdentifierError(
+      `package must be <registry_type>:<identifier> with registry_type one of ${PACKAGE_REGISTRIES.join(', ')} ` +
+        '(for example npm:@modelcontextprotocol/server-filesystem)',
+    );
+  }
+  return packageKey(type, identifier);
+}
+
+/** A remote URL as a client gives it → its key; an IdentifierError when it is not an http(s) URL. */
+export function parseRemoteUrl(text: string): string {
+  const key = urlKey(text);
+  if (key === undefined) throw new IdentifierError('url must be an absolute http:// or https:// URL');
+  return key;
+}

@@ -1,0 +1,32 @@
+/**
+ * The reverse-lookup artifact: every record's packages and remote URLs, filed under the keys of
+ * `src/model/identifiers.ts`, so a client's `npx -y @scope/pkg` or remote URL finds the servers it names.
+ */
+import { packageKey, urlKey } from '../model/identifiers.js';
+import type { ServerRecord } from '../model/schema.js';
+
+export interface LookupArtifact {
+  /** packageKey → ascending record ids (a package may belong to several servers). */
+  packages: Record<string, number[]>;
+  /** urlKey of a remote → ascending record ids. */
+  urls: Record<string, number[]>;
+}
+
+function file(map: Record<string, number[]>, key: string, id: number): void {
+  // Own-property check: a key such as "constructor" must not find Object.prototype's.
+  const ids = Object.hasOwn(map, key) ? map[key]! : (map[key] = []);
+  if (ids.at(-1) !== id) ids.push(id);
+}
+
+/** `records` in record-id order. */
+export function buildLookup(records: readonly ServerRecord[]): LookupArtifact {
+  const lookup: LookupArtifact = { packages: {}, urls: {} };
+  records.forEach((record, id) => {
+    for (const pkg of record.packages ?? []) file(lookup.packages, packageKey(pkg.registry_type, pkg.identifier), id);
+    for (const remote of record.remotes ?? []) {
+      const key = urlKey(remote.url);
+      if (key !== undefined) file(lookup.urls, key, id);
+    }
+  });
+  return lookup;
+}
