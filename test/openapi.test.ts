@@ -6,6 +6,7 @@
  * answers that the document does not list fails too.
  */
 import { ROUTE_PATHS } from '../src/api/paths.js';
+import { ROUTES } from '../src/api/routes.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -73,7 +74,9 @@ describe('the generated document', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.jsonSchemaDialect).toBe('https://json-schema.org/draft/2020-12/schema');
     expect(Object.keys(doc.paths).sort()).toEqual(Object.values(ROUTE_PATHS).sort());
-    for (const item of Object.values(doc.paths) as Json[]) expect(Object.keys(item)).toEqual(['get']);
+    for (const route of ROUTES) {
+      expect(Object.keys(doc.paths[route.path] as Json)).toEqual([(route.method ?? 'GET').toLowerCase()]);
+    }
   });
 
   it('requires the X-API-Key header on every route but health', () => {
@@ -84,8 +87,8 @@ describe('the generated document', () => {
     });
     expect(doc.security).toEqual([{ ApiKeyAuth: [] }]);
     for (const [route, item] of Object.entries(doc.paths) as [string, Json][]) {
-      if (route === '/v1/health') expect(item.get.security).toEqual([]);
-      else expect(item.get.security).toBeUndefined();
+      if (route === '/v1/health') expect(op(item).security).toEqual([]);
+      else expect(op(item).security).toBeUndefined();
     }
   });
 
@@ -181,10 +184,13 @@ function resolvePointer(ref: string): Json | undefined {
 const deref = (node: Json): Json => (typeof node.$ref === 'string' ? deref(resolvePointer(node.$ref) as Json) : node);
 
 /** The path template of the document that `pathname` matches, with its GET operation. */
+/** The one operation of a path item (GET, or POST for the check). */
+const op = (item: Json): Json => (item.get ?? item.post) as Json;
+
 function operationFor(pathname: string): { template: string; operation: Json } {
   for (const [template, item] of Object.entries(doc.paths) as [string, Json][]) {
     const pattern = new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`);
-    if (pattern.test(pathname)) return { template, operation: item.get };
+    if (pattern.test(pathname)) return { template, operation: op(item) };
   }
   throw new Error(`no documented route for ${pathname}`);
 }
@@ -352,11 +358,56 @@ describe('real answers of the gateway', () => {
     }
   });
 
+  it('answers the policy check with every documented status, each matching the document', async () => {
+    const post = (body: string, key: string | null = h.key, target = '/v1/check') =>
+      h.gateway(
+        new Request(`http://localhost${target}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...(key === null ? {} : { 'x-api-key': key }) },
+          body,
+        }),
+      );
+    const ok = await post(JSON.stringify({ servers: ['org.sample/weather', { package: 'npm:@acme/postgres-mcp' }] }));
+    expect(ok.status).toBe(200);
+    await conforms(ok, '/v1/check');
+    for (const [response, status] of [
+      [await post('{'), 400],
+      [await post('{}', null), 401],
+      [await h.call('/v1/check'), 405],
+      [await post('{}', h.key, `/v1/check?q=${'a'.repeat(2048)}`), 414],
+    ] as const) {
+      expect(response.status).toBe(status);
+      await conforms(response, '/v1/check');
+    }
+    const limited = await harness({ engine, config: { freeDailyLimit: 1 } });
+    const refused = await limited.gateway(
+      new Request('http://localhost/v1/check', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': limited.key },
+        body: JSON.stringify({ servers: ['a.b/c', 'a.b/d'] }),
+      }),
+    );
+    expect(refused.status).toBe(429);
+    await conforms(refused, '/v1/check');
+    const store = createMemoryStore({ now: () => NOW });
+    await store.close();
+    const down = await harness({ engine, store, config: { apiKeyHashes: [hashKey('a-static-test-key')] } });
+    const unavailable = await down.gateway(
+      new Request('http://localhost/v1/check', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': 'a-static-test-key' },
+        body: JSON.stringify({ servers: ['a.b/c'] }),
+      }),
+    );
+    expect(unavailable.status).toBe(502);
+    await conforms(unavailable, '/v1/check');
+  });
+
   it('has checked every documented status of every operation against a real answer (500 aside: a bug, not a case)', () => {
     const documented: string[] = [];
     for (const item of Object.values(doc.paths) as Json[]) {
-      for (const status of Object.keys(item.get.responses)) {
-        if (status !== '500') documented.push(`${item.get.operationId} ${status}`);
+      for (const status of Object.keys(op(item).responses)) {
+        if (status !== '500') documented.push(`${op(item).operationId} ${status}`);
       }
     }
     expect([...checked].sort()).toEqual(documented.sort());

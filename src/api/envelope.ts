@@ -16,6 +16,7 @@ import {
   StatsSchema,
 } from '../model/schema.js';
 import { BANDS_TEXT, FLAGS } from '../model/vocabulary.js';
+import { CheckAnswerSchema } from '../model/check.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // Envelopes. The records come from src/schema.ts; what wraps them is the gateway's (specification 2.1 and 7,
@@ -90,6 +91,7 @@ export const SearchResponseSchema = envelope(z.array(ServerRecordSchema).max(LIM
 /** `meta` of Reverse Lookup: how many servers matched (all of them are in `data`). */
 export const LookupMetaSchema = ResponseMetaSchema.extend({ total: z.number().int().min(0) });
 export const LookupResponseSchema = envelope(z.array(ServerRecordSchema), LookupMetaSchema);
+export const CheckResponseSchema = envelope(CheckAnswerSchema, ResponseMetaSchema);
 export const StatsResponseSchema = envelope(StatsSchema, ResponseMetaSchema);
 export const HealthResponseSchema = envelope(HealthDataSchema, ResponseMetaSchema);
 
@@ -112,6 +114,10 @@ export const COMPONENTS = {
   LookupResponse: [
     LookupResponseSchema,
     'Reverse Lookup: `data` holds every server the package or URL belongs to, most trusted first; empty when none.',
+  ],
+  CheckResponse: [
+    CheckResponseSchema,
+    'Policy Check: the overall verdict and one result per item, in the order given, each with its reasons.',
   ],
   StatsResponse: [StatsResponseSchema, 'Ecosystem Statistics'],
   HealthResponse: [HealthResponseSchema, 'Health Check'],

@@ -6,6 +6,8 @@
 /** Every error the API answers, with its HTTP status. The codes are part of the interface: never rename one. */
 export const ERROR_STATUS = {
   invalid_parameter: 400,
+  /** A request body that is too large, not JSON, not `application/json`, or breaks the route's rules. */
+  invalid_body: 400,
   /** The HTTP message itself could not be read (answered by the Node server, before the gateway). */
   bad_request: 400,
   missing_api_key: 401,

@@ -101,7 +101,7 @@ const HEADERS = {
   },
   Allow: {
     description: 'The methods the route answers.',
-    schema: { type: 'string', const: 'GET, HEAD, OPTIONS' },
+    schema: { type: 'string', enum: ['GET, HEAD, OPTIONS', 'POST, OPTIONS'] },
   },
 } as const;
 
@@ -115,10 +115,10 @@ const jsonContent = (schema: JsonObject) => ({ 'application/json': { schema } })
 
 /** The error statuses, each a reusable response with its own body schema (its codes only) and headers. */
 const ERROR_RESPONSES = {
-  BadRequest: { status: 400, description: 'Missing or invalid parameters: the message names each parameter and what is allowed (also an unknown or repeated parameter).' },
+  BadRequest: { status: 400, description: 'Missing or invalid parameters, or (POST) a body that is not `application/json`, over 64 KB, not JSON or against the rules: the message names each problem and what is allowed.' },
   Unauthorized: { status: 401, description: 'Missing or invalid API key (`X-API-Key`).' },
   NotFound: { status: 404, description: 'No server has this name (the message suggests the search endpoint); an unknown route also answers 404.' },
-  MethodNotAllowed: { status: 405, description: 'A method other than GET, HEAD or OPTIONS; `Allow` lists them.', headers: ['Allow'] },
+  MethodNotAllowed: { status: 405, description: 'A method the route does not answer (GET routes answer GET, HEAD and OPTIONS; POST routes POST and OPTIONS); `Allow` lists them.', headers: ['Allow'] },
   UriTooLong: { status: 414, description: 'The URL (path and query) is longer than 2,048 bytes; checked before anything else and not counted.' },
   TooManyRequests: { status: 429, description: "The key's daily limit is used up; `Retry-After` says when it resets (next UTC midnight).", headers: ['Retry-After'] },
   InternalError: { status: 500, description: 'An unexpected failure of the service.' },
@@ -145,17 +145,19 @@ const responseRef = (name: ErrorResponseName | 'NotModified') => ({ $ref: `#/com
 /** The GET operation of `route`, as the document describes it. */
 function operation(route: Route): JsonObject {
   const spec = { ...route.doc, keyed: route.keyed };
+  // Cached answers carry an ETag and may be 304; a POST answer is made for its body and never cached.
+  const cached = route.keyed && route.method !== 'POST';
   const ownParameters = [
     ...(spec.path ? parametersOf(spec.path.schema, 'path', spec.path.descriptions) : []),
     ...(spec.query ? parametersOf(spec.query.schema, 'query', spec.query.descriptions) : []),
   ];
   const success = {
     description: 'Success: the envelope `{data, meta}`.',
-    headers: headerRefs(spec.keyed ? [...RATE_LIMIT_HEADERS, 'ETag', 'Cache-Control'] : [...RATE_LIMIT_HEADERS, 'Cache-Control']),
+    headers: headerRefs(cached ? [...RATE_LIMIT_HEADERS, 'ETag', 'Cache-Control'] : [...RATE_LIMIT_HEADERS, 'Cache-Control']),
     content: jsonContent(ref(spec.body)),
   };
   const responses: JsonObject = { '200': success };
-  if (spec.keyed) responses['304'] = responseRef('NotModified');
+  if (cached) responses['304'] = responseRef('NotModified');
   responses['400'] = responseRef('BadRequest');
   if (spec.keyed) responses['401'] = responseRef('Unauthorized');
   if (spec.notFound) responses['404'] = responseRef('NotFound');
@@ -164,7 +166,12 @@ function operation(route: Route): JsonObject {
   if (spec.keyed) responses['429'] = responseRef('TooManyRequests');
   responses['500'] = responseRef('InternalError');
   if (spec.keyed) responses['502'] = responseRef('BadGateway');
-  const parameters = spec.keyed ? [...ownParameters, { $ref: '#/components/parameters/IfNoneMatch' }] : ownParameters;
+  const parameters = cached ? [...ownParameters, { $ref: '#/components/parameters/IfNoneMatch' }] : ownParameters;
+  const requestBody = route.body && {
+    required: true,
+    description: 'JSON, `Content-Type: application/json`, at most 64 KB.',
+    content: jsonContent(embedded(z.toJSONSchema(route.body.schema, { io: 'input' }) as JsonObject)),
+  };
   return {
     operationId: spec.operationId,
     summary: spec.summary,
@@ -172,6 +179,7 @@ function operation(route: Route): JsonObject {
     tags: [spec.tag],
     ...(spec.keyed ? {} : { security: [] }),
     ...(parameters.length > 0 ? { parameters } : {}),
+    ...(requestBody ? { requestBody } : {}),
     responses,
   };
 }
@@ -204,7 +212,9 @@ export function buildOpenApiDocument(): JsonObject {
       { name: 'Servers', description: 'Trust records of MCP servers.' },
       { name: 'Service', description: 'Health and ecosystem statistics.' },
     ],
-    paths: Object.fromEntries(ROUTES.map((route) => [route.path, { get: operation(route) }])),
+    paths: Object.fromEntries(
+      ROUTES.map((route) => [route.path, { [(route.method ?? 'GET').toLowerCase()]: operation(route) }]),
+    ),
     components: {
       securitySchemes: {
         ApiKeyAuth: {

@@ -11,6 +11,7 @@ export const ROUTE_PATHS = {
   get: '/v1/servers/{namespace}/{id}',
   search: '/v1/search',
   lookup: '/v1/lookup',
+  check: '/v1/check',
 } as const;
 
 export type RouteId = keyof typeof ROUTE_PATHS;

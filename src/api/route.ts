@@ -17,6 +17,8 @@ export interface HandlerContext {
   /** The path's `{name}` segments, still percent-encoded. */
   pathParams: Readonly<Record<string, string>>;
   nowMs: number;
+  /** The request body, parsed and validated with the route's `body.schema` (POST routes only). */
+  body?: unknown;
   /** The counter store as health reports it: its kind, and whether it answers within its bound. */
   store: { kind: 'memory' | 'redis' | 'upstash'; answers(): Promise<boolean> };
 }
@@ -60,8 +62,19 @@ export interface OperationDoc {
   notFound?: boolean;
 }
 
+/** A route that takes a JSON body: how to validate it, and how many requests it counts as. */
+export interface BodySpec {
+  schema: z.ZodType;
+  /** How many requests a valid body counts as against the key's daily limit (all or nothing). */
+  cost(body: unknown): number;
+}
+
 export interface Route {
   id: RouteId;
+  /** The one method the route answers besides HEAD and OPTIONS (GET routes also answer HEAD). Default GET. */
+  method?: 'GET' | 'POST';
+  /** POST routes: the JSON body. */
+  body?: BodySpec;
   /** The OpenAPI path template (`/v1/servers/{namespace}/{id}`), from `ROUTE_PATHS`. */
   path: string;
   /** Needs `X-API-Key`; every request with a valid key counts against its daily limit. */

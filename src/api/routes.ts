@@ -5,6 +5,7 @@
  * plus its handler.
  */
 import type { z } from 'zod';
+import { CHECK_LIMITS, type CheckRequest, CheckRequestSchema } from '../model/check.js';
 import {
   LIMITS,
   type ListParams,
@@ -15,6 +16,7 @@ import {
   SearchParamsSchema,
   ServerPathSchema,
 } from '../model/schema.js';
+import { checkServers } from './handlers/check.js';
 import { lookupServers } from './handlers/lookup.js';
 import { getServer, listServers, searchServers } from './handlers/servers.js';
 import { health, stats } from './handlers/service.js';
@@ -136,6 +138,22 @@ export const ROUTES: readonly Route[] = [
       tag: 'Servers',
       body: 'LookupResponse',
       query: { schema: LookupParamsSchema, descriptions: LOOKUP_PARAMS },
+    },
+  },
+  {
+    id: 'check',
+    path: ROUTE_PATHS.check,
+    method: 'POST',
+    keyed: true,
+    listedAs: 'POST /v1/check',
+    handler: checkServers,
+    body: { schema: CheckRequestSchema, cost: (body) => (body as CheckRequest).servers.length },
+    doc: {
+      operationId: 'checkServers',
+      summary: 'Policy Check',
+      description: `A verdict on a whole MCP configuration: each item of \`servers\` (a server name, \`{"package": "<registry_type>:<identifier>"}\` or \`{"url": "<remote url>"}\`, 1 to ${CHECK_LIMITS.maxItems}) is resolved as Get Server and Reverse Lookup resolve it and judged by \`policy\`: \`allow\` and \`deny\` (server names) override everything; otherwise an item fails below \`min_score\`, with a flag of \`deny_flags\`, or without a verified publisher when \`require_verified_publisher\` is true; an item that matches no scored server gets \`unknown\` (default \`fail\`). Results keep the order of the input, each with reasons a person can act on; \`verdict\` is \`fail\` when any result fails. Each item counts as one request; a call with more items than the key has left is a 429 that counts nothing. The body is \`application/json\`, at most 64 KB. Never cached.`,
+      tag: 'Servers',
+      body: 'CheckResponse',
     },
   },
 ];

@@ -49,7 +49,7 @@ export function functionSource(file: string, route: Route | undefined): string {
           "the API's JSON 404 (`route_not_found`) instead of the platform's HTML page. Auth: none.",
         ]
       : [
-          `Route: GET|HEAD|OPTIONS ${route.path} (${route.doc.summary}; vercel.json rewrites it here).`,
+          `Route: ${route.method === 'POST' ? 'POST|OPTIONS' : 'GET|HEAD|OPTIONS'} ${route.path} (${route.doc.summary}; vercel.json rewrites it here).`,
           route.keyed
             ? 'Auth: `X-API-Key`; every request with a valid key counts against its daily limit.'
             : 'Auth: none; never counted.',

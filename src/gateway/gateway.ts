@@ -14,7 +14,8 @@
  */
 import { ApiError, type ErrorCode, quote } from '../api/errors.js';
 import { readRequestTarget } from '../api/request-target.js';
-import type { Answer, Computed } from '../api/route.js';
+import type { Answer, Computed, Route } from '../api/route.js';
+import { BodyTooLarge, readJsonBody } from './body.js';
 import { ROUTES } from '../api/routes.js';
 import { hashPrefix } from '../keys/keys.js';
 import { planTable } from '../keys/plans.js';
@@ -39,6 +40,8 @@ export interface GatewayRequest {
   /** An absolute URL, or a path with its query (`/v1/search?q=x`) as an HTTP request line carries it. */
   url: string;
   headers: { get(name: string): string | null | undefined };
+  /** The body as text, for POST routes; rejects with `BodyTooLarge` past `maxBytes` (see `body.ts`). */
+  readBody?(maxBytes: number): Promise<string>;
 }
 
 export interface GatewayConfig {
@@ -74,7 +77,10 @@ export interface Gateway {
   readonly cache: ResponseCache;
 }
 
-const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
+/** The methods a route answers, as `Allow` and the preflight list them. */
+function allowedMethods(route: Route): string {
+  return route.method === 'POST' ? 'POST, OPTIONS' : 'GET, HEAD, OPTIONS';
+}
 
 /** The path of a target, for the log line even when it is refused (the query is never logged). */
 function rawPath(url: string): string {
@@ -147,24 +153,31 @@ export function createGateway(deps: GatewayDeps): Gateway {
     context.path = target.path;
     const match = router.match(target.path);
     if (match === undefined) throw new ApiError('route_not_found', `No such route. Routes: ${router.listing}`);
-    if (request.method === 'OPTIONS') return out.preflight(state.decision, nowMs);
-    if (request.method !== 'GET' && !head) {
+    const { route, pathParams } = match;
+    const allowed = allowedMethods(route);
+    if (request.method === 'OPTIONS') return out.preflight(state.decision, nowMs, allowed);
+    const method = head && route.method !== 'POST' ? 'GET' : request.method;
+    if (method !== (route.method ?? 'GET')) {
       throw new ApiError(
         'method_not_allowed',
-        `Method ${quote(request.method, 20)} is not allowed; this route answers ${ALLOWED_METHODS}`,
-        { allow: ALLOWED_METHODS },
+        `Method ${quote(request.method, 20)} is not allowed; this route answers ${allowed}`,
+        { allow: allowed },
       );
     }
-    const { route, pathParams } = match;
+    let body: unknown;
     if (route.keyed) {
       const record = await authenticate(request.headers.get('x-api-key'));
       context.key = hashPrefix(record.hash);
-      const { decision, refusal } = await count(record, nowMs);
+      // A body is read once the key is known; a valid one counts as its cost, an invalid one as one request.
+      const read = route.body === undefined ? undefined : await readJsonBody(request, route.body);
+      const { decision, refusal } = await count(record, nowMs, read?.ok ? read.cost : 1);
       state.decision = decision;
       if (refusal !== undefined) throw refusal;
+      if (read !== undefined && !read.ok) throw read.error;
+      if (read?.ok) body = read.body;
     }
     const engine = getEngine();
-    const answer = await route.handler({ engine, query: target.query, pathParams, nowMs, store: calls });
+    const answer = await route.handler({ engine, query: target.query, pathParams, nowMs, store: calls, body });
     if (answer.kind === 'live') {
       const body = `{"data":${answer.data},"meta":{"cached":false${snapshotMetaOf(engine)}}}`;
       return out.withBody(200, out.headers(state.decision, nowMs, NO_STORE, true), body, head);
@@ -218,7 +231,12 @@ export function createGateway(deps: GatewayDeps): Gateway {
   }
 
   const gateway = async (request: Request): Promise<Response> => {
-    const reply = await handle({ method: request.method, url: request.url, headers: request.headers });
+    const readBody = async (maxBytes: number) => {
+      const text = await request.text();
+      if (Buffer.byteLength(text) > maxBytes) throw new BodyTooLarge();
+      return text;
+    };
+    const reply = await handle({ method: request.method, url: request.url, headers: request.headers, readBody });
     return new Response(reply.body, { status: reply.status, headers: reply.headers });
   };
   return Object.assign(gateway, { handle, refuse, cache });

@@ -3,7 +3,7 @@
  * uncounted: no count, no answer. The algorithm (a fixed UTC day, `rate-limit.ts`) is a value the pipeline
  * holds, as upstash/ratelimit holds its algorithm, so the gateway itself does not know how a day is cut.
  */
-import type { ApiError } from '../api/errors.js';
+import { ApiError } from '../api/errors.js';
 import type { PlanTable } from '../keys/plans.js';
 import type { KeyRecord } from '../keys/record.js';
 import {
@@ -12,6 +12,7 @@ import {
   decide,
   type RateLimitDecision,
   rateLimitedError,
+  retryAfterSeconds,
   uncounted,
 } from './rate-limit.js';
 import type { StoreCalls } from './store-calls.js';
@@ -22,11 +23,13 @@ export interface LimitOutcome {
   refusal?: ApiError;
 }
 
-export type CountRequest = (record: KeyRecord, nowMs: number) => Promise<LimitOutcome>;
+/** Count a request of `record`'s key as `cost` requests (a bulk request counts each item, all or nothing). */
+export type CountRequest = (record: KeyRecord, nowMs: number, cost?: number) => Promise<LimitOutcome>;
 
 export function createLimiter(plans: PlanTable, calls: StoreCalls): CountRequest {
-  return async (record, nowMs) => {
+  return async (record, nowMs, cost = 1) => {
     const limit = plans[record.plan].dailyLimit;
+    if (cost !== 1) return reserve(record, nowMs, cost, limit);
     let count: number;
     try {
       count = await calls.increment(dailyCounterKey(record.hash, nowMs), counterExpiry(nowMs));
@@ -38,4 +41,23 @@ export function createLimiter(plans: PlanTable, calls: StoreCalls): CountRequest
     const decision = decide(count, limit, nowMs);
     return decision.success ? { decision } : { decision, refusal: rateLimitedError(decision, nowMs) };
   };
+
+  async function reserve(record: KeyRecord, nowMs: number, cost: number, limit: number): Promise<LimitOutcome> {
+    let reservation;
+    try {
+      reservation = await calls.reserve(dailyCounterKey(record.hash, nowMs), cost, limit, counterExpiry(nowMs));
+    } catch (error) {
+      return { decision: uncounted(limit, nowMs), refusal: calls.unavailable(error) };
+    }
+    if (reservation.granted) return { decision: decide(reservation.count, limit, nowMs) };
+    const left = Math.max(0, limit - reservation.count);
+    const decision = { ...decide(reservation.count, limit, nowMs), success: false };
+    const refusal = new ApiError(
+      'rate_limited',
+      `This request counts as ${cost} requests (one per item) and the key has ${left} left today; nothing was ` +
+        `counted. The daily limit of ${limit} resets at ${new Date(decision.reset).toISOString()} ` +
+        `(in ${retryAfterSeconds(decision, nowMs)} s, see Retry-After)`,
+    );
+    return { decision, refusal };
+  }
 }

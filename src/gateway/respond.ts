@@ -26,8 +26,8 @@ export interface Responder {
   withBody(status: number, headers: Record<string, string>, body: string, head: boolean): GatewayResponse;
   /** The error body, with the usual headers and any the error asks for (405's `Allow`). */
   error(error: ApiError, decision: RateLimitDecision, nowMs: number, head: boolean): GatewayResponse;
-  /** The 204 of a CORS preflight. */
-  preflight(decision: RateLimitDecision, nowMs: number): GatewayResponse;
+  /** The 204 of a CORS preflight for a route answering `methods`. */
+  preflight(decision: RateLimitDecision, nowMs: number, methods: string): GatewayResponse;
 }
 
 export function createResponder(): Responder {
@@ -62,9 +62,10 @@ export function createResponder(): Responder {
       if (error.headers !== undefined) Object.assign(response.headers, error.headers);
       return response;
     },
-    preflight(decision, nowMs) {
+    preflight(decision, nowMs, methods) {
       const out = headers(decision, nowMs, NO_STORE, false);
       Object.assign(out, cors.preflightHeaders);
+      out['access-control-allow-methods'] = methods;
       return { status: 204, headers: out, body: null };
     },
   };

@@ -6,7 +6,7 @@
 import { ApiError } from '../api/errors.js';
 import type { KeyRecord } from '../keys/record.js';
 import { bounded } from '../stores/deadline.js';
-import type { Store } from '../stores/types.js';
+import type { Reservation, Store } from '../stores/types.js';
 
 /** How often a store failure is written to stderr: once every 10 s is enough to say why 502s happen. */
 const REPORT_EVERY_MS = 10_000;
@@ -15,6 +15,7 @@ export interface StoreCalls {
   readonly kind: Store['kind'];
   findKey(hash: string): Promise<KeyRecord | undefined>;
   increment(key: string, expireAtMs: number): Promise<number>;
+  reserve(key: string, amount: number, limit: number, expireAtMs: number): Promise<Reservation>;
   /** Whether the store answers within the bound. */
   answers(): Promise<boolean>;
   /** The 502 for a failed call, after telling the operator why (the client never sees the backend's error). */
@@ -27,6 +28,8 @@ export function createStoreCalls(store: Store, timeoutMs: number): StoreCalls {
     kind: store.kind,
     findKey: (hash) => bounded(() => store.findKey(hash), timeoutMs),
     increment: (key, expireAtMs) => bounded(() => store.increment(key, expireAtMs), timeoutMs),
+    reserve: (key, amount, limit, expireAtMs) =>
+      bounded(() => store.reserve(key, amount, limit, expireAtMs), timeoutMs),
     answers: () =>
       bounded(() => store.ping(), timeoutMs).then(
         () => true,

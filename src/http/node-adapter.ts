@@ -4,11 +4,13 @@
  *
  * It hands the gateway a small view of the request (method, URL, a header getter) and writes the plain
  * response back with one `writeHead` and one `end`. It builds no Web `Request`/`Response` on the way: in
- * Node 20 making those and reading the body back costs several times the rest of a request. The body of a
- * request is never read: every route is GET or HEAD, and Node discards an unread body by itself.
+ * Node 20 making those and reading the body back costs several times the rest of a request. A body is read
+ * only when the gateway asks for it (a POST route, after the key was checked), and never past its bound; an
+ * unread body Node discards by itself, and a connection whose body was cut short is closed after the answer.
  */
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { BodyTooLarge } from '../gateway/body.js';
 import type { GatewayRequest, GatewayResponse } from '../gateway/gateway.js';
 import { errorBody, ApiError, type ErrorCode } from '../api/errors.js';
 import { FORBIDDEN_BYTE_RULE, MAX_TARGET_BYTES } from '../api/request-target.js';
@@ -24,6 +26,7 @@ export function toGatewayRequest(request: IncomingMessage, url: string = request
   return {
     method: request.method ?? 'GET',
     url,
+    readBody: (maxBytes) => readBody(request, maxBytes),
     headers: {
       get(name: string): string | null {
         const value = raw[name.toLowerCase()];
@@ -34,8 +37,34 @@ export function toGatewayRequest(request: IncomingMessage, url: string = request
   };
 }
 
+/** Requests whose body was refused part-way: the rest is never read, so their connection cannot be reused. */
+const cutShort = new WeakSet<IncomingMessage>();
+
+/** The body of `request` as UTF-8 text, or a rejection with BodyTooLarge once it passes `maxBytes`. */
+function readBody(request: IncomingMessage, maxBytes: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= maxBytes) {
+        chunks.push(chunk);
+        return;
+      }
+      request.off('data', onData);
+      request.pause();
+      cutShort.add(request);
+      reject(new BodyTooLarge());
+    };
+    request.on('data', onData);
+    request.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.once('error', reject);
+  });
+}
+
 /** Write a gateway response to a Node response. */
 export function sendGatewayResponse(response: ServerResponse, reply: GatewayResponse): void {
+  if (cutShort.has(response.req)) reply.headers.connection = 'close';
   response.writeHead(reply.status, reply.headers);
   if (reply.body === null) response.end();
   else response.end(reply.body);

@@ -206,6 +206,17 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       return ++counter.value;
     },
 
+    async reserve(key, amount, limit, expireAtMs) {
+      assertOpen('reserve');
+      const nowMs = now();
+      const counter = counters.get(key);
+      const current = counter === undefined || counter.expireAtMs <= nowMs ? 0 : counter.value;
+      if (current + amount > limit) return { granted: false, count: current };
+      if (current === 0) counters.set(key, { value: amount, expireAtMs });
+      else counter!.value += amount;
+      return { granted: true, count: current + amount };
+    },
+
     async findKey(hash) {
       assertOpen('findKey');
       const found = keys.get(hash);

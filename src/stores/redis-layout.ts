@@ -55,6 +55,21 @@ end
 return count`);
 
 /**
+ * INCRBY only if the result stays within the limit, with the same expiry rule as INCREMENT_SCRIPT, in one
+ * atomic step. Returns {granted (1 or 0), count afterwards}.
+ */
+const RESERVE_SCRIPT = luaScript(`local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+local amount = tonumber(ARGV[1])
+if current + amount > tonumber(ARGV[2]) then
+  return {0, current}
+end
+local count = redis.call('INCRBY', KEYS[1], amount)
+if count == amount or redis.call('PTTL', KEYS[1]) == -1 then
+  redis.call('PEXPIREAT', KEYS[1], ARGV[3])
+end
+return {1, count}`);
+
+/**
  * Revoke by hash prefix in one atomic step: count the fields that start with the prefix and delete only
  * when exactly one does. Returns the number of matches (0 none, 1 revoked, more: ambiguous, nothing deleted).
  */
@@ -138,6 +153,22 @@ export function createRedisBackedStore(options: RedisBackedStoreOptions): Store 
       const count = z.number().int().positive().safeParse(reply);
       if (!count.success) throw new Error(`${kind} increment: unexpected reply ${JSON.stringify(reply)}`);
       return count.data;
+    },
+
+    async reserve(key, amount, limit, expireAtMs) {
+      for (const [name, value] of [
+        ['amount', amount],
+        ['limit', limit],
+        ['expireAtMs', expireAtMs],
+      ] as const) {
+        if (!Number.isSafeInteger(value) || value < 0) throw new Error(`reserve: ${name} must be a whole number`);
+      }
+      const reply = await call('reserve', (signal) =>
+        runScript(RESERVE_SCRIPT, [counterKey(key)], [String(amount), String(limit), String(expireAtMs)], signal),
+      );
+      const parsed = z.tuple([z.union([z.literal(0), z.literal(1)]), z.number().int().min(0)]).safeParse(reply);
+      if (!parsed.success) throw new Error(`${kind} reserve: unexpected reply ${JSON.stringify(reply)}`);
+      return { granted: parsed.data[0] === 1, count: parsed.data[1] };
     },
 
     async findKey(hash) {

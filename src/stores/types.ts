@@ -20,6 +20,19 @@ export interface CounterStore {
    * also sets the counter to expire at `expireAtMs` (epoch milliseconds), in the same atomic step.
    */
   increment(key: string, expireAtMs: number): Promise<number>;
+  /**
+   * Atomically add `amount` to counter `key` only if the result stays at or under `limit`: all of it or
+   * nothing. Returns whether it was added and the counter's value afterwards (unchanged when refused). The
+   * expiry is set as `increment` sets it. A bulk request counts each of its items this way, so a request
+   * larger than what is left of the day counts nothing.
+   */
+  reserve(key: string, amount: number, limit: number, expireAtMs: number): Promise<Reservation>;
+}
+
+export interface Reservation {
+  granted: boolean;
+  /** The counter's value after the call. */
+  count: number;
 }
 
 export interface KeyStore {

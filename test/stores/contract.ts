@@ -62,6 +62,32 @@ export function describeStoreContract(name: string, makeStore: MakeStore): void 
       expect(await store.increment('burst', expireAt)).toBe(1001);
     });
 
+    it('reserves several at once, all or nothing, within the limit, counting on from increments', async () => {
+      const { store } = await freshStore();
+      const expireAt = Date.now() + DAY_MS;
+      expect(await store.reserve('bulk', 3, 5, expireAt)).toEqual({ granted: true, count: 3 });
+      expect(await store.reserve('bulk', 3, 5, expireAt)).toEqual({ granted: false, count: 3 });
+      expect(await store.increment('bulk', expireAt)).toBe(4);
+      expect(await store.reserve('bulk', 1, 5, expireAt)).toEqual({ granted: true, count: 5 });
+      expect(await store.reserve('bulk', 1, 5, expireAt)).toEqual({ granted: false, count: 5 });
+    });
+
+    it('never lets concurrent reservations together pass the limit', async () => {
+      const { store } = await freshStore();
+      const expireAt = Date.now() + DAY_MS;
+      const results = await Promise.all(Array.from({ length: 50 }, () => store.reserve('race', 3, 100, expireAt)));
+      expect(results.filter((result) => result.granted)).toHaveLength(33);
+      expect(await store.increment('race', expireAt)).toBe(100);
+    });
+
+    it('restarts a reserved counter once the expiry set on its creation has passed', async () => {
+      const { store } = await freshStore();
+      const expireAt = Date.now() + 1000;
+      expect((await store.reserve('reserved-window', 4, 10, expireAt)).count).toBe(4);
+      await sleep(expireAt - Date.now() + 150);
+      expect(await store.reserve('reserved-window', 2, 10, Date.now() + DAY_MS)).toEqual({ granted: true, count: 2 });
+    });
+
     it('keeps counters with different names apart', async () => {
       const { store } = await freshStore();
       const expireAt = Date.now() + DAY_MS;

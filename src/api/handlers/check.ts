@@ -1,0 +1,25 @@
+/**
+ * The bulk policy verdict: each item of the body resolved to the scored servers it names (by name, package
+ * or remote URL), judged by the policy (`src/model/check.ts`), in the order given. Answered live, never from
+ * the cache: the policy is part of the request and the answer belongs to the key that asked.
+ */
+import { type CheckRequest, itemQuery, judge, overallVerdict } from '../../model/check.js';
+import type { ServerRecord } from '../../model/schema.js';
+import type { QueryEngine } from '../../query/types.js';
+import type { Answer, HandlerContext } from '../route.js';
+
+/** The records an item names, most trusted first; empty when none is scored. */
+function resolve(engine: QueryEngine, item: CheckRequest['servers'][number]): ServerRecord[] {
+  const query = itemQuery(item);
+  if (query.kind === 'name') {
+    const json = engine.getJson(query.name);
+    return json === undefined ? [] : [JSON.parse(json) as ServerRecord];
+  }
+  return JSON.parse(engine.lookupJson(query).json) as ServerRecord[];
+}
+
+export function checkServers({ engine, body }: HandlerContext): Answer {
+  const request = body as CheckRequest;
+  const results = request.servers.map((item) => judge(item, resolve(engine, item), request.policy));
+  return { kind: 'live', data: JSON.stringify({ verdict: overallVerdict(results), results }) };
+}
