@@ -7,8 +7,8 @@
  * TRUST_API_TIMEOUT_MS (default 10000). A missing or bad value is one message on stderr and exit code 1.
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { createTrustApiClient } from '../src/mcp/client.js';
-import { loadMcpConfig, McpConfigError } from '../src/mcp/config.js';
+import { createTrustApiClient } from '../src/client/client.js';
+import { loadMcpConfig, McpConfigError } from '../src/client/config.js';
 import { createTrustMcpServer } from '../src/mcp/server.js';
 
 const PREFIX = 'mcp-trust-score:';

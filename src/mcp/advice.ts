@@ -3,8 +3,8 @@
  * model should do next (call another tool, wait until a time, ask the user to fix the configuration), since
  * a model reading "HTTP 429" alone tends to retry at once.
  */
-import { KEY_HELP } from './config.js';
-import { TrustApiError } from './client.js';
+import { KEY_HELP } from '../client/config.js';
+import { TrustApiError } from '../client/client.js';
 
 /** What the failing call was about, so a 404 can suggest a search. */
 export interface CallContext {
@@ -39,8 +39,14 @@ function resetText(error: TrustApiError, nowMs: number): string {
   return 'at the next midnight UTC';
 }
 
+/** A tool's own answer that is not a result (an identifier that matches no server): its message is the advice. */
+export class ToolAdvice extends Error {
+  override readonly name = 'ToolAdvice';
+}
+
 /** The message for a failed call, written for the model that made it. */
 export function adviceFor(error: unknown, context: CallContext = {}, nowMs = Date.now()): string {
+  if (error instanceof ToolAdvice) return error.message;
   if (!(error instanceof TrustApiError)) {
     const reason = error instanceof Error ? error.message : String(error);
     return `The trust-score tool failed unexpectedly: ${reason}. This is a bug in the wrapper, not in your input.`;

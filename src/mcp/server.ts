@@ -3,15 +3,16 @@
  * short text and the same data as `structuredContent`, or with an `isError` result whose text tells the
  * model what to do next. Transport-free: `scripts/mcp.ts` connects it to stdio.
  */
+import { TOOL_VERSION } from '../model/version.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import { adviceFor } from './advice.js';
-import type { TrustApiClient } from './client.js';
+import type { TrustApiClient } from '../client/client.js';
 import { READ_ONLY_ANNOTATIONS, SERVER_INSTRUCTIONS, TRUST_TOOLS, type TrustTool } from './tools.js';
 
 /** The name and version the server reports to clients at initialisation. */
-export const SERVER_INFO = { name: 'mcp-trust-score', version: '0.1.0' } as const;
+export const SERVER_INFO = { name: 'mcp-trust-score', version: TOOL_VERSION } as const;
 
 /** Runs one tool call: the API answer as text plus structured content, or a failure as advice. */
 async function callTool<Input extends z.ZodObject, Output extends z.ZodObject>(
@@ -20,10 +21,11 @@ async function callTool<Input extends z.ZodObject, Output extends z.ZodObject>(
   args: z.output<Input>,
 ): Promise<CallToolResult> {
   try {
-    const result = await tool.run(client, args);
+    const { data, lead } = await tool.run(client, args);
+    const text = tool.text(data);
     return {
-      content: [{ type: 'text', text: tool.text(result) }],
-      structuredContent: result as Record<string, unknown>,
+      content: [{ type: 'text', text: lead === undefined ? text : `${lead}\n${text}` }],
+      structuredContent: data as Record<string, unknown>,
     };
   } catch (error) {
     return { content: [{ type: 'text', text: adviceFor(error, tool.context?.(args)) }], isError: true };

@@ -15,8 +15,8 @@ import {
   SORT_FIELDS,
   StatsSchema,
 } from '../model/schema.js';
-import type { CallContext } from './advice.js';
-import type { TrustApiClient } from './client.js';
+import { type CallContext, ToolAdvice } from './advice.js';
+import type { TrustApiClient } from '../client/client.js';
 import { BANDS_TEXT, FLAGS_TEXT } from '../model/vocabulary.js';
 import { pageText, recordText, statsText } from './text.js';
 
@@ -27,8 +27,11 @@ export interface TrustTool<Input extends z.ZodObject, Output extends z.ZodObject
   description: string;
   input: Input;
   output: Output;
-  /** Calls the API. Throws `TrustApiError` on failure. */
-  run(client: TrustApiClient, args: z.output<Input>): Promise<z.output<Output>>;
+  /**
+   * Calls the API: the structured result, and optionally a first line for the text (what an identifier
+   * resolved to). Throws `TrustApiError` on failure, `ToolAdvice` for an answer that is advice.
+   */
+  run(client: TrustApiClient, args: z.output<Input>): Promise<{ data: z.output<Output>; lead?: string }>;
   /** The short text for the model, from the same data as the structured result. */
   text(result: z.output<Output>): string;
   /** What an error message may refer to (the name asked for, for a 404). */
@@ -76,22 +79,58 @@ export const checkServerTrust = defineTool({
   title: 'Check an MCP server’s trust score',
   description:
     'Get the trust record of one MCP server by its exact registry name <namespace>/<id> ' +
-    '(e.g. "io.github.github/github-mcp-server"; letter case does not matter). Use it before recommending ' +
+    '(e.g. "io.github.github/github-mcp-server"; letter case does not matter), or instead by what a client ' +
+    'configuration runs: a package ("npm:@scope/pkg", "pypi:name", "oci:image") or a remote URL; the text then ' +
+    'says which server it resolved to. Give exactly one of name, package or url. Use it before recommending ' +
     'or installing a server, before giving it credentials, or when asked whether a server is safe. Returns ' +
     `trust_score 0-100 and its band (trust_label): ${BANDS_TEXT}; the sub-scores provenance, ` +
     'maintenance, popularity and permissions (0-100, higher is better); flags; badges (positive facts); ' +
     'whether the publisher is verified; platform targets; and install info (repository URL, version, ' +
     `package and transport types; null means unknown). ${FLAGS_TEXT} Treat any flag as a reason for ` +
     'caution whatever the score. If you do not know the exact name, call search_servers first.',
-  input: z.strictObject({
-    name: ServerNameSchema.describe(
-      'Exact server name <namespace>/<id> with one "/", e.g. "io.github.github/github-mcp-server"',
-    ),
-  }),
+  input: z
+    .strictObject({
+      name: ServerNameSchema.describe(
+        'Exact server name <namespace>/<id> with one "/", e.g. "io.github.github/github-mcp-server"',
+      ).optional(),
+      package: z
+        .string()
+        .min(3)
+        .max(500)
+        .describe(
+          'Instead of name: the package a client configuration runs, as <registry_type>:<identifier>, e.g. ' +
+            '"npm:@modelcontextprotocol/server-filesystem", "pypi:mcp-server-git", "oci:docker.io/mcp/github"',
+        )
+        .optional(),
+      url: z
+        .string()
+        .min(1)
+        .max(500)
+        .describe('Instead of name: the URL of a remote MCP server, e.g. "https://api.githubcopilot.com/mcp/"')
+        .optional(),
+    })
+    .refine((args) => [args.name, args.package, args.url].filter((value) => value !== undefined).length === 1, {
+      message: 'Give exactly one of name, package or url',
+    }),
   output: ServerRecordSchema,
-  run: (client, args) => client.getServer(args.name),
+  run: async (client, args) => {
+    if (args.name !== undefined) return { data: await client.getServer(args.name) };
+    const by = args.package !== undefined ? { package: args.package } : { url: args.url ?? '' };
+    const shown = args.package !== undefined ? `package ${args.package}` : `url ${args.url}`;
+    const page = await client.lookup(by);
+    const [best, ...others] = page.items;
+    if (best === undefined) {
+      throw new ToolAdvice(
+        `No scored server is known by ${shown}. It may be published under another identifier: call ` +
+          'search_servers with words of its name to find it. A server that is not in the index has no trust ' +
+          'score: do not present it as trusted.',
+      );
+    }
+    const also = others.length === 0 ? '' : ` (also published by: ${others.map((record) => record.name).join(', ')})`;
+    return { data: best, lead: `${shown} resolves to ${best.name}${also}.` };
+  },
   text: recordText,
-  context: (args) => ({ serverName: args.name }),
+  context: (args) => (args.name === undefined ? {} : { serverName: args.name }),
 });
 
 export const searchServers = defineTool({
@@ -114,7 +153,7 @@ export const searchServers = defineTool({
     ),
   }),
   output: RecordPageSchema,
-  run: (client, args) => client.search({ q: args.query, limit: args.limit }),
+  run: async (client, args) => ({ data: await client.search({ q: args.query, limit: args.limit }) }),
   text: (page) =>
     pageText(
       'Search results',
@@ -148,7 +187,7 @@ export const listServers = defineTool({
     }),
   ),
   output: RecordPageSchema,
-  run: (client, args) => client.list(args),
+  run: async (client, args) => ({ data: await client.list(args) }),
   text: (page) =>
     pageText('Servers', page, (shown) => `More: call list_servers again with the same filters and offset ${shown}.`),
 });
@@ -163,7 +202,7 @@ export const getEcosystemStats = defineTool({
     'answer questions about the MCP ecosystem as a whole. Takes no arguments.',
   input: z.strictObject({}),
   output: StatsSchema,
-  run: (client) => client.stats(),
+  run: async (client) => ({ data: await client.stats() }),
   text: statsText,
 });
 

@@ -146,6 +146,38 @@ export function judge(item: CheckItem, matches: readonly ServerRecord[], policy:
   return { ...base, verdict: reasons.length > 0 ? 'fail' : 'pass', reasons: [...reasons, ...also] };
 }
 
+/**
+ * The kinds of reason, each a stable id (SARIF rule ids, annotations), recognised by the start of the
+ * sentences `judge` writes above, so the two are kept side by side here.
+ */
+export const REASON_KINDS = [
+  { id: 'denied-server', pattern: /is on the policy's deny list$/, summary: 'A server on the deny list' },
+  { id: 'allowed-server', pattern: /is on the policy's allow list$/, summary: 'A server on the allow list' },
+  { id: 'unknown-server', pattern: /^No scored server matches /, summary: 'A server that matches no scored server' },
+  {
+    id: 'below-min-score',
+    pattern: /^trust score \d+ .* is below the policy's minimum/,
+    summary: 'A trust score below the minimum',
+  },
+  {
+    id: 'denied-flag',
+    pattern: /^carries the flag \S+.*, which the policy denies$/,
+    summary: 'A flag the policy denies',
+  },
+  {
+    id: 'unverified-publisher',
+    pattern: /is not a verified publisher, which the policy requires$/,
+    summary: 'A publisher that is not verified',
+  },
+  { id: 'shared-package', pattern: / also belongs to /, summary: 'A package or URL that several servers share' },
+] as const;
+export type ReasonKind = (typeof REASON_KINDS)[number]['id'];
+
+/** The kind of a reason `judge` wrote (undefined for a sentence it does not write). */
+export function reasonKind(reason: string): ReasonKind | undefined {
+  return REASON_KINDS.find((kind) => kind.pattern.test(reason))?.id;
+}
+
 /** The overall verdict: fail when any item fails (a warning does not fail the check). */
 export function overallVerdict(results: readonly CheckResult[]): 'pass' | 'fail' {
   return results.some((result) => result.verdict === 'fail') ? 'fail' : 'pass';

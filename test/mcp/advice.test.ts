@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { adviceFor, suggestedQuery } from '../../src/mcp/advice.js';
-import { TrustApiError } from '../../src/mcp/client.js';
+import { TrustApiError } from '../../src/client/client.js';
 
 const URL_TRIED = 'http://127.0.0.1:3000/v1/stats';
 

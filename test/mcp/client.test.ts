@@ -6,7 +6,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTrustApiClient, TrustApiError } from '../../src/mcp/client.js';
+import { createTrustApiClient, TrustApiError } from '../../src/client/client.js';
 
 describe('the API client', () => {
   let server: http.Server;

@@ -36,8 +36,17 @@ const RECORDS: ServerRecord[] = [
       transport_types: ['stdio'],
     },
     signals: SIGNALS,
+    packages: [{ registry_type: 'npm', identifier: '@acme/postgres-mcp', version: '1.4.2' }],
+    remotes: [],
   }),
-  makeRecord({ name: 'io.github.acme/postgres-admin', trust_score: 47, targets: ['PostgreSQL'] }),
+  makeRecord({
+    name: 'io.github.acme/postgres-admin',
+    trust_score: 47,
+    targets: ['PostgreSQL'],
+    // Publishes the same package: a lookup by package finds both, the more trusted first.
+    packages: [{ registry_type: 'npm', identifier: '@acme/postgres-mcp', version: '1.0.0' }],
+    remotes: [{ type: 'streamable-http', url: 'https://pg-admin.acme.example/mcp' }],
+  }),
   makeRecord({
     name: 'com.example/slack-bridge',
     trust_score: 63,
@@ -226,6 +235,39 @@ describe('the MCP wrapper against the real API', () => {
     expect(text).toContain('provenance 90, maintenance 80, popularity 70, permissions 95');
     expect(text).toContain('https://github.com/acme/postgres-mcp');
     expect(text).toContain('Verified publisher: yes');
+  });
+
+  it('check_server_trust finds a server by package or URL and says what the identifier resolved to', async () => {
+    const byPackage = await client.callTool({
+      name: 'check_server_trust',
+      arguments: { package: 'npm:@acme/postgres-mcp@2.0.0' },
+    });
+    expect(byPackage.isError).toBeFalsy();
+    expect((byPackage.structuredContent as { name: string }).name).toBe('io.github.acme/postgres-mcp');
+    expect(textOf(byPackage).split('\n')[0]).toBe(
+      'package npm:@acme/postgres-mcp@2.0.0 resolves to io.github.acme/postgres-mcp (also published by: io.github.acme/postgres-admin).',
+    );
+    const byUrl = await client.callTool({
+      name: 'check_server_trust',
+      arguments: { url: 'https://PG-ADMIN.acme.example/mcp/' },
+    });
+    expect((byUrl.structuredContent as { name: string }).name).toBe('io.github.acme/postgres-admin');
+
+    const unknown = await client.callTool({
+      name: 'check_server_trust',
+      arguments: { package: 'pypi:nobody-has-this' },
+    });
+    expect(unknown.isError).toBe(true);
+    expect(textOf(unknown)).toMatch(
+      /No scored server is known by package pypi:nobody-has-this\. .*call search_servers/,
+    );
+
+    const both = await client.callTool({
+      name: 'check_server_trust',
+      arguments: { name: 'io.github.acme/postgres-mcp', package: 'npm:x' },
+    });
+    expect(both.isError).toBe(true);
+    expect(textOf(both)).toMatch(/exactly one of name, package or url/);
   });
 
   it('check_server_trust explains the flags of a flagged server in words', async () => {

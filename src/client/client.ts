@@ -4,8 +4,11 @@
  * `TrustApiError` that says what went wrong in terms a caller can act on (status, code, reset time, URL).
  */
 import { z } from 'zod';
+import { type CheckAnswer, type CheckRequestSchema } from '../model/check.js';
 import {
+  CheckResponseSchema,
   ErrorBodySchema,
+  LookupResponseSchema,
   SearchResponseSchema,
   ServerListResponseSchema,
   ServerResponseSchema,
@@ -68,7 +71,7 @@ export interface TrustApiClientOptions {
   fetch?: typeof fetch;
 }
 
-/** The four read operations the MCP tools are built on. */
+/** The API's operations, as the MCP tools and the CLI use them. */
 export interface TrustApiClient {
   /** The API's base URL, without credentials (for messages). */
   readonly baseUrl: string;
@@ -76,7 +79,14 @@ export interface TrustApiClient {
   search(params: SearchParams): Promise<RecordPage>;
   list(params: ListParams): Promise<RecordPage>;
   stats(): Promise<Stats>;
+  /** The servers a package (`npm:@scope/pkg`) or a remote URL belongs to, most trusted first. */
+  lookup(by: { package: string } | { url: string }): Promise<RecordPage>;
+  /** One policy verdict on many servers (`POST /v1/check`); each item counts as one request. */
+  check(request: CheckRequestInput): Promise<CheckAnswer>;
 }
+
+/** The body of `POST /v1/check` as a caller writes it (the policy's members all optional). */
+export type CheckRequestInput = z.input<typeof CheckRequestSchema>;
 
 /** A URL fit for a message: user name and password (if anyone put them in TRUST_API_URL) removed. */
 export function displayUrl(url: string | URL): string {
@@ -105,7 +115,9 @@ export function createTrustApiClient(options: TrustApiClientOptions): TrustApiCl
   const base = options.baseUrl.replace(/\/+$/, '');
   const shownBase = displayUrl(base);
 
-  async function get<T>(pathAndQuery: string, schema: z.ZodType<T>): Promise<T> {
+  const get = <T>(pathAndQuery: string, schema: z.ZodType<T>) => call(pathAndQuery, schema);
+
+  async function call<T>(pathAndQuery: string, schema: z.ZodType<T>, requestBody?: unknown): Promise<T> {
     const url = `${base}${pathAndQuery}`;
     const shown = displayUrl(url);
     let response: Response;
@@ -114,9 +126,13 @@ export function createTrustApiClient(options: TrustApiClientOptions): TrustApiCl
       // One signal bounds the whole exchange, body included: a server that sends headers and then stalls
       // must not hold the tool call open.
       const signal = AbortSignal.timeout(options.timeoutMs);
+      const headers: Record<string, string> = { 'X-API-Key': options.apiKey, Accept: 'application/json' };
+      if (requestBody !== undefined) headers['Content-Type'] = 'application/json';
       response = await doFetch(url, {
-        headers: { 'X-API-Key': options.apiKey, Accept: 'application/json' },
+        method: requestBody === undefined ? 'GET' : 'POST',
+        headers,
         signal,
+        ...(requestBody === undefined ? {} : { body: JSON.stringify(requestBody) }),
       });
       text = await response.text();
     } catch (error) {
@@ -191,6 +207,15 @@ export function createTrustApiClient(options: TrustApiClientOptions): TrustApiCl
 
     async stats() {
       return (await get(apiPath('stats'), StatsResponseSchema)).data;
+    },
+
+    async lookup(by) {
+      const { data, meta } = await get(`${apiPath('lookup')}${queryOf({ ...by })}`, LookupResponseSchema);
+      return { items: data, total: meta.total, limit: data.length, offset: 0 };
+    },
+
+    async check(request) {
+      return (await call(apiPath('check'), CheckResponseSchema, request)).data;
     },
   };
 }

@@ -1,0 +1,157 @@
+/**
+ * `mcp-trust-score check [files...]`: check the MCP servers of configuration files against a policy with one
+ * `POST /v1/check` (more than 100 servers go in batches), and report. Exit codes, whatever the format: 0 the
+ * verdict is pass, 1 it is fail, 2 the check could not be made (a bad file or option, no key, the API
+ * unreachable or refusing). Reads `TRUST_API_KEY` and `TRUST_API_URL` as the MCP wrapper does.
+ */
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { type TrustApiClient, TrustApiError } from '../client/client.js';
+import { OperatorError } from '../errors/operator-error.js';
+import { CHECK_LIMITS, type CheckResult, type Policy, UNKNOWN_VERDICTS } from '../model/check.js';
+import { type ConfigEntry, DEFAULT_CONFIG_FILES, readConfigFile } from './config-files.js';
+import { itemForEntry } from './entries.js';
+import { formatReport, REPORT_FORMATS, type Report, type ReportFormat, type ReportRow } from './report.js';
+
+export const CHECK_USAGE = `usage: mcp-trust-score check [files...] [options]
+
+Checks the MCP servers of configuration files (default: whichever of ${DEFAULT_CONFIG_FILES.join(', ')}
+exist here) against a policy, with the trust-score API at TRUST_API_URL using TRUST_API_KEY.
+
+  --min-score N         fail a server whose trust score is below N (0-100)
+  --deny-flags A,B      fail a server carrying any of these flags
+  --require-verified    fail a server whose publisher is not verified
+  --unknown V           what a server that matches no scored server gets: fail (default), warn or pass
+  --format F            text (default), json, sarif or github
+  --output FILE         write the report to FILE instead of stdout
+
+Exit codes: 0 pass, 1 fail, 2 the check could not be made.`;
+
+/** The check could not be made (a bad option, file or key, the API unreachable): exit code 2. */
+export class CheckError extends OperatorError {
+  override name = 'CheckError';
+  constructor(message: string) {
+    super(message, { exitCode: 2 });
+  }
+}
+
+export interface CheckOptions {
+  files: string[];
+  policy: Policy;
+  format: ReportFormat;
+  output?: string;
+}
+
+/** The command line → options; a UsageError (exit 2) for anything it cannot use. */
+export function parseCheckArgs(argv: readonly string[]): CheckOptions {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    strict: true,
+    options: {
+      'min-score': { type: 'string' },
+      'deny-flags': { type: 'string' },
+      'require-verified': { type: 'boolean' },
+      unknown: { type: 'string' },
+      format: { type: 'string' },
+      output: { type: 'string' },
+    },
+  });
+  const policy: Policy = { unknown: 'fail' };
+  if (values['min-score'] !== undefined) {
+    const text = values['min-score'];
+    if (!/^\d{1,3}$/.test(text) || Number(text) > 100)
+      throw new CheckError(`--min-score must be a whole number from 0 to 100, not "${text}"`);
+    policy.min_score = Number(text);
+  }
+  if (values['deny-flags'] !== undefined) {
+    const flags = values['deny-flags'].split(',').map((flag) => flag.trim().toUpperCase());
+    if (flags.some((flag) => !/^[A-Z][A-Z0-9_]*$/.test(flag))) {
+      throw new CheckError('--deny-flags must be flag names separated by commas, such as NO_SOURCE,DEAD_ENTRY');
+    }
+    policy.deny_flags = flags;
+  }
+  if (values['require-verified']) policy.require_verified_publisher = true;
+  if (values.unknown !== undefined) {
+    if (!(UNKNOWN_VERDICTS as readonly string[]).includes(values.unknown)) {
+      throw new CheckError(`--unknown must be one of ${UNKNOWN_VERDICTS.join(', ')}, not "${values.unknown}"`);
+    }
+    policy.unknown = values.unknown as Policy['unknown'];
+  }
+  const format = values.format ?? 'text';
+  if (!(REPORT_FORMATS as readonly string[]).includes(format)) {
+    throw new CheckError(`--format must be one of ${REPORT_FORMATS.join(', ')}, not "${format}"`);
+  }
+  return {
+    files: positionals,
+    policy,
+    format: format as ReportFormat,
+    ...(values.output ? { output: values.output } : {}),
+  };
+}
+
+/** The files to read: those named, or the default ones that exist in `cwd`. */
+function filesToRead(options: CheckOptions, cwd: string): string[] {
+  if (options.files.length > 0) return options.files;
+  const found = DEFAULT_CONFIG_FILES.filter((file) => existsSync(`${cwd}/${file}`));
+  if (found.length === 0) {
+    throw new CheckError(`no MCP configuration file here (looked for ${DEFAULT_CONFIG_FILES.join(', ')}); name one`);
+  }
+  return found;
+}
+
+/** The result of an entry the check cannot identify, judged as unknown by the policy. */
+function notCheckable(entry: ConfigEntry, reason: string, policy: Policy): CheckResult {
+  return {
+    input: entry.name,
+    server: null,
+    trust_score: null,
+    trust_label: null,
+    verdict: policy.unknown,
+    reasons: [`not checkable: ${reason}; the policy treats servers it cannot identify as "${policy.unknown}"`],
+  };
+}
+
+/** Read the files, ask the API, build the report. */
+export async function runCheck(options: CheckOptions, client: TrustApiClient, cwd = process.cwd()): Promise<Report> {
+  const entries: ConfigEntry[] = [];
+  for (const file of filesToRead(options, cwd)) entries.push(...(await readConfigFile(file)));
+  const rows: (ReportRow | undefined)[] = entries.map(() => undefined);
+  const checkable: { index: number; item: NonNullable<ReportRow['item']> }[] = [];
+  entries.forEach((entry, index) => {
+    const mapped = itemForEntry(entry);
+    if (mapped.ok) checkable.push({ index, item: mapped.item });
+    else rows[index] = { entry, result: notCheckable(entry, mapped.reason, options.policy) };
+  });
+  for (let start = 0; start < checkable.length; start += CHECK_LIMITS.maxItems) {
+    const batch = checkable.slice(start, start + CHECK_LIMITS.maxItems);
+    const answer = await client.check({ servers: batch.map(({ item }) => item), policy: options.policy });
+    batch.forEach(({ index, item }, position) => {
+      const result = answer.results[position];
+      if (result === undefined) throw new Error('the API answered fewer results than items');
+      rows[index] = { entry: entries[index]!, item, result };
+    });
+  }
+  const complete = rows.filter((row): row is ReportRow => row !== undefined);
+  return { verdict: complete.some((row) => row.result.verdict === 'fail') ? 'fail' : 'pass', rows: complete };
+}
+
+/** The whole command: returns the exit code (errors of its own are thrown; see `checkCommand`). */
+export async function checkCommand(argv: readonly string[], client: () => TrustApiClient): Promise<number> {
+  const options = parseCheckArgs(argv);
+  let report: Report;
+  try {
+    report = await runCheck(options, client());
+  } catch (error) {
+    if (error instanceof TrustApiError) {
+      const status = error.details.status === undefined ? '' : ` (${error.details.status})`;
+      throw new CheckError(`the trust-score API could not check${status}: ${error.message}`);
+    }
+    throw error;
+  }
+  const text = formatReport(report, options.format);
+  if (options.output) await writeFile(options.output, text);
+  else process.stdout.write(text);
+  return report.verdict === 'pass' ? 0 : 1;
+}

@@ -1,0 +1,150 @@
+/**
+ * The check's report in the four formats the CLI writes: `text` for people, `json` for programs, `sarif`
+ * (SARIF 2.1.0, one stable rule id per kind of reason, each result located at the line of the configuration
+ * file where the server is declared) for code scanning, and `github` workflow annotations.
+ */
+import type { CheckItem, CheckResult, Verdict } from '../model/check.js';
+import { REASON_KINDS, reasonKind } from '../model/check.js';
+import { TOOL_VERSION } from '../model/version.js';
+import type { ConfigEntry } from './config-files.js';
+
+export const REPORT_FORMATS = ['text', 'json', 'sarif', 'github'] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+
+/** One configuration entry and what the check made of it. */
+export interface ReportRow {
+  entry: ConfigEntry;
+  /** What it was looked up by; undefined when it is not checkable. */
+  item?: CheckItem;
+  result: CheckResult;
+}
+
+export interface Report {
+  verdict: 'pass' | 'fail';
+  rows: ReportRow[];
+}
+
+/** The rule of a reason; a not-checkable entry has its own. */
+const ruleOf = (reason: string): string => `mcp-trust/${reasonKind(reason) ?? 'not-checkable'}`;
+
+const describeInput = (item: CheckItem | undefined) =>
+  item === undefined
+    ? '(not checkable)'
+    : typeof item === 'string'
+      ? item
+      : 'package' in item
+        ? item.package
+        : item.url;
+
+const counts = (rows: readonly ReportRow[]) => {
+  const by: Record<Verdict, number> = { pass: 0, warn: 0, fail: 0 };
+  for (const row of rows) by[row.result.verdict]++;
+  return `${by.pass} pass, ${by.warn} warn, ${by.fail} fail`;
+};
+
+function text(report: Report): string {
+  const lines: string[] = [];
+  for (const { entry, item, result } of report.rows) {
+    const server =
+      result.server === null ? 'no scored server' : `${result.server} ${result.trust_score} ${result.trust_label}`;
+    lines.push(
+      `${result.verdict.toUpperCase()} ${entry.file}:${entry.line} ${entry.name}: ${describeInput(item)} → ${server}`,
+    );
+    for (const reason of result.reasons) lines.push(`       ${reason}`);
+  }
+  const noun = report.rows.length === 1 ? 'server' : 'servers';
+  lines.push(`Verdict: ${report.verdict.toUpperCase()} (${report.rows.length} ${noun}: ${counts(report.rows)})`);
+  return `${lines.join('\n')}\n`;
+}
+
+function json(report: Report): string {
+  const results = report.rows.map(({ entry, item, result }) => ({
+    file: entry.file,
+    line: entry.line,
+    name: entry.name,
+    ...result,
+    input: item ?? null,
+  }));
+  return `${JSON.stringify({ verdict: report.verdict, results }, null, 2)}\n`;
+}
+
+function sarif(report: Report): string {
+  const rules = [
+    ...REASON_KINDS.filter((kind) => kind.id !== 'allowed-server' && kind.id !== 'shared-package'),
+    { id: 'not-checkable', summary: 'A server entry the check cannot identify' },
+  ].map((kind) => ({
+    id: `mcp-trust/${kind.id}`,
+    name: kind.id.replace(/-(\w)/g, (_, c: string) => c.toUpperCase()),
+    shortDescription: { text: kind.summary },
+  }));
+  const results = report.rows.flatMap(({ entry, result }) => {
+    if (result.verdict === 'pass') return [];
+    const level = result.verdict === 'fail' ? 'error' : 'warning';
+    const shown = result.server ?? entry.name;
+    // One result per failing rule (a shared-package note explains, it does not fail).
+    const reasons = result.reasons.filter((reason) => reasonKind(reason) !== 'shared-package');
+    return reasons.map((reason) => ({
+      ruleId: ruleOf(reason),
+      level,
+      message: { text: `${entry.name} (${shown}): ${reason}` },
+      locations: [
+        {
+          physicalLocation: {
+            artifactLocation: { uri: entry.file.replaceAll('\\', '/') },
+            region: { startLine: entry.line },
+          },
+        },
+      ],
+    }));
+  });
+  const log = {
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    version: '2.1.0',
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: 'mcp-trust-score',
+            version: TOOL_VERSION,
+            informationUri: 'https://github.com/modelcontextprotocol/registry',
+            rules,
+          },
+        },
+        results,
+      },
+    ],
+  };
+  return `${JSON.stringify(log, null, 2)}\n`;
+}
+
+/** GitHub's workflow command escaping: data and properties. */
+const escapeData = (value: string) => value.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+const escapeProperty = (value: string) => escapeData(value).replace(/:/g, '%3A').replace(/,/g, '%2C');
+
+function github(report: Report): string {
+  const lines: string[] = [];
+  for (const { entry, result } of report.rows) {
+    if (result.verdict === 'pass') continue;
+    const command = result.verdict === 'fail' ? 'error' : 'warning';
+    const title = `MCP trust: ${entry.name}`;
+    const message = result.reasons.join('; ') || `${result.verdict}`;
+    lines.push(
+      `::${command} file=${escapeProperty(entry.file)},line=${entry.line},title=${escapeProperty(title)}::${escapeData(message)}`,
+    );
+  }
+  lines.push(`MCP trust check: ${report.verdict.toUpperCase()} (${counts(report.rows)})`);
+  return `${lines.join('\n')}\n`;
+}
+
+export function formatReport(report: Report, format: ReportFormat): string {
+  switch (format) {
+    case 'text':
+      return text(report);
+    case 'json':
+      return json(report);
+    case 'sarif':
+      return sarif(report);
+    case 'github':
+      return github(report);
+  }
+}

@@ -1,0 +1,143 @@
+/**
+ * `mcp-trust-score check` as CI runs it: the bin as a child process, real configuration files of the four
+ * kinds, the real server on the committed dataset. Every format, exit codes 0, 1 and 2, and SARIF that
+ * validates against the SARIF 2.1.0 schema of the standard.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import type AjvDraft04 from 'ajv-draft-04';
+import type AjvFormats from 'ajv-formats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO, type ServerProcess, startServer } from '../e2e/process.js';
+
+// The validators are CommonJS packages whose `module.exports` is the class (and the function) itself.
+const require = createRequire(import.meta.url);
+const Ajv = require('ajv-draft-04') as typeof AjvDraft04.default;
+const addFormats = require('ajv-formats') as typeof AjvFormats.default;
+
+const KEY = 'cli-e2e-key-0123456789';
+const FIXTURES = path.join(REPO, 'test', 'fixtures', 'cli');
+const BIN = path.join(REPO, 'bin', 'mcp-trust-score.js');
+let server: ServerProcess;
+let dir: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'mts-cli-'));
+  server = await startServer({ API_KEYS: KEY, KEYS_FILE: path.join(dir, 'keys.json'), FREE_DAILY_LIMIT: '10000' });
+}, 120_000);
+afterAll(async () => {
+  await server?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Run the CLI in `cwd` with `args`; the key and URL as a CI job would set them, unless overridden. */
+function cli(cwd: string, args: string[], env: Record<string, string> = {}) {
+  const result = spawnSync(process.execPath, [BIN, 'check', ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, TRUST_API_KEY: KEY, TRUST_API_URL: `${server.base}/v1`, ...env },
+    timeout: 60_000,
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe('mcp-trust-score check', () => {
+  it('passes a configuration of trusted servers with exit code 0', () => {
+    const run = cli(path.join(FIXTURES, 'pass'), ['--min-score', '80']);
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(
+      /^PASS \.mcp\.json:3 azure: npm:@azure\/mcp@latest → com\.microsoft\/azure 88 High Trust$/m,
+    );
+    expect(run.stdout).toMatch(/Verdict: PASS \(3 servers: 3 pass, 0 warn, 0 fail\)/);
+  });
+
+  it('reads the four kinds of configuration file it finds, reports every entry, and fails with exit code 1', () => {
+    const run = cli(path.join(FIXTURES, 'fail'), ['--min-score', '60', '--deny-flags', 'SENSITIVE_CRED_REQUEST']);
+    expect(run.status, run.stderr).toBe(1);
+    for (const file of ['.mcp.json', '.vscode/mcp.json', '.cursor/mcp.json', 'claude_desktop_config.json']) {
+      expect(run.stdout).toContain(` ${file}:`);
+    }
+    expect(run.stdout).toMatch(/FAIL \.mcp\.json:7 merchant: npm:mcp-merchant → ai\.shawndurrani\/mcp-merchant 24/);
+    expect(run.stdout).toMatch(/carries the flag SENSITIVE_CRED_REQUEST/);
+    expect(run.stdout).toMatch(
+      /PASS \.vscode\/mcp\.json:6 github-remote: https:\/\/api\.githubcopilot\.com\/mcp\/ → io\.github\.github/,
+    );
+    expect(run.stdout).toMatch(/FAIL \.cursor\/mcp\.json:4 local-script: \(not checkable\)/);
+    expect(run.stdout).toMatch(/FAIL claude_desktop_config\.json:3 unknown-remote: .* → no scored server/);
+    expect(run.stdout).toMatch(/Verdict: FAIL \(8 servers: /);
+  });
+
+  it('lets --unknown warn keep unknown and uncheckable servers from failing the verdict', () => {
+    const run = cli(path.join(FIXTURES, 'fail'), [
+      'claude_desktop_config.json',
+      '.cursor/mcp.json',
+      '--unknown',
+      'warn',
+    ]);
+    expect(run.status, run.stdout).toBe(0);
+    expect(run.stdout).toMatch(/WARN claude_desktop_config\.json:3 unknown-remote/);
+  });
+
+  it('writes SARIF 2.1.0 that validates against the standard schema, one rule per kind of reason, located by line', async () => {
+    const output = path.join(dir, 'report.sarif');
+    const run = cli(path.join(FIXTURES, 'fail'), ['--min-score', '60', '--format', 'sarif', '--output', output]);
+    expect(run.status, run.stderr).toBe(1);
+    expect(run.stdout).toBe('');
+    const log = JSON.parse(await readFile(output, 'utf8')) as {
+      runs: { tool: { driver: { rules: { id: string }[] } }; results: { ruleId: string; locations: unknown[] }[] }[];
+    };
+    const schema = JSON.parse(await readFile(path.join(REPO, 'test/fixtures/sarif/sarif-schema-2.1.0.json'), 'utf8'));
+    const ajv = new Ajv({ allErrors: true, strict: false });
+    addFormats(ajv);
+    const validate = ajv.compile(schema as object);
+    expect(validate(log), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
+    const run0 = log.runs[0]!;
+    const ruleIds = new Set(run0.tool.driver.rules.map((rule) => rule.id));
+    for (const result of run0.results) expect(ruleIds).toContain(result.ruleId);
+    expect(run0.results.map((result) => result.ruleId)).toEqual(
+      expect.arrayContaining(['mcp-trust/below-min-score', 'mcp-trust/unknown-server', 'mcp-trust/not-checkable']),
+    );
+    expect(run0.results.find((result) => result.ruleId === 'mcp-trust/not-checkable')?.locations).toEqual([
+      { physicalLocation: { artifactLocation: { uri: '.cursor/mcp.json' }, region: { startLine: 4 } } },
+    ]);
+  });
+
+  it('prints GitHub workflow annotations and JSON', () => {
+    const github = cli(path.join(FIXTURES, 'fail'), ['.mcp.json', '--min-score', '60', '--format', 'github']);
+    expect(github.status).toBe(1);
+    expect(github.stdout).toMatch(/^::error file=\.mcp\.json,line=7,title=MCP trust%3A merchant::trust score 24 /m);
+    const json = cli(path.join(FIXTURES, 'pass'), ['--format', 'json']);
+    expect(json.status).toBe(0);
+    const report = JSON.parse(json.stdout) as {
+      verdict: string;
+      results: { file: string; line: number; server: string }[];
+    };
+    expect(report.verdict).toBe('pass');
+    expect(report.results.map((result) => [result.line, result.server])).toEqual([
+      [3, 'com.microsoft/azure'],
+      [7, 'io.github.basicmachines-co/basic-memory'],
+      [11, 'io.github.github/github-mcp-server'],
+    ]);
+  });
+
+  it('exits with 2 for its own errors: a broken file, no file, a bad option, no key, a wrong key, no API', () => {
+    const cases: [string, string[], Record<string, string>, RegExp][] = [
+      [path.join(FIXTURES, 'broken'), [], {}, /\.mcp\.json: not valid JSON/],
+      [dir, [], {}, /no MCP configuration file here/],
+      [path.join(FIXTURES, 'pass'), ['--format', 'xml'], {}, /--format must be one of text, json, sarif, github/],
+      [path.join(FIXTURES, 'pass'), [], { TRUST_API_KEY: '' }, /TRUST_API_KEY is not set/],
+      [path.join(FIXTURES, 'pass'), [], { TRUST_API_KEY: 'wrong-key' }, /could not check \(401\)/],
+      [path.join(FIXTURES, 'pass'), [], { TRUST_API_URL: 'http://127.0.0.1:9/v1' }, /could not check: Could not reach/],
+    ];
+    for (const [cwd, args, env, message] of cases) {
+      const run = cli(cwd, args, env);
+      expect(run.status, `${args.join(' ')} ${JSON.stringify(env)}: ${run.stderr}`).toBe(2);
+      expect(run.stderr.trim().split('\n').at(-1)).toMatch(message);
+      expect(run.stderr).not.toMatch(/^\s+at /m);
+    }
+  });
+});
