@@ -107,7 +107,9 @@ async function main(): Promise<void> {
       return;
     }
     const url = request.url ?? '/';
-    const isApi = url === '/v1' || url.startsWith('/v1/') || url.startsWith('/v1?');
+    // Any letter case: `/V1/stats` gets the API's JSON 404, never the site's page.
+    const head = url.slice(0, 4).toLowerCase();
+    const isApi = head === '/v1' || head === '/v1/' || head === '/v1?';
     void (isApi ? api(request, response) : files(request, response));
   });
   // What Node's parser refuses (malformed HTTP, oversized headers, slow clients) and CONNECT are answered

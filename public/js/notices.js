@@ -39,7 +39,7 @@ export function updateQuota(response) {
   if (!Number.isFinite(limit) || !Number.isFinite(remaining)) return;
   $('quota').replaceChildren(
     h('strong', { text: fmt(remaining) }),
-    ` of ${fmt(limit)} requests left today`,
+    ` of ${fmt(limit)} ${limit === 1 ? 'request' : 'requests'} left today`,
     Number.isFinite(reset) && reset > 0 ? ` · resets at ${formatReset(reset)}` : '',
   );
 }

@@ -9,6 +9,7 @@ import {
   BadgeSchema,
   HealthSchema,
   InstallSchema,
+  isoUtc,
   LIMITS,
   ScoresSchema,
   ServerRecordSchema,
@@ -26,7 +27,7 @@ import { CheckAnswerSchema } from '../model/check.js';
 export const ResponseMetaSchema = z.looseObject({
   cached: z.boolean(),
   snapshot_id: z.string().min(1),
-  generated_at: z.iso.datetime(),
+  generated_at: isoUtc(),
 });
 
 const pageMeta = (limits: { min: number; max: number }) =>
@@ -45,7 +46,7 @@ export const SearchMetaSchema = pageMeta(LIMITS.search);
 export const HealthDataSchema = HealthSchema.extend({
   snapshot: z.strictObject({
     id: z.string().min(1),
-    generated_at: z.iso.datetime(),
+    generated_at: isoUtc(),
     record_count: z.number().int().min(0),
   }),
   store: z.strictObject({

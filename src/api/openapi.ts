@@ -13,6 +13,7 @@
  */
 import { z } from 'zod';
 import { PLANS } from '../keys/plans.js';
+import { ISO_UTC_PATTERN } from '../model/schema.js';
 import { COMPONENTS, errorBodyFor, type SchemaComponentName } from './envelope.js';
 import type { Route } from './route.js';
 import { ROUTES } from './routes.js';
@@ -24,6 +25,11 @@ const SCHEMA_REF = '#/components/schemas/';
 
 type JsonObject = Record<string, unknown>;
 
+/** Timestamps carry a portable pattern (`isoUtc`); say what they are too, as `z.iso.datetime()` would. */
+function markTimestamps(context: { jsonSchema: Record<string, unknown> }): void {
+  if (context.jsonSchema.pattern === ISO_UTC_PATTERN.source) context.jsonSchema.format = 'date-time';
+}
+
 /** A JSON Schema as OpenAPI 3.1 embeds it: the dialect is the document's, so no `$schema` or `$id`. */
 function embedded(schema: JsonObject): JsonObject {
   const { $schema: _dialect, $id: _id, ...rest } = schema;
@@ -33,7 +39,12 @@ function embedded(schema: JsonObject): JsonObject {
 function componentSchemas(): Record<SchemaComponentName, JsonObject> {
   const registry = z.registry<{ id: string; description: string }>();
   for (const [id, [schema, description]] of Object.entries(COMPONENTS)) registry.add(schema, { id, description });
-  const { schemas } = z.toJSONSchema(registry, { io: 'output', uri: (id) => `${SCHEMA_REF}${id}`, metadata: registry });
+  const { schemas } = z.toJSONSchema(registry, {
+    io: 'output',
+    uri: (id) => `${SCHEMA_REF}${id}`,
+    metadata: registry,
+    override: markTimestamps,
+  });
   const out = {} as Record<SchemaComponentName, JsonObject>;
   for (const id of Object.keys(COMPONENTS) as SchemaComponentName[]) {
     const schema = schemas[id];

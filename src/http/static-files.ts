@@ -57,6 +57,16 @@ function sendText(response: ServerResponse, status: number, text: string, extra:
   response.end(text);
 }
 
+/** The site's 404: a small page that says where the explorer and the API are (the API's own 404 is JSON). */
+const NOT_FOUND_PAGE =
+  '<!doctype html>\n<html lang="en"><meta charset="utf-8"><title>Not found · MCP Trust Score</title>\n' +
+  '<h1>Not found</h1>\n<p>No page here. The explorer is at <a href="/">/</a>; the API answers under /v1 ' +
+  '(see <a href="/openapi.json">/openapi.json</a>).</p>\n</html>\n';
+
+function sendNotFound(response: ServerResponse): void {
+  sendText(response, 404, NOT_FOUND_PAGE, { 'content-type': 'text/html; charset=utf-8' });
+}
+
 /** The file under `root` that `pathname` names, or undefined when it would leave `root` or is hidden. */
 export function resolveStaticPath(root: string, pathname: string): string | undefined {
   let decoded: string;
@@ -86,7 +96,7 @@ export function createStaticHandler(root: string) {
     const pathname = question === -1 ? url : url.slice(0, question);
     let file = resolveStaticPath(base, pathname);
     if (file === undefined) {
-      sendText(response, 404, 'Not found\n');
+      sendNotFound(response);
       return;
     }
     let stat = await fs.stat(file).catch(() => undefined);
@@ -104,7 +114,7 @@ export function createStaticHandler(root: string) {
       stat = await fs.stat(file).catch(() => undefined);
     }
     if (stat === undefined || !stat.isFile()) {
-      sendText(response, 404, 'Not found\n');
+      sendNotFound(response);
       return;
     }
     response.writeHead(200, {

@@ -60,7 +60,8 @@ export function adviceFor(error: unknown, context: CallContext = {}, nowMs = Dat
       );
     case 'network':
       return (
-        `Could not reach the trust-score API at ${url} (${error.message}). The service may not be running: ` +
+        `Could not reach the trust-score API at ${url} (${error.message.replace(/^Could not reach \S+: /, '')}). ` +
+        'The service may not be running: ' +
         'ask the user to start it (`npm start` in the service folder) or to set TRUST_API_URL to its address ' +
         '(ending in /v1). Do not treat this as a verdict on any server.'
       );

@@ -44,16 +44,18 @@ export function recordText(record: ServerRecord): string {
   ].join('\n');
 }
 
+const matchCount = (total: number) => (total === 1 ? '1 server matches' : `${total} servers match`);
+
 /** A page of records: what it is, how many match, one line each, and how to get the next page. */
 export function pageText(heading: string, page: RecordPage, nextHint?: (offset: number) => string): string {
   if (page.items.length === 0) {
     return page.total === 0
       ? `${heading}: no servers match.`
-      : `${heading}: ${page.total} match, none at offset ${page.offset} (past the end).`;
+      : `${heading}: ${matchCount(page.total)}, none at offset ${page.offset} (past the end).`;
   }
   const first = page.offset + 1;
   const last = page.offset + page.items.length;
-  const lines = [`${heading}: ${page.total} match; showing ${first}-${last}.`, ...page.items.map(recordLine)];
+  const lines = [`${heading}: ${matchCount(page.total)}; showing ${first}-${last}.`, ...page.items.map(recordLine)];
   if (last < page.total && nextHint) lines.push(nextHint(last));
   return lines.join('\n');
 }

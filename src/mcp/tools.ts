@@ -10,7 +10,8 @@ import {
   LIMITS,
   ListParamsSchema,
   SearchParamsSchema,
-  ServerNameSchema,
+  searchWords,
+  serverName,
   ServerRecordSchema,
   SORT_FIELDS,
   StatsSchema,
@@ -90,9 +91,9 @@ export const checkServerTrust = defineTool({
     'caution whatever the score. If you do not know the exact name, call search_servers first.',
   input: z
     .strictObject({
-      name: ServerNameSchema.describe(
-        'Exact server name <namespace>/<id> with one "/", e.g. "io.github.github/github-mcp-server"',
-      ).optional(),
+      name: serverName('; to find the exact name of a server, call search_servers with words of its name')
+        .describe('Exact server name <namespace>/<id> with one "/", e.g. "io.github.github/github-mcp-server"')
+        .optional(),
       package: z
         .string()
         .min(3)
@@ -145,7 +146,7 @@ export const searchServers = defineTool({
     'Use check_server_trust when you know the exact name, and list_servers to filter by score, flag, ' +
     'platform or publisher rather than by name.',
   input: z.strictObject({
-    query: SearchParamsSchema.shape.q.describe(
+    query: searchWords('query').describe(
       `Words from the server's name, at least ${LIMITS.minQuery} characters, e.g. "postgres" or "github mcp"`,
     ),
     limit: SearchParamsSchema.shape.limit.describe(

@@ -19,13 +19,44 @@ export function labelForScore(score: number): TrustLabel {
 export const MAX_NAME_LENGTH = 200;
 const MAX_TEXT = 500;
 
-/** `<namespace>/<id>`: exactly one slash, both parts non-empty, no white space or control characters. */
-export const SERVER_NAME_PATTERN = /^[^/\s\p{Cc}]+\/[^/\s\p{Cc}]+$/u;
+/**
+ * What a name part may not hold: `/`, control characters (C0, DEL, C1) and white space, the set ECMAScript's
+ * `[\s\p{Cc}]` means, spelled out. Published patterns use only syntax ECMAScript, Python's `re` and Go's
+ * RE2 read alike (no `\p{...}`, no `\s` or `\d`, whose sets differ between them), with the Unicode spaces
+ * written as the characters themselves (RE2 has no `\u` escape). U+2028 and U+2029 sit inside the range
+ * U+2027-U+202F because a RegExp's `source` writes a line terminator as an escape however it was given; the
+ * range also refuses the bidirectional embedding controls U+202A-U+202E, which have no place in a name.
+ */
+const NAME_EXCLUDED = '/\\x00-\\x20\\x7f-\\x9f\u00a0\u1680\u2000-\u200a\u2027-\u202f\u205f\u3000\ufeff';
 
-export const ServerNameSchema = z
-  .string()
-  .max(MAX_NAME_LENGTH, { error: `name must be at most ${MAX_NAME_LENGTH} characters` })
-  .regex(SERVER_NAME_PATTERN, { error: 'name must be <namespace>/<id> with exactly one "/"' });
+/** `<namespace>/<id>`: exactly one slash, both parts non-empty, no white space or control characters. */
+export const SERVER_NAME_PATTERN = new RegExp(`^[^${NAME_EXCLUDED}]+/[^${NAME_EXCLUDED}]+$`);
+
+/** An ISO 8601 UTC timestamp (`2026-02-21T22:49:33.106Z`), in portable pattern syntax (`[0-9]`, not `\d`). */
+export const ISO_UTC_PATTERN = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?Z$/;
+
+/** A real instant in UTC, with a portable pattern: a day that does not exist (Feb 30) is refused too. */
+export const isoUtc = (error = 'must be an ISO 8601 UTC timestamp (ending in Z)') =>
+  z
+    .string()
+    .regex(ISO_UTC_PATTERN, { error })
+    .refine(
+      (text) => {
+        const time = Date.parse(text);
+        return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 19) === text.slice(0, 19);
+      },
+      { error },
+    )
+    .meta({ format: 'date-time' });
+
+/** A server name; `hint` follows the rule in the message (what the caller can do next). */
+export const serverName = (hint = '') =>
+  z
+    .string()
+    .max(MAX_NAME_LENGTH, { error: `name must be at most ${MAX_NAME_LENGTH} characters` })
+    .regex(SERVER_NAME_PATTERN, { error: `name must be <namespace>/<id> with exactly one "/"${hint}` });
+
+export const ServerNameSchema = serverName();
 
 const Score = z.number().int().min(0).max(100);
 
@@ -79,7 +110,11 @@ export const SignalsSchema = z.strictObject({
 });
 export type Signals = z.infer<typeof SignalsSchema>;
 
-const ShortString = z.string().min(1).max(MAX_TEXT);
+/** A version string; an unknown version is `null`, never an empty string (nothing is invented). */
+const VersionText = z
+  .string()
+  .min(1, { error: 'version must not be empty: write null when the version is unknown' })
+  .max(MAX_TEXT);
 const UniqueStrings = (item: z.ZodString) =>
   z
     .array(item)
@@ -93,7 +128,7 @@ export const InstallSchema = z.strictObject({
     .url({ protocol: /^https?$/, error: 'repo_url must be an http(s) URL or null' })
     .max(MAX_TEXT)
     .nullable(),
-  version: ShortString.nullable(),
+  version: VersionText.nullable(),
   package_types: UniqueStrings(z.string().min(1).max(64)),
   transport_types: UniqueStrings(z.string().min(1).max(64)),
 });
@@ -110,7 +145,7 @@ export const ScoresSchema = z.strictObject({
 export const PackageRefSchema = z.strictObject({
   registry_type: z.string().min(1).max(64),
   identifier: z.string().min(1).max(MAX_TEXT),
-  version: ShortString.nullable(),
+  version: VersionText.nullable(),
 });
 export type PackageRef = z.infer<typeof PackageRefSchema>;
 
@@ -132,7 +167,7 @@ export const ServerRecordSchema = z
     badges: z.array(BadgeSchema).max(64),
     verified_publisher: z.boolean(),
     targets: UniqueStrings(z.string().min(1).max(64)),
-    scored_at: z.iso.datetime({ error: 'scored_at must be an ISO 8601 UTC timestamp (ending in Z)' }),
+    scored_at: isoUtc('scored_at must be an ISO 8601 UTC timestamp (ending in Z)'),
     install: InstallSchema,
     signals: SignalsSchema.optional(),
     // Documented extras from the registry (data/README.md): absent in older datasets, never invented.
@@ -249,12 +284,16 @@ export const LookupParamsSchema = z.strictObject({
 });
 export type LookupParams = z.infer<typeof LookupParamsSchema>;
 
-export const SearchParamsSchema = z.strictObject({
-  q: z
-    .string({ error: 'q is required' })
+/** Search words, with messages that name the parameter as the caller knows it (`q` here, `query` in MCP). */
+export const searchWords = (name: string) =>
+  z
+    .string({ error: `${name} is required` })
     .trim()
-    .min(LIMITS.minQuery, { error: `q must be at least ${LIMITS.minQuery} characters` })
-    .max(LIMITS.maxQuery, { error: `q must be at most ${LIMITS.maxQuery} characters` }),
+    .min(LIMITS.minQuery, { error: `${name} must be at least ${LIMITS.minQuery} characters` })
+    .max(LIMITS.maxQuery, { error: `${name} must be at most ${LIMITS.maxQuery} characters` });
+
+export const SearchParamsSchema = z.strictObject({
+  q: searchWords('q'),
   limit: intIn('limit', LIMITS.search.min, LIMITS.search.max).default(LIMITS.search.default),
 });
 export type SearchParams = z.infer<typeof SearchParamsSchema>;

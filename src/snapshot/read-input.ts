@@ -156,7 +156,12 @@ export async function readDataset(glob: string, cwd = process.cwd()): Promise<Da
     }
     inputHash.update(`${file}\0${fileHash.digest('hex')}\n`);
   }
-  return { records: collector.result(), files, inputHash: inputHash.digest('hex') };
+  const records = collector.result();
+  if (records.length === 0) {
+    // A snapshot of nothing would answer every lookup with 404 and report an average score of 0.
+    throw new InputError([`${glob}: the files hold no server records; a snapshot needs at least one`]);
+  }
+  return { records, files, inputHash: inputHash.digest('hex') };
 }
 
 /** Hash of the input files only (no parsing): how `npm start` tells whether the dataset changed. */

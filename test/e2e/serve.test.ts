@@ -112,10 +112,17 @@ describe('npm start', () => {
     expect((await fetch(`${server.base}/v1/stats`, { headers: { 'X-API-Key': newKey } })).status).toBe(401);
   }, 120_000);
 
-  it('answers JSON 404s under /v1 and serves nothing outside public/', async () => {
-    const unknown = await fetch(`${server.base}/v1/nothing`);
-    expect(unknown.status).toBe(404);
-    expect(unknown.headers.get('content-type')).toContain('application/json');
+  it('answers JSON 404s under /v1 in any letter case, a small page elsewhere, and nothing outside public/', async () => {
+    for (const path of ['/v1/nothing', '/V1/stats', '/V1', '/v1/Servers']) {
+      const unknown = await fetch(`${server.base}${path}`);
+      expect(unknown.status, path).toBe(404);
+      expect(unknown.headers.get('content-type'), path).toContain('application/json');
+      expect(((await unknown.json()) as { error: { code: string } }).error.code).toBe('route_not_found');
+    }
+    const page = await fetch(`${server.base}/no-such-page`);
+    expect(page.status).toBe(404);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await page.text()).toContain('<h1>Not found</h1>');
     for (const attempt of ['/%2e%2e/package.json', '/../package.json', '/..%2fpackage.json', '/.git/config']) {
       const response = await rawGet(server.base, attempt);
       expect(response.status, attempt).toBe(404);

@@ -300,7 +300,7 @@ describe('the MCP wrapper against the real API', () => {
     const items = expected.data as ServerRecord[];
     expect(items.map((item) => item.name)).toEqual(['io.github.acme/postgres-mcp', 'io.github.acme/postgres-admin']);
     const text = textOf(result);
-    expect(text).toContain('Search results: 2 match; showing 1-2.');
+    expect(text).toContain('Search results: 2 servers match; showing 1-2.');
     expect(text).toContain('- io.github.acme/postgres-admin: 47/100 Low Trust');
   });
 
@@ -323,7 +323,7 @@ describe('the MCP wrapper against the real API', () => {
     });
     expect(expected.meta.total).toBe(6);
     const text = textOf(result);
-    expect(text).toContain('Servers: 6 match; showing 2-3.');
+    expect(text).toContain('Servers: 6 servers match; showing 2-3.');
     expect(text).toContain('offset 3');
 
     const flagged = await client.callTool({
@@ -384,6 +384,12 @@ describe('the MCP wrapper against the real API', () => {
     const noSlash = await client.callTool({ name: 'check_server_trust', arguments: { name: 'postgres-mcp' } });
     expect(noSlash.isError).toBe(true);
     expect(textOf(noSlash)).toContain('<namespace>/<id>');
+    expect(textOf(noSlash)).toContain('call search_servers');
+    // Errors name the tool's parameters, not the API's (`query`, never `q`).
+    const short = await client.callTool({ name: 'search_servers', arguments: { query: 'p' } });
+    expect(short.isError).toBe(true);
+    expect(textOf(short)).toContain('query must be at least 2 characters');
+    expect(textOf(short)).not.toMatch(/\bq must/);
   });
 
   it('never writes the API key to its log', () => {

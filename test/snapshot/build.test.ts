@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSnapshot } from '../../src/snapshot/build.js';
 import { ARTIFACT_FILES, ARTIFACT_VERSION, MANIFEST_FILE } from '../../src/snapshot/manifest.js';
 import { loadObjectEngine } from '../support/engine.js';
+import { makeRecord } from '../support/records.js';
 import { SnapshotLoadError } from '../../src/snapshot/load.js';
 import { InputError } from '../../src/snapshot/read-input.js';
 
@@ -66,6 +67,25 @@ describe('rejecting a dataset', () => {
       expect(error.message).toMatch(message);
     });
   }
+
+  it('refuses a dataset with no records rather than serve nothing with an average score of 0', async () => {
+    const dir = path.join(work, 'empty-dataset');
+    await mkdir(dir);
+    await writeFile(path.join(dir, 'servers.json'), '[]');
+    const error = await buildError(`${dir}/*.json`);
+    expect(error.lines).toEqual([expect.stringMatching(/hold no server records; a snapshot needs at least one$/)]);
+  });
+
+  it('says to write null, not an empty string, for an unknown version', async () => {
+    const dir = path.join(work, 'empty-version');
+    await mkdir(dir);
+    const record = makeRecord({
+      name: 'io.github.a/b',
+      install: { repo_url: null, version: '', package_types: [], transport_types: [] },
+    });
+    await writeFile(path.join(dir, 'servers.json'), JSON.stringify([record]));
+    expect((await buildError(`${dir}/*.json`)).message).toContain('version must not be empty: write null when the version is unknown');
+  });
 
   it('gives input that is not valid JSON one clear line', async () => {
     const error = await buildError(`${fixtures}/invalid/not-json.json`);
