@@ -5,5 +5,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // dist/ is compiled once, before every test (see the file).
+    globalSetup: ['test/support/compile.ts'],
   },
 });

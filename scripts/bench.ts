@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- [--records N] [--seed S] [--only snapshot,http,store] [--seconds S]`: every benchmark.
+ * `npm run bench -- [--records N] [--seed S] [--only snapshot,http,store,cold] [--seconds S]`: every benchmark.
  * `snapshot` (issue 2): generates N synthetic records (default 100,000), then measures, each in a fresh
  * process so nothing is warm that should not be:
  * the build's time and peak memory, the artifacts' sizes, the time to load each artifact cold, the memory
@@ -8,6 +8,7 @@
  * (scripts/bench-http.ts). `store` (issue 4): Get Server with STORE=redis against STORE=memory
  * (scripts/bench-store.ts). Prints tables; docs/performance.md carries the figures.
  */
+import { benchColdStart } from './bench-cold.js';
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -29,7 +30,7 @@ const { values } = parseArgs({
     dir: { type: 'string' },
     input: { type: 'string' },
     keep: { type: 'boolean', default: false },
-    only: { type: 'string', default: 'snapshot,http,store' },
+    only: { type: 'string', default: 'snapshot,http,store,cold' },
     seconds: { type: 'string', default: '5' },
   },
   strict: true,
@@ -146,6 +147,10 @@ async function main() {
   if (parts.has('http')) {
     console.log('\n## HTTP benchmark (issue 3 targets)\n');
     console.log(formatHttpBench(await benchHttp({ records: count, seconds: Number(values.seconds) })));
+  }
+  if (parts.has('cold')) {
+    console.log('\n## Cold start (runtime issue target)\n');
+    console.log(await benchColdStart());
   }
   if (parts.has('store')) {
     console.log('\n## Store benchmark: Get Server with STORE=redis against STORE=memory (issue 4 target)\n');

@@ -10,7 +10,9 @@ import { parseArgs } from 'node:util';
 import { OPENAPI_FILE, writeOpenApiDocument } from './openapi.js';
 import { buildSnapshotWithDiff, RepublishRefused } from '../src/snapshot/build.js';
 import { DEFAULT_GUARDS, summarizeDiff } from '../src/snapshot/diff.js';
-import { DEFAULT_INPUT_GLOB, DEFAULT_SNAPSHOT_DIR } from '../src/snapshot/paths.js';
+import { readManifest } from '../src/snapshot/load.js';
+import { CHANGES_FILE } from '../src/snapshot/manifest.js';
+import { DEFAULT_INPUT_GLOB, DEFAULT_SNAPSHOT_DIR, snapshotIsStale } from '../src/snapshot/paths.js';
 import { InputError } from '../src/snapshot/read-input.js';
 
 const USAGE = `usage: npm run build -- [--input "<glob>"] [--out <dir>] [--previous <dir>] [--max-removed <share>] [--max-score-changed <share>] [--force]
@@ -66,6 +68,18 @@ async function main(): Promise<number> {
   } catch (error) {
     console.error(`build: ${(error as Error).message}`);
     return 2;
+  }
+  // A release builds and checks a snapshot, then the platform runs this same command: a snapshot that is
+  // already current for the dataset (same input hash, same artifact version) is kept as it is, with its
+  // changes.json, so what deploys is exactly what was checked.
+  if (values.previous === undefined && !values.force && !(await snapshotIsStale(out, input))) {
+    const manifest = await readManifest(out);
+    console.log(
+      `snapshot ${manifest.snapshot_id} in ${out} is current for "${input}" (same input hash): kept as it is` +
+        `${manifest.files[CHANGES_FILE] ? ', with its changes.json' : ''} (--force rebuilds it)`,
+    );
+    if (await writeOpenApiDocument()) console.log(`wrote ${path.relative(process.cwd(), OPENAPI_FILE)}`);
+    return 0;
   }
   const started = performance.now();
   try {

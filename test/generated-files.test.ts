@@ -29,7 +29,12 @@ describe('the generated files', () => {
       rewrites: { source: string }[];
     };
     const sources = config.rewrites.map((rewrite) => rewrite.source);
-    expect(sources).toEqual([...ROUTES.map((route) => route.path.replace(/\{(\w+)\}/g, ':$1')), NOT_FOUND_SOURCE]);
+    expect(sources).toEqual([
+      ...ROUTES.map((route) => route.path.replace(/\{(\w+)\}/g, ':$1')),
+      '/v1/',
+      '/v1/:path+/',
+      NOT_FOUND_SOURCE,
+    ]);
   });
 
   it('gives every route its own function file, and every path of ROUTE_PATHS a row', () => {

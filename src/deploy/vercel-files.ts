@@ -20,6 +20,9 @@ const vercelPath = (template: string) => template.replace(/\{([a-z_]+)\}/g, ':$1
 export function rewritesFor(routes: readonly Route[]): Rewrite[] {
   return [
     ...routes.map((route) => ({ source: vercelPath(route.path), destination: `/api${vercelPath(route.path)}` })),
+    // A trailing slash matches no route: the JSON 404 too, as locally (the catch-all below misses `/v1/`).
+    { source: '/v1/', destination: '/api/v1/not-found' },
+    { source: '/v1/:path+/', destination: '/api/v1/not-found' },
     { source: NOT_FOUND_SOURCE, destination: '/api/v1/not-found' },
   ];
 }

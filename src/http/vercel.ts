@@ -31,8 +31,9 @@ export function routeUrl(url: string, segments: readonly string[]): string {
   if (path === '/api/v1' || path.startsWith('/api/v1/')) path = path.slice('/api'.length);
   if (query === '' || segments.length === 0) return query === '' ? path : `${path}?${query}`;
   const parts = path.split('/');
+  // A path segment is percent-decoded only: `+` in a path is a plus sign, not a space (that is the query's rule).
   const expected = new Map(
-    segments.map((name, index) => [name, safeDecode(parts[parts.length - segments.length + index] ?? '')]),
+    segments.map((name, index) => [name, decodePathSegment(parts[parts.length - segments.length + index] ?? '')]),
   );
   const kept = query.split('&').filter((pair) => {
     const equals = pair.indexOf('=');
@@ -41,6 +42,15 @@ export function routeUrl(url: string, segments: readonly string[]): string {
     return !(expected.has(name) && expected.get(name) === value);
   });
   return kept.length === 0 ? path : `${path}?${kept.join('&')}`;
+}
+
+/** Path-segment decoding; text that is not valid percent-encoding is kept as is. */
+function decodePathSegment(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 /** Query-string decoding (`+` is a space); text that is not valid percent-encoding is kept as is. */

@@ -16,6 +16,8 @@ export async function snapshotIsStale(dir: string, inputGlob: string): Promise<b
   const { hashInput } = await import('./read-input.js');
   try {
     const manifest = await readManifest(dir);
+    const { ARTIFACT_VERSION } = await import('./manifest.js');
+    if (manifest.artifact_version !== ARTIFACT_VERSION) return true;
     return manifest.input_hash !== (await hashInput(inputGlob));
   } catch {
     return true;

@@ -27,6 +27,11 @@ describe('routeUrl', () => {
     expect(routeUrl('/v1/stats', [])).toBe('/v1/stats');
   });
 
+  it('keeps + in a path segment a plus sign, as the segment the platform appended says', () => {
+    expect(routeUrl('/v1/servers/a+b/c?namespace=a%2Bb&id=c', ['namespace', 'id'])).toBe('/v1/servers/a+b/c');
+    expect(routeUrl('/v1/servers/a+b/c+d?namespace=a%2Bb&id=c%2Bd', ['namespace', 'id'])).toBe('/v1/servers/a+b/c+d');
+  });
+
   it('maps a destination path under /api/v1 back to /v1', () => {
     expect(routeUrl('/api/v1/health', [])).toBe('/v1/health');
     expect(routeUrl('/api/v1/servers/a/c?namespace=a&id=c', ['namespace', 'id'])).toBe('/v1/servers/a/c');
@@ -78,10 +83,12 @@ describe('the api/ functions', () => {
     expect(((await response.json()) as { data: { name: string } }).data.name).toBe('com.example/mcp');
   });
 
-  it('answers an unknown /v1 path with the JSON route_not_found', async () => {
-    const response = await call('../../api/v1/not-found.ts', '/v1/servers/a/b/c?path=servers%2Fa%2Fb%2Fc');
-    expect(response.status).toBe(404);
-    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('route_not_found');
+  it('answers an unknown /v1 path, and one with a trailing slash, with the JSON route_not_found', async () => {
+    for (const url of ['/v1/servers/a/b/c?path=servers%2Fa%2Fb%2Fc', '/v1/', '/v1/servers/', '/v1/health/']) {
+      const response = await call('../../api/v1/not-found.ts', url);
+      expect(response.status, url).toBe(404);
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe('route_not_found');
+    }
   });
 
   it('shares one warm context between requests: the counter goes on across files', async () => {

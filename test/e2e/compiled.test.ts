@@ -1,0 +1,69 @@
+/**
+ * Production runs compiled JavaScript: `npm start` is a plain `node dist/serve.mjs` (dist/ written by
+ * `npm ci` through `prepare`, or `npm run compile`), and the compiled server answers as the TypeScript one
+ * does, with no TypeScript loader anywhere in it.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RECORDS } from '../gateway/harness.js';
+import { buildTestSnapshot } from '../support/records.js';
+import { childEnv, REPO } from './process.js';
+
+let dir: string;
+beforeAll(async () => {
+  // dist/ was compiled by the global setup (test/support/compile.ts), as `npm ci` compiles it.
+  dir = await mkdtemp(path.join(tmpdir(), 'mts-compiled-'));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+describe('the compiled entry points', () => {
+  it('are what npm start, the MCP wrapper and the CLI run', async () => {
+    const scripts = (
+      JSON.parse(await readFile(path.join(REPO, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+    ).scripts;
+    expect(scripts.start).toBe('node dist/serve.mjs');
+    expect(scripts.prepare).toBe('node scripts/compile.mjs');
+    const bin = await readFile(path.join(REPO, 'bin', 'mcp-trust-score.js'), 'utf8');
+    expect(bin).toContain('../dist/${name}.mjs');
+  });
+
+  it('load no TypeScript loader', async () => {
+    for (const file of await readdir(path.join(REPO, 'dist'))) {
+      expect(await readFile(path.join(REPO, 'dist', file), 'utf8'), file).not.toMatch(/from ["']tsx/);
+    }
+  });
+
+  it('serve the API from node dist/serve.mjs', async () => {
+    const child = spawn(process.execPath, ['dist/serve.mjs'], {
+      cwd: REPO,
+      env: childEnv({
+        HOST: '127.0.0.1',
+        PORT: '0',
+        SNAPSHOT_DIR: await buildTestSnapshot(RECORDS),
+        API_KEYS: 'compiled-test-key',
+        KEYS_FILE: path.join(dir, 'keys.json'),
+      }),
+    });
+    try {
+      const base = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+          out += chunk;
+          const match = /Listening on (http:\/\/\S+)/.exec(out);
+          if (match?.[1]) resolve(match[1]);
+        });
+        child.once('exit', (code) => reject(new Error(`exited with ${code}: ${out}`)));
+      });
+      const response = await fetch(`${base}/v1/servers/io.github.acme/postgres-mcp`, {
+        headers: { 'X-API-Key': 'compiled-test-key' },
+      });
+      expect(response.status).toBe(200);
+      expect(((await response.json()) as { data: { name: string } }).data.name).toBe('io.github.acme/postgres-mcp');
+    } finally {
+      child.kill();
+    }
+  }, 30_000);
+});
