@@ -13,6 +13,7 @@ import { loadConfig } from '../src/service/config.js';
 import { OperatorError } from '../src/errors/operator-error.js';
 import { StoreUnavailableError } from '../src/stores/types.js';
 import { runMain } from './lib/main.js';
+import { isGatewayTarget } from '../src/api/paths.js';
 import { createBufferedLineWriter } from '../src/gateway/log.js';
 import {
   createClientErrorHandler,
@@ -108,8 +109,7 @@ async function main(): Promise<void> {
     }
     const url = request.url ?? '/';
     // Any letter case: `/V1/stats` gets the API's JSON 404, never the site's page.
-    const head = url.slice(0, 4).toLowerCase();
-    const isApi = head === '/v1' || head === '/v1/' || head === '/v1?';
+    const isApi = isGatewayTarget(url);
     void (isApi ? api(request, response) : files(request, response));
   });
   // What Node's parser refuses (malformed HTTP, oversized headers, slow clients) and CONNECT are answered

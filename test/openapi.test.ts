@@ -79,7 +79,7 @@ describe('the generated document', () => {
     }
   });
 
-  it('requires the X-API-Key header on every route but health', () => {
+  it('requires the X-API-Key header on every route but health and the badge', () => {
     expect(doc.components.securitySchemes.ApiKeyAuth).toMatchObject({
       type: 'apiKey',
       in: 'header',
@@ -87,7 +87,7 @@ describe('the generated document', () => {
     });
     expect(doc.security).toEqual([{ ApiKeyAuth: [] }]);
     for (const [route, item] of Object.entries(doc.paths) as [string, Json][]) {
-      if (route === '/v1/health') expect(op(item).security).toEqual([]);
+      if (route === '/v1/health' || route.startsWith('/badges/')) expect(op(item).security).toEqual([]);
       else expect(op(item).security).toBeUndefined();
     }
   });
@@ -213,7 +213,10 @@ async function conforms(response: Response, pathname: string, method = 'GET'): P
   const text = await response.text();
   let body: Json | undefined;
   const schema = spec.content?.['application/json']?.schema as Json | undefined;
-  if (schema === undefined || method === 'HEAD') {
+  if (spec.content?.['image/svg+xml'] !== undefined) {
+    expect(response.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+    expect(text).toMatch(method === 'HEAD' ? /^$/ : /^<svg /);
+  } else if (schema === undefined || method === 'HEAD') {
     expect(text).toBe('');
   } else {
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
@@ -401,6 +404,24 @@ describe('real answers of the gateway', () => {
     );
     expect(unavailable.status).toBe(502);
     await conforms(unavailable, '/v1/check');
+  });
+
+  it('answers the badge with every documented status, each matching the document', async () => {
+    const ok = await h.call('/badges/io.github.acme/postgres-mcp.svg', { key: null });
+    expect(ok.status).toBe(200);
+    await conforms(ok, '/badges/io.github.acme/postgres-mcp.svg');
+    const etag = ok.headers.get('etag') ?? '';
+    for (const [target, init, status] of [
+      ['/badges/io.github.acme/postgres-mcp.svg', { key: null, headers: { 'if-none-match': etag } }, 304],
+      ['/badges/a%2Fb/c.svg', { key: null }, 400],
+      ['/badges/io.github.nobody/nothing.svg', { key: null }, 404],
+      ['/badges/a/b.svg', { key: null, method: 'POST' }, 405],
+      [`/badges/a/b.svg?x=${'a'.repeat(2048)}`, { key: null }, 414],
+    ] as const) {
+      const response = await h.call(target, init);
+      expect(response.status, target).toBe(status);
+      await conforms(response, new URL(target, 'http://x').pathname);
+    }
   });
 
   it('has checked every documented status of every operation against a real answer (500 aside: a bug, not a case)', () => {

@@ -256,11 +256,19 @@ function installSection(record) {
   const recordUrl = `${location.origin}${API_BASE}/servers/${encodeURIComponent(namespace)}/${encodeURIComponent(id)}`;
   const parts = [facts];
   if (install.repo_url) parts.push(command('Get the source', `git clone ${shellQuote(install.repo_url)}`));
-  if (install.package_types.length > 0) {
+  const packages = /** @type {{registry_type: string, identifier: string}[]} */ (record.packages ?? []);
+  if (packages.length > 0) {
     parts.push(
       h('p', {
         class: 'hint',
-        text: `Published as ${install.package_types.join(', ')}; the package name is in the repository's README or the MCP registry entry, not in this record.`,
+        text: `Packages (from the MCP registry): ${packages.map((pkg) => `${pkg.registry_type}:${pkg.identifier}`).join(', ')}.`,
+      }),
+    );
+  } else if (install.package_types.length > 0) {
+    parts.push(
+      h('p', {
+        class: 'hint',
+        text: `Published as ${install.package_types.join(', ')}; the package name is in the repository's README or the MCP registry entry.`,
       }),
     );
   }
@@ -271,6 +279,15 @@ function installSection(record) {
       `curl -fsS -H "X-API-Key: $TRUST_API_KEY" ${shellQuote(recordUrl)} | jq -e '.data.trust_score >= 60'`,
     ),
   );
+  const badgeUrl = `${location.origin}/badges/${encodeURIComponent(namespace)}/${encodeURIComponent(id)}.svg`;
+  parts.push(
+    h(
+      'p',
+      { class: 'badge-preview' },
+      h('img', { src: badgeUrl, alt: `MCP trust badge of ${record.name}`, height: '20' }),
+    ),
+  );
+  parts.push(command('Show this badge in a README (Markdown)', `![MCP trust](${badgeUrl})`));
   return h('div', null, ...parts);
 }
 

@@ -154,7 +154,35 @@ function errorResponses(): Record<ErrorResponseName, JsonObject> {
 const responseRef = (name: ErrorResponseName | 'NotModified') => ({ $ref: `#/components/responses/${name}` });
 
 /** The GET operation of `route`, as the document describes it. */
+/** A keyless document route (the badge): its own media type, public caching, the badge even for a 404. */
+function documentOperation(route: Route): JsonObject {
+  const spec = route.doc;
+  const svg = { 'image/svg+xml': { schema: { type: 'string', description: 'An SVG image.' } } };
+  const headers = headerRefs([...RATE_LIMIT_HEADERS, 'ETag', 'Cache-Control']);
+  return {
+    operationId: spec.operationId,
+    summary: spec.summary,
+    description: spec.description,
+    tags: [spec.tag],
+    security: [],
+    parameters: [
+      ...(spec.path ? parametersOf(spec.path.schema, 'path', spec.path.descriptions) : []),
+      { $ref: '#/components/parameters/IfNoneMatch' },
+    ],
+    responses: {
+      '200': { description: 'The badge of the server.', headers, content: svg },
+      '304': responseRef('NotModified'),
+      '400': responseRef('BadRequest'),
+      '404': { description: 'No server has this name: the grey `not scored` badge.', headers, content: svg },
+      '405': responseRef('MethodNotAllowed'),
+      '414': responseRef('UriTooLong'),
+      '500': responseRef('InternalError'),
+    },
+  };
+}
+
 function operation(route: Route): JsonObject {
+  if (route.doc.media !== undefined) return documentOperation(route);
   const spec = { ...route.doc, keyed: route.keyed };
   // Cached answers carry an ETag and may be 304; a POST answer is made for its body and never cached.
   const cached = route.keyed && route.method !== 'POST';

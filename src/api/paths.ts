@@ -12,7 +12,17 @@ export const ROUTE_PATHS = {
   search: '/v1/search',
   lookup: '/v1/lookup',
   check: '/v1/check',
+  badge: '/badges/{namespace}/{id}.svg',
 } as const;
+
+/** The path prefixes the gateway answers (everything else is the site's). */
+export const GATEWAY_PREFIXES = ['/v1', '/badges/'] as const;
+
+/** Whether `url` (a request target) is the gateway's, in any letter case. */
+export function isGatewayTarget(url: string): boolean {
+  const lower = url.slice(0, 8).toLowerCase();
+  return lower === '/v1' || lower.startsWith('/v1/') || lower.startsWith('/v1?') || lower.startsWith('/badges/');
+}
 
 export type RouteId = keyof typeof ROUTE_PATHS;
 
@@ -21,7 +31,7 @@ export function pathParamNames(template: string): string[] {
   return template
     .split('/')
     .filter((segment) => segment.startsWith('{'))
-    .map((segment) => segment.slice(1, -1));
+    .map((segment) => segment.slice(1, segment.indexOf('}')));
 }
 
 /** `template` with each `{name}` replaced by its value, percent-encoded (so `/` in a value stays one segment). */

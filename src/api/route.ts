@@ -38,7 +38,22 @@ export interface Computed {
  */
 export type Answer =
   | { kind: 'cached'; key: string; compute: () => Computed | undefined; missing?: () => ApiError }
-  | { kind: 'live'; data: string };
+  | { kind: 'live'; data: string }
+  | PublicDocument;
+
+/**
+ * A keyless document that is not the JSON envelope (a badge): public data only, cacheable by anyone for a
+ * while (`cacheControl`), with an ETag made from the snapshot and `key`.
+ */
+export interface PublicDocument {
+  kind: 'document';
+  key: string;
+  status: number;
+  contentType: string;
+  cacheControl: string;
+  body: string;
+  headers?: Readonly<Record<string, string>>;
+}
 
 export type Handler = (context: HandlerContext) => Answer | Promise<Answer>;
 
@@ -60,6 +75,8 @@ export interface OperationDoc {
   path?: ParameterDoc;
   /** Whether the route answers 404 for something it cannot find (Get Server's unknown name). */
   notFound?: boolean;
+  /** A route that answers a document other than JSON (a badge): its media type. */
+  media?: 'image/svg+xml';
 }
 
 /** A route that takes a JSON body: how to validate it, and how many requests it counts as. */

@@ -16,6 +16,7 @@ import {
   SearchParamsSchema,
   ServerPathSchema,
 } from '../model/schema.js';
+import { badge } from './handlers/badge.js';
 import { checkServers } from './handlers/check.js';
 import { lookupServers } from './handlers/lookup.js';
 import { getServer, listServers, searchServers } from './handlers/servers.js';
@@ -154,6 +155,23 @@ export const ROUTES: readonly Route[] = [
       description: `A verdict on a whole MCP configuration: each item of \`servers\` (a server name, \`{"package": "<registry_type>:<identifier>"}\` or \`{"url": "<remote url>"}\`, 1 to ${CHECK_LIMITS.maxItems}) is resolved as Get Server and Reverse Lookup resolve it and judged by \`policy\`: \`allow\` and \`deny\` (server names) override everything; otherwise an item fails below \`min_score\`, with a flag of \`deny_flags\`, or without a verified publisher when \`require_verified_publisher\` is true; an item that matches no scored server gets \`unknown\` (default \`fail\`). Results keep the order of the input, each with reasons a person can act on; \`verdict\` is \`fail\` when any result fails. Each item counts as one request; a call with more items than the key has left is a 429 that counts nothing. The body is \`application/json\`, at most 64 KB. Never cached.`,
       tag: 'Servers',
       body: 'CheckResponse',
+    },
+  },
+  {
+    id: 'badge',
+    path: ROUTE_PATHS.badge,
+    keyed: false,
+    handler: badge,
+    doc: {
+      operationId: 'getBadge',
+      summary: 'Trust Badge',
+      description:
+        'A small SVG badge for READMEs (`MCP trust | 66 · Moderate`), coloured by band. Needs no key and never counts (an image in a README cannot send a header, and the score is public); `Cache-Control: public` for five minutes in browsers and an hour in shared caches, an ETag that changes with the snapshot. An unknown server gets a grey `not scored` badge with status 404, so the image never breaks. The query string is ignored. Markdown: `![MCP trust](https://<host>/badges/<namespace>/<id>.svg)`.',
+      tag: 'Servers',
+      body: 'ServerResponse',
+      path: { schema: ServerPathSchema, descriptions: SERVER_PATH },
+      notFound: true,
+      media: 'image/svg+xml',
     },
   },
 ];

@@ -17,9 +17,21 @@ export interface Rewrite {
 /** `/v1/servers/{namespace}/{id}` → `/v1/servers/:namespace/:id`, Vercel's path syntax. */
 const vercelPath = (template: string) => template.replace(/\{([a-z_]+)\}/g, ':$1');
 
+/**
+ * A path whose parameter carries a suffix (`{id}.svg`) cannot name a file segment by segment; such a route
+ * gets one static function named after it, in the folder of its static prefix (`api/badges/badge.ts`).
+ */
+const hasSuffixParameter = (route: Route) => /\}[^/]/.test(route.path);
+const staticPrefix = (route: Route) => route.path.slice(0, route.path.indexOf('/{'));
+
 export function rewritesFor(routes: readonly Route[]): Rewrite[] {
   return [
-    ...routes.map((route) => ({ source: vercelPath(route.path), destination: `/api${vercelPath(route.path)}` })),
+    ...routes.map((route) => ({
+      source: vercelPath(route.path),
+      destination: hasSuffixParameter(route)
+        ? `/api${staticPrefix(route)}/${route.id}`
+        : `/api${vercelPath(route.path)}`,
+    })),
     // A trailing slash matches no route: the JSON 404 too, as locally (the catch-all below misses `/v1/`).
     { source: '/v1/', destination: '/api/v1/not-found' },
     { source: '/v1/:path+/', destination: '/api/v1/not-found' },
@@ -32,6 +44,7 @@ export function rewritesFor(routes: readonly Route[]): Rewrite[] {
  * when another route's path continues below it (`/v1/servers` beside `/v1/servers/{namespace}/{id}`).
  */
 export function functionFileOf(route: Route, routes: readonly Route[]): string {
+  if (hasSuffixParameter(route)) return `api${staticPrefix(route)}/${route.id}.ts`;
   const base = `api${route.path.replace(/\{([a-z_]+)\}/g, '[$1]')}`;
   const hasChildren = routes.some((other) => other.path.startsWith(`${route.path}/`));
   return hasChildren ? `${base}/index.ts` : `${base}.ts`;

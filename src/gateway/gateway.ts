@@ -178,6 +178,16 @@ export function createGateway(deps: GatewayDeps): Gateway {
     }
     const engine = getEngine();
     const answer = await route.handler({ engine, query: target.query, pathParams, nowMs, store: calls, body });
+    if (answer.kind === 'document') {
+      const headers = out.headers(state.decision, nowMs, answer.cacheControl, false);
+      Object.assign(headers, answer.headers, { 'content-type': answer.contentType });
+      headers.etag = etagFor(engine.snapshot.id, `${answer.key}\n${answer.status}`);
+      if (matchesIfNoneMatch(request.headers.get('if-none-match'), headers.etag)) {
+        delete headers['content-type'];
+        return { status: 304, headers, body: null };
+      }
+      return out.withBody(answer.status, headers, answer.body, head);
+    }
     if (answer.kind === 'live') {
       const body = `{"data":${answer.data},"meta":{"cached":false${snapshotMetaOf(engine)}}}`;
       return out.withBody(200, out.headers(state.decision, nowMs, NO_STORE, true), body, head);

@@ -34,8 +34,11 @@ export function createRouter(routes: readonly Route[]): Router {
       const expected = segments[i] ?? '';
       const part = parts[i] ?? '';
       if (expected.startsWith('{')) {
-        if (part === '') return undefined;
-        values[expected.slice(1, -1)] = part;
+        // `{id}.svg`: the parameter, then a literal suffix the segment must end with.
+        const close = expected.indexOf('}');
+        const suffix = expected.slice(close + 1);
+        if (!part.endsWith(suffix) || part.length === suffix.length) return undefined;
+        values[expected.slice(1, close)] = part.slice(0, part.length - suffix.length);
       } else if (part !== expected) {
         return undefined;
       }

@@ -256,6 +256,12 @@ suite(title, { timeout: 90_000 }, () => {
       'git clone https://github.com/github/github-mcp-server',
     );
     expect(await card.locator('a[href="https://github.com/github/github-mcp-server"]').count()).toBe(1);
+    // The badge: shown (the image loads from this host) and offered as Markdown to copy.
+    const badge = card.locator('.badge-preview img');
+    await poll(() => badge.evaluate((image) => (image as HTMLImageElement).naturalWidth)).toBeGreaterThan(50);
+    expect(await card.locator('.command code').last().textContent()).toMatch(
+      /^!\[MCP trust\]\(http:\/\/127\.0\.0\.1:\d+\/badges\/io\.github\.github\/github-mcp-server\.svg\)$/,
+    );
     // The picture in docs/site.md (docs/screenshot.png is a copy of this one): statistics, search and a card.
     const top = await page
       .locator('#stats')

@@ -59,7 +59,7 @@ export function searchServers({ engine, query }: HandlerContext): Answer {
 }
 
 /** One path segment of a server name, percent-decoded; never a `/` (a name has exactly one). */
-function decodeSegment(name: 'namespace' | 'id', segment: string): string {
+export function decodeSegment(name: 'namespace' | 'id', segment: string): string {
   let decoded: string;
   try {
     decoded = decodeURIComponent(segment);
