@@ -14,11 +14,13 @@ import { readManifest } from '../src/snapshot/load.js';
 import { CHANGES_FILE } from '../src/snapshot/manifest.js';
 import { DEFAULT_INPUT_GLOB, DEFAULT_SNAPSHOT_DIR, snapshotIsStale } from '../src/snapshot/paths.js';
 import { InputError } from '../src/snapshot/read-input.js';
+import { DEFAULT_HISTORY_LENGTH } from '../src/snapshot/history.js';
 
 const USAGE = `usage: npm run build -- [--input "<glob>"] [--out <dir>] [--previous <dir>] [--max-removed <share>] [--max-score-changed <share>] [--force]
   --previous <dir>            compare with the snapshot this one replaces, write changes.json, apply the guards
   --max-removed <share>       refuse when more than this share of the previous servers is gone (default ${DEFAULT_GUARDS.maxRemovedShare})
   --max-score-changed <share> refuse when more than this share of the scores changed (default ${DEFAULT_GUARDS.maxScoreChangedShare})
+  --history <N>               how many snapshots the score history covers (default ${DEFAULT_HISTORY_LENGTH}, at least 1)
   --force                     publish even when a guard objects`;
 
 function share(name: string, text: string | undefined, fallback: number): number {
@@ -40,6 +42,7 @@ async function main(): Promise<number> {
         'max-removed': { type: 'string' },
         'max-score-changed': { type: 'string' },
         force: { type: 'boolean', default: false },
+        history: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -81,6 +84,11 @@ async function main(): Promise<number> {
     if (await writeOpenApiDocument()) console.log(`wrote ${path.relative(process.cwd(), OPENAPI_FILE)}`);
     return 0;
   }
+  const historyLength = values.history === undefined ? undefined : Number(values.history);
+  if (historyLength !== undefined && (!/^\d{1,6}$/.test(values.history ?? '') || historyLength < 1)) {
+    console.error(`build: --history must be a whole number of snapshots, at least 1, not "${values.history}"`);
+    return 2;
+  }
   const started = performance.now();
   try {
     const { manifest, diff } = await buildSnapshotWithDiff({
@@ -89,6 +97,7 @@ async function main(): Promise<number> {
       previous: values.previous,
       guards,
       force: values.force,
+      historyLength,
     });
     if (diff) console.log(summarizeDiff(diff));
     const seconds = ((performance.now() - started) / 1000).toFixed(2);

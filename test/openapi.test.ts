@@ -252,6 +252,7 @@ describe('real answers of the gateway', () => {
     '/v1/search?q=postgres',
     '/v1/search?q=pg&limit=1',
     '/v1/lookup?package=npm%3A%40acme%2Fpostgres-mcp',
+    '/v1/servers/io.github.acme/postgres-mcp/history',
     '/v1/lookup?url=https%3A%2F%2Fnobody.example%2Fmcp',
   ];
 
@@ -275,6 +276,7 @@ describe('real answers of the gateway', () => {
       '/v1/servers/org.sample/weather',
       '/v1/search?q=weather',
       '/v1/lookup?package=npm:x',
+      '/v1/servers/org.sample/weather/history',
     ]) {
       const first = await h.call(url);
       const etag = first.headers.get('etag');
@@ -293,6 +295,8 @@ describe('real answers of the gateway', () => {
       '/v1/servers/a/b?x=1',
       '/v1/search?q=a',
       '/v1/lookup',
+      '/v1/changes',
+      '/v1/servers/a/b/history?x=1',
     ]) {
       const response = await h.call(url, { key: url.startsWith('/v1/health') ? null : h.key });
       expect(response.status).toBe(400);
@@ -302,7 +306,15 @@ describe('real answers of the gateway', () => {
   });
 
   it('answers 401 for a missing and for a wrong key on every keyed route', async () => {
-    for (const url of ['/v1/stats', '/v1/servers', '/v1/servers/a/b', '/v1/search?q=ab', '/v1/lookup?package=npm:x']) {
+    for (const url of [
+      '/v1/stats',
+      '/v1/servers',
+      '/v1/servers/a/b',
+      '/v1/search?q=ab',
+      '/v1/lookup?package=npm:x',
+      '/v1/servers/a/b/history',
+      '/v1/changes?since=0000000000000000',
+    ]) {
       for (const key of [null, 'not-a-key']) {
         const response = await h.call(url, { key });
         expect(response.status).toBe(401);
@@ -312,14 +324,36 @@ describe('real answers of the gateway', () => {
   });
 
   it('answers 404 for a server that does not exist', async () => {
-    const response = await h.call('/v1/servers/io.github.nobody/nothing');
-    expect(response.status).toBe(404);
-    const body = await conforms(response, '/v1/servers/io.github.nobody/nothing');
-    expect(body?.error.code).toBe('server_not_found');
+    for (const url of ['/v1/servers/io.github.nobody/nothing', '/v1/servers/io.github.nobody/nothing/history']) {
+      const response = await h.call(url);
+      expect(response.status).toBe(404);
+      const body = await conforms(response, url);
+      expect(body?.error.code).toBe('server_not_found');
+    }
+  });
+
+  it('answers the changes since the served snapshot: none', async () => {
+    const url = `/v1/changes?since=${engine.snapshot.id}`;
+    const response = await h.call(url);
+    expect(response.status).toBe(200);
+    const body = await conforms(response, '/v1/changes');
+    expect(body?.data).toEqual([]);
+    const again = await h.call(url, { headers: { 'if-none-match': response.headers.get('etag')! } });
+    expect(again.status).toBe(304);
+    await conforms(again, '/v1/changes');
   });
 
   it('answers 405 with Allow for a method other than GET, HEAD or OPTIONS on every route', async () => {
-    for (const url of ['/v1/health', '/v1/stats', '/v1/servers', '/v1/servers/a/b', '/v1/search', '/v1/lookup']) {
+    for (const url of [
+      '/v1/health',
+      '/v1/stats',
+      '/v1/servers',
+      '/v1/servers/a/b',
+      '/v1/search',
+      '/v1/lookup',
+      '/v1/servers/a/b/history',
+      '/v1/changes',
+    ]) {
       const response = await h.call(url, { method: 'POST' });
       expect(response.status).toBe(405);
       await conforms(response, url);
@@ -327,7 +361,16 @@ describe('real answers of the gateway', () => {
   });
 
   it('answers 414 for a URL longer than 2,048 bytes on every route', async () => {
-    for (const url of ['/v1/health', '/v1/stats', '/v1/servers', '/v1/servers/a/b', '/v1/search', '/v1/lookup']) {
+    for (const url of [
+      '/v1/health',
+      '/v1/stats',
+      '/v1/servers',
+      '/v1/servers/a/b',
+      '/v1/search',
+      '/v1/lookup',
+      '/v1/servers/a/b/history',
+      '/v1/changes',
+    ]) {
       const response = await h.call(`${url}?q=${'a'.repeat(2048)}`);
       expect(response.status).toBe(414);
       const body = await conforms(response, url);
@@ -337,7 +380,15 @@ describe('real answers of the gateway', () => {
 
   it('answers 429 with Retry-After once the daily limit is used up, on every keyed route', async () => {
     const limited = await harness({ engine, config: { freeDailyLimit: 1 } });
-    for (const url of ['/v1/stats', '/v1/servers', '/v1/servers/a/b', '/v1/search?q=ab', '/v1/lookup?package=npm:x']) {
+    for (const url of [
+      '/v1/stats',
+      '/v1/servers',
+      '/v1/servers/a/b',
+      '/v1/search?q=ab',
+      '/v1/lookup?package=npm:x',
+      '/v1/servers/a/b/history',
+      '/v1/changes?since=0000000000000000',
+    ]) {
       const key = await limited.issue();
       expect((await limited.call(url, { key })).status).not.toBe(429);
       const response = await limited.call(url, { key });
@@ -353,7 +404,15 @@ describe('real answers of the gateway', () => {
     await store.close();
     const key = 'a-static-test-key';
     const down = await harness({ engine, store, config: { apiKeyHashes: [hashKey(key)] } });
-    for (const url of ['/v1/stats', '/v1/servers', '/v1/servers/a/b', '/v1/search?q=ab', '/v1/lookup?package=npm:x']) {
+    for (const url of [
+      '/v1/stats',
+      '/v1/servers',
+      '/v1/servers/a/b',
+      '/v1/search?q=ab',
+      '/v1/lookup?package=npm:x',
+      '/v1/servers/a/b/history',
+      '/v1/changes?since=0000000000000000',
+    ]) {
       const response = await down.call(url, { key });
       expect(response.status).toBe(502);
       const body = await conforms(response, new URL(url, 'http://x').pathname);

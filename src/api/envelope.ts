@@ -9,6 +9,7 @@ import {
   BadgeSchema,
   HealthSchema,
   InstallSchema,
+  TRUST_LABELS,
   isoUtc,
   LIMITS,
   ScoresSchema,
@@ -93,6 +94,32 @@ export const SearchResponseSchema = envelope(z.array(ServerRecordSchema).max(LIM
 export const LookupMetaSchema = ResponseMetaSchema.extend({ total: z.number().int().min(0) });
 export const LookupResponseSchema = envelope(z.array(ServerRecordSchema), LookupMetaSchema);
 export const CheckResponseSchema = envelope(CheckAnswerSchema, ResponseMetaSchema);
+const SnapshotRefShape = { snapshot_id: z.string().min(1), generated_at: isoUtc() };
+export const HistoryPointSchema = z.union([
+  z.strictObject({
+    ...SnapshotRefShape,
+    scored_at: isoUtc(),
+    trust_score: z.number().int().min(0).max(100),
+    trust_label: z.enum(TRUST_LABELS),
+    scores: ScoresSchema,
+    flags: z.array(z.string()),
+  }),
+  z.strictObject({ ...SnapshotRefShape, removed: z.literal(true) }),
+]);
+export const HistoryResponseSchema = envelope(z.array(HistoryPointSchema), ResponseMetaSchema);
+
+export const ServerChangeSchema = z.strictObject({
+  name: z.string().min(1),
+  added: z.boolean(),
+  removed: z.boolean(),
+  trust_score: z.strictObject({ from: z.number().int(), to: z.number().int() }).nullable(),
+  trust_label: z.strictObject({ from: z.string(), to: z.string() }).nullable(),
+  flags_raised: z.array(z.string()),
+  flags_cleared: z.array(z.string()),
+});
+export const ChangesMetaSchema = pageMeta(LIMITS.list).extend({ since: z.string().min(1) });
+export const ChangesResponseSchema = envelope(z.array(ServerChangeSchema).max(LIMITS.list.max), ChangesMetaSchema);
+
 export const StatsResponseSchema = envelope(StatsSchema, ResponseMetaSchema);
 export const HealthResponseSchema = envelope(HealthDataSchema, ResponseMetaSchema);
 
@@ -120,6 +147,20 @@ export const COMPONENTS = {
     CheckResponseSchema,
     'Policy Check: the overall verdict and one result per item, in the order given, each with its reasons.',
   ],
+  HistoryPoint: [
+    HistoryPointSchema,
+    'A point of a score history: the snapshot it was seen in and the score, label, sub-scores and flags then; or `removed` when the server left the dataset.',
+  ],
+  HistoryResponse: [
+    HistoryResponseSchema,
+    'Score History: the points where something changed, newest first, over the snapshots kept (at least the last 90).',
+  ],
+  ServerChange: [
+    ServerChangeSchema,
+    'What changed for one server: added, removed, the score and the label (from, to; null when unchanged), flags raised and cleared.',
+  ],
+  ChangesMeta: [ChangesMetaSchema, 'Metadata of a change list: `total` servers changed, the page, and `since`.'],
+  ChangesResponse: [ChangesResponseSchema, 'Changes: one entry per server that changed since `since`, by name.'],
   StatsResponse: [StatsResponseSchema, 'Ecosystem Statistics'],
   HealthResponse: [HealthResponseSchema, 'Health Check'],
   Error: [ErrorBodySchema, 'Every error: a message for people, the HTTP status, and a stable `code` for programs.'],

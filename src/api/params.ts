@@ -8,6 +8,8 @@
  */
 import type { z } from 'zod';
 import {
+  type ChangesParams,
+  ChangesParamsSchema,
   type ListParams,
   ListParamsSchema,
   type LookupParams,
@@ -57,6 +59,7 @@ const LIST = spec(
 );
 const SEARCH = spec(SearchParamsSchema, Object.keys(SearchParamsSchema.shape), ['limit'], []);
 const LOOKUP = spec(LookupParamsSchema, Object.keys(LookupParamsSchema.shape), [], []);
+const CHANGES = spec(ChangesParamsSchema, Object.keys(ChangesParamsSchema.shape), ['limit', 'offset'], []);
 
 const DIGITS = /^[0-9]+$/;
 
@@ -128,6 +131,11 @@ export function parseSearchParams(query: string): SearchParams {
 /** Reverse lookup's parameters: each checked alone; that exactly one is given is the handler's rule. */
 export function parseLookupParams(query: string): LookupParams {
   return parse(query, LOOKUP);
+}
+
+/** Changes' parameters: `since` (a snapshot id), `limit` and `offset`. */
+export function parseChangesParams(query: string): ChangesParams {
+  return parse(query, CHANGES);
 }
 
 /** For endpoints without parameters (health, stats, Get Server): any parameter is unknown. */

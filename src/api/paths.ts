@@ -12,6 +12,8 @@ export const ROUTE_PATHS = {
   search: '/v1/search',
   lookup: '/v1/lookup',
   check: '/v1/check',
+  history: '/v1/servers/{namespace}/{id}/history',
+  changes: '/v1/changes',
   badge: '/badges/{namespace}/{id}.svg',
 } as const;
 

@@ -7,6 +7,8 @@
 import type { z } from 'zod';
 import { CHECK_LIMITS, type CheckRequest, CheckRequestSchema } from '../model/check.js';
 import {
+  type ChangesParams,
+  ChangesParamsSchema,
   LIMITS,
   type ListParams,
   ListParamsSchema,
@@ -17,6 +19,7 @@ import {
   ServerPathSchema,
 } from '../model/schema.js';
 import { badge } from './handlers/badge.js';
+import { changes, serverHistory } from './handlers/history.js';
 import { checkServers } from './handlers/check.js';
 import { lookupServers } from './handlers/lookup.js';
 import { getServer, listServers, searchServers } from './handlers/servers.js';
@@ -46,6 +49,12 @@ const LOOKUP_PARAMS: Record<keyof LookupParams, string> = {
   package:
     '`<registry_type>:<identifier>` with registry_type one of npm, pypi, oci, nuget, mcpb (for example `npm:@modelcontextprotocol/server-filesystem`, `pypi:mcp-server-git`, `oci:docker.io/mcp/github`).',
   url: 'The URL of a remote MCP server (http or https), as a client configuration gives it.',
+};
+
+const CHANGES_PARAMS: Record<keyof ChangesParams, string> = {
+  since: 'The snapshot id to compare with (the `meta.snapshot_id` of an earlier answer, or `/v1/health`).',
+  limit: 'Changes per page.',
+  offset: 'How many changes to skip.',
 };
 
 const SERVER_PATH: Record<keyof z.infer<typeof ServerPathSchema>, string> = {
@@ -155,6 +164,37 @@ export const ROUTES: readonly Route[] = [
       description: `A verdict on a whole MCP configuration: each item of \`servers\` (a server name, \`{"package": "<registry_type>:<identifier>"}\` or \`{"url": "<remote url>"}\`, 1 to ${CHECK_LIMITS.maxItems}) is resolved as Get Server and Reverse Lookup resolve it and judged by \`policy\`: \`allow\` and \`deny\` (server names) override everything; otherwise an item fails below \`min_score\`, with a flag of \`deny_flags\`, or without a verified publisher when \`require_verified_publisher\` is true; an item that matches no scored server gets \`unknown\` (default \`fail\`). Results keep the order of the input, each with reasons a person can act on; \`verdict\` is \`fail\` when any result fails. Each item counts as one request; a call with more items than the key has left is a 429 that counts nothing. The body is \`application/json\`, at most 64 KB. Never cached.`,
       tag: 'Servers',
       body: 'CheckResponse',
+    },
+  },
+  {
+    id: 'history',
+    path: ROUTE_PATHS.history,
+    keyed: true,
+    handler: serverHistory,
+    doc: {
+      operationId: 'getServerHistory',
+      summary: 'Score History',
+      description:
+        "The server's score over time: each point is a snapshot in which its score, label, sub-scores or flags changed (with when it was scored), newest first, over the snapshots the service keeps (at least the last 90 republishes); `removed` marks a snapshot it had left. 404 as Get Server for an unknown name.",
+      tag: 'Servers',
+      body: 'HistoryResponse',
+      path: { schema: ServerPathSchema, descriptions: SERVER_PATH },
+      notFound: true,
+    },
+  },
+  {
+    id: 'changes',
+    path: ROUTE_PATHS.changes,
+    keyed: true,
+    listedAs: '/v1/changes?since={snapshot_id}',
+    handler: changes,
+    doc: {
+      operationId: 'listChanges',
+      summary: 'Changes',
+      description: `What changed between the snapshot \`since\` and the one served: servers added and removed, score and label changes (from, to), flags raised and cleared, one entry per server, by name; ${LIMITS.list.default} per page. \`since\` is a snapshot id (\`meta.snapshot_id\` of any answer, or \`/v1/health\`); one older than the kept history is a 400 that names the oldest kept; the served snapshot's own id gives an empty list.`,
+      tag: 'Servers',
+      body: 'ChangesResponse',
+      query: { schema: ChangesParamsSchema, descriptions: CHANGES_PARAMS },
     },
   },
   {

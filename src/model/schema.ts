@@ -267,6 +267,16 @@ export const ListParamsSchema = z.strictObject({
 });
 export type ListParams = z.infer<typeof ListParamsSchema>;
 
+/** Changes since a snapshot: which one (`since`, a snapshot id), and the page. */
+export const ChangesParamsSchema = z.strictObject({
+  since: z
+    .string({ error: 'since is required: a snapshot id, as meta.snapshot_id and /v1/health give it' })
+    .regex(/^[0-9a-f]{16,64}$/, { error: 'since must be a snapshot id (16 to 64 lower-case hex characters)' }),
+  limit: intIn('limit', LIMITS.list.min, LIMITS.list.max).default(LIMITS.list.default),
+  offset: intIn('offset', 0, LIMITS.maxOffset).default(0),
+});
+export type ChangesParams = z.infer<typeof ChangesParamsSchema>;
+
 /** Reverse lookup: exactly one of `package` (`<registry_type>:<identifier>`) or `url` (a remote's URL). */
 export const LookupParamsSchema = z.strictObject({
   package: z

@@ -5,6 +5,7 @@
  * re-serializing anything and a large snapshot costs its indexes, not millions of objects.
  */
 import type { ListParams, SortField, SortOrder } from '../model/schema.js';
+import { changesSince, type ServerChange } from '../snapshot/history.js';
 import type { LoadedArtifacts, LoadTimings } from '../snapshot/load.js';
 import { NameIndex } from './name-index.js';
 import { exactKey } from '../snapshot/search-index.js';
@@ -248,6 +249,29 @@ export function createQueryEngine(artifacts: LoadedArtifacts, timings: LoadTimin
     return { ids: found, total: found.length };
   }
 
+  const historyOf = once(timed('history', () => artifacts.history()));
+  /** Change lists per `since`, made once each: a feed reader or a dashboard asks the same one all day. */
+  const changeLists = new Map<string, ServerChange[] | undefined>();
+
+  function historyJson(name: string): string | undefined {
+    const id = lookup(name);
+    if (id === undefined) return undefined;
+    const entry = historyOf()?.servers[names[id]!.toLowerCase()];
+    return JSON.stringify(entry?.points ?? []);
+  }
+
+  function changesJson(since: string, limit: number, offset: number) {
+    const history = historyOf();
+    const snapshots = history?.snapshots ?? [
+      { snapshot_id: manifest.snapshot_id, generated_at: manifest.generated_at },
+    ];
+    if (!changeLists.has(since))
+      changeLists.set(since, history === undefined ? undefined : changesSince(history, since));
+    const changes = since === manifest.snapshot_id ? [] : changeLists.get(since);
+    if (changes === undefined) return { unknown: true as const, oldest: snapshots.at(-1)!, count: snapshots.length };
+    return { json: JSON.stringify(changes.slice(offset, offset + limit)), total: changes.length };
+  }
+
   const toJsonPage = ({ ids, total }: { ids: number[]; total: number }): JsonPage => ({ json: pageJson(ids), total });
 
   return {
@@ -260,6 +284,8 @@ export function createQueryEngine(artifacts: LoadedArtifacts, timings: LoadTimin
     listJson: (params) => toJsonPage(listIds(params)),
     searchJson: (q, limit) => toJsonPage(searchIds(q, limit)),
     lookupJson: (by) => toJsonPage(lookupIds(by)),
+    historyJson,
+    changesJson,
     warm() {
       columns();
       orders();

@@ -3,6 +3,7 @@
  * benchmarks depend on this interface only; `src/query/engine.ts` implements it over the loaded artifacts.
  */
 import type { ListParams } from '../model/schema.js';
+import type { SnapshotRef } from '../snapshot/history.js';
 
 /** A page as JSON text (`json` is the text of the array of records), for responses built without a parse. */
 export interface JsonPage {
@@ -39,6 +40,17 @@ export interface QueryEngine {
   searchJson(q: string, limit: number): JsonPage;
   /** The servers a package or a remote URL belongs to (keys of `src/model/identifiers.ts`), most trusted first. */
   lookupJson(by: LookupKey): JsonPage;
+  /** The score history of the server named `name` (any case), newest first; undefined for an unknown name. */
+  historyJson(name: string): string | undefined;
+  /**
+   * What changed since the kept snapshot `since`, one entry per server by name, paged; `unknown` with the
+   * oldest kept snapshot when `since` is not one this snapshot's history holds.
+   */
+  changesJson(
+    since: string,
+    limit: number,
+    offset: number,
+  ): JsonPage | { unknown: true; oldest: SnapshotRef; count: number };
 
   /**
    * Parse now what lists and searches need (otherwise parsed on their first use, so that a cold instance

@@ -3,6 +3,7 @@
  * folder is written beside its destination under a temporary name and renamed into place only when
  * complete, so a failed or interrupted build never leaves a half snapshot where a server would read it.
  */
+import { HISTORY_FILE, type HistoryArtifact, nextHistory, seedHistory } from './history.js';
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
@@ -12,7 +13,7 @@ import type { ServerRecord } from '../model/schema.js';
 import { computeArtifacts, type Artifacts } from './artifacts.js';
 import { ARTIFACT_FILES, ARTIFACT_VERSION, CHANGES_FILE, MANIFEST_FILE, type ArtifactRole, type Manifest } from './manifest.js';
 import { DEFAULT_GUARDS, diffSnapshots, guardViolations, type RepublishGuards, type SnapshotDiff } from './diff.js';
-import { readRecordSummaries } from './load.js';
+import { readHistory, readRecordSummaries } from './load.js';
 import { readDataset, RecordCollector } from './read-input.js';
 
 export interface BuildOptions {
@@ -23,6 +24,8 @@ export interface BuildOptions {
   guards?: RepublishGuards | undefined;
   /** Publish even when a guard objects (a person looked at the change). */
   force?: boolean | undefined;
+  /** How many snapshots the history covers (default DEFAULT_HISTORY_LENGTH). */
+  historyLength?: number | undefined;
 }
 
 /** A guard refused the new snapshot; nothing was written and the previous snapshot is untouched. */
@@ -51,12 +54,22 @@ export async function buildSnapshot(opts: { input: string; out: string } & Build
 export async function buildSnapshotWithDiff(opts: { input: string; out: string } & BuildOptions): Promise<BuildResult> {
   const dataset = await readDataset(opts.input);
   let diff: SnapshotDiff | undefined;
+  let history: HistoryArtifact | undefined;
   if (opts.previous !== undefined) {
-    diff = diffSnapshots(await readRecordSummaries(opts.previous), dataset.records);
+    const previous = await readRecordSummaries(opts.previous);
+    diff = diffSnapshots(previous, dataset.records);
     const problems = guardViolations(diff, opts.guards ?? DEFAULT_GUARDS);
     if (problems.length > 0 && !opts.force) throw new RepublishRefused(problems, diff);
+    // The history goes on from the previous snapshot's, or starts from its records when it has none.
+    history = (await readHistory(opts.previous)) ?? seedHistory(previous);
   }
-  const manifest = await writeArtifacts(dataset.records, opts.out, { inputHash: dataset.inputHash, now: opts.now, diff });
+  const manifest = await writeArtifacts(dataset.records, opts.out, {
+    inputHash: dataset.inputHash,
+    now: opts.now,
+    diff,
+    history,
+    historyLength: opts.historyLength,
+  });
   return diff ? { manifest, diff } : { manifest };
 }
 
@@ -104,7 +117,13 @@ async function writeRecords(file: string, records: readonly ServerRecord[]): Pro
 async function writeArtifacts(
   records: readonly ServerRecord[],
   out: string,
-  opts: { inputHash: string; now?: Date | undefined; diff?: SnapshotDiff | undefined },
+  opts: {
+    inputHash: string;
+    now?: Date | undefined;
+    diff?: SnapshotDiff | undefined;
+    history?: HistoryArtifact | undefined;
+    historyLength?: number | undefined;
+  },
 ): Promise<Manifest> {
   const artifacts: Artifacts = computeArtifacts(records);
   const target = path.resolve(out);
@@ -131,10 +150,14 @@ async function writeArtifacts(
     // The id depends on the content only, never on when or where it was built.
     const contentHash = createHash('sha256');
     for (const name of Object.keys(fileTable).sort()) contentHash.update(`${name}\0${fileTable[name]!.sha256}\n`);
+    const snapshot = { snapshot_id: contentHash.digest('hex').slice(0, 20), generated_at: (opts.now ?? new Date()).toISOString() };
+    // The history names this snapshot, so it is written once the id is known, and is not part of it: the id
+    // says what the records are; the history, how they came to be.
+    const history = nextHistory(opts.history, artifacts.records, snapshot, opts.historyLength);
+    fileTable[HISTORY_FILE] = await writeText(path.join(temporary, HISTORY_FILE), JSON.stringify(history));
     const manifest: Manifest = {
       artifact_version: ARTIFACT_VERSION,
-      snapshot_id: contentHash.digest('hex').slice(0, 20),
-      generated_at: (opts.now ?? new Date()).toISOString(),
+      ...snapshot,
       record_count: artifacts.records.length,
       input_hash: opts.inputHash,
       files: fileTable,

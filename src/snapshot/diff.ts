@@ -11,6 +11,9 @@ export interface RecordSummary {
   trust_score: number;
   trust_label: string;
   flags: string[];
+  /** Read too, so a history can start from a snapshot that has none. */
+  scores?: ServerRecord['scores'];
+  scored_at?: string;
 }
 
 export interface SnapshotDiff {

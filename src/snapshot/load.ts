@@ -12,6 +12,7 @@ import type { RecordSummary } from './diff.js';
 import { openRecordFile, RecordFileError, type RecordFile } from './record-file.js';
 import { type Stats, StatsSchema } from '../model/schema.js';
 import type { Postings, SearchArtifact, SortIndexes } from './artifacts.js';
+import { HISTORY_FILE, type HistoryArtifact, type PreviousRecord } from './history.js';
 import type { LookupArtifact } from './lookup.js';
 import { ARTIFACT_FILES, ARTIFACT_VERSION, MANIFEST_FILE, ManifestSchema, type ArtifactRole, type Manifest } from './manifest.js';
 
@@ -21,7 +22,7 @@ export class SnapshotLoadError extends OperatorError {
 }
 
 /** Milliseconds per artifact (read and verified at load, plus parsed on first use), and milestones. */
-export type LoadTimings = Partial<Record<ArtifactRole | 'manifest' | 'getReady' | 'total', number>>;
+export type LoadTimings = Partial<Record<ArtifactRole | 'history' | 'manifest' | 'getReady' | 'total', number>>;
 
 export async function readManifest(dir: string): Promise<Manifest> {
   const file = path.join(dir, MANIFEST_FILE);
@@ -57,7 +58,11 @@ const READ_CHUNK = 8 * 1024 * 1024;
  * file costs about as much as reading it.
  */
 async function readVerified(dir: string, manifest: Manifest, role: ArtifactRole): Promise<Buffer> {
-  const name = ARTIFACT_FILES[role];
+  return readVerifiedFile(dir, manifest, ARTIFACT_FILES[role]);
+}
+
+/** A file the manifest lists, read whole and checked against its size and hash. */
+async function readVerifiedFile(dir: string, manifest: Manifest, name: string): Promise<Buffer> {
   const expected = manifest.files[name];
   const file = path.join(dir, name);
   if (!expected) throw new SnapshotLoadError(`${file}: not listed in the manifest`);
@@ -128,15 +133,17 @@ export async function readRecordSummaries(dir: string): Promise<{ snapshot_id: s
   const records: RecordSummary[] = [];
   let start = 0;
   for (let end = bytes.indexOf(0x0a); end >= 0; start = end + 1, end = bytes.indexOf(0x0a, start)) {
-    const { name, trust_score, trust_label, flags } = JSON.parse(bytes.toString('utf8', start, end)) as RecordSummary;
-    records.push({ name, trust_score, trust_label, flags });
+    const { name, trust_score, trust_label, flags, scores, scored_at } = JSON.parse(
+      bytes.toString('utf8', start, end),
+    ) as RecordSummary & PreviousRecord;
+    records.push({ name, trust_score, trust_label, flags, scores, scored_at } as RecordSummary);
   }
   return { snapshot_id: manifest.snapshot_id, generated_at: manifest.generated_at, records };
 }
 
 /** Check the manifest's files that serving does not read (such as changes.json), so none is left unchecked. */
 async function verifyOthers(dir: string, manifest: Manifest): Promise<void> {
-  const read = new Set<string>(Object.values(ARTIFACT_FILES));
+  const read = new Set<string>([...Object.values(ARTIFACT_FILES), HISTORY_FILE]);
   for (const [name, expected] of Object.entries(manifest.files)) {
     if (read.has(name)) continue;
     const file = path.join(dir, name);
@@ -164,6 +171,8 @@ export interface LoadedArtifacts {
   postings: () => Postings;
   search: () => SearchArtifact;
   lookup: () => LookupArtifact;
+  /** The score history, when the snapshot has one (parsed on first use). */
+  history: () => HistoryArtifact | undefined;
 }
 
 /**
@@ -199,6 +208,7 @@ export async function readSnapshot(dir: string, timings: LoadTimings = {}): Prom
     const postings = await verified('postings');
     const search = await verified('search');
     const lookup = await verified('lookup');
+    const historyBytes = manifest.files[HISTORY_FILE] ? await readVerifiedFile(root, manifest, HISTORY_FILE) : undefined;
     // Each parser lets go of its bytes once it has parsed them: a million-server snapshot would
     // otherwise hold a quarter of a gigabyte of JSON text it no longer needs.
     const parse = <T>(role: ArtifactRole, bytes: Buffer) => {
@@ -220,6 +230,7 @@ export async function readSnapshot(dir: string, timings: LoadTimings = {}): Prom
       postings: parse('postings', postings),
       search: parse('search', search),
       lookup: parse('lookup', lookup),
+      history: () => (historyBytes === undefined ? undefined : (JSON.parse(historyBytes.toString('utf8')) as HistoryArtifact)),
     };
   } catch (error) {
     records.close();
@@ -233,4 +244,12 @@ export async function readSnapshot(dir: string, timings: LoadTimings = {}): Prom
     records.close();
     throw error;
   }
+}
+
+/** The history of the snapshot in `dir`, checked against its manifest; undefined when it has none. */
+export async function readHistory(dir: string): Promise<HistoryArtifact | undefined> {
+  const root = path.resolve(dir);
+  const manifest = await readManifest(root);
+  if (!manifest.files[HISTORY_FILE]) return undefined;
+  return JSON.parse((await readVerifiedFile(root, manifest, HISTORY_FILE)).toString('utf8')) as HistoryArtifact;
 }

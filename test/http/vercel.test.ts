@@ -76,7 +76,7 @@ describe('the api/ functions', () => {
 
   it('answers Get Server with the parameters the rewrite appended removed', async () => {
     const response = await call(
-      '../../api/v1/servers/[namespace]/[id].ts',
+      '../../api/v1/servers/[namespace]/[id]/index.ts',
       '/v1/servers/com.example/mcp?namespace=com.example&id=mcp',
     );
     expect(response.status).toBe(200);
@@ -118,7 +118,7 @@ describe('vercel.json', () => {
     expect(sources.at(-1)).toBe('/v1/:path*'); // the JSON 404 comes last
     for (const { destination } of config.rewrites) {
       const file = `${destination.slice(1).replace(/:(\w+)/g, '[$1]')}.ts`;
-      const index = `${destination.slice(1)}/index.ts`;
+      const index = `${destination.slice(1).replace(/:(\w+)/g, '[$1]')}/index.ts`;
       expect(existsSync(path.join(repo, file)) || existsSync(path.join(repo, index)), destination).toBe(true);
     }
   });

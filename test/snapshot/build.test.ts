@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSnapshot } from '../../src/snapshot/build.js';
 import { ARTIFACT_FILES, ARTIFACT_VERSION, MANIFEST_FILE } from '../../src/snapshot/manifest.js';
+import { HISTORY_FILE } from '../../src/snapshot/history.js';
 import { loadObjectEngine } from '../support/engine.js';
 import { makeRecord } from '../support/records.js';
 import { SnapshotLoadError } from '../../src/snapshot/load.js';
@@ -36,7 +37,7 @@ describe('building a valid dataset', () => {
     const manifest = await buildSnapshot({ input: `${fixtures}/valid/*`, out });
     expect(manifest.record_count).toBe(3);
     expect(manifest.artifact_version).toBe(ARTIFACT_VERSION);
-    expect((await readdir(out)).sort()).toEqual([...Object.values(ARTIFACT_FILES), MANIFEST_FILE].sort());
+    expect((await readdir(out)).sort()).toEqual([...Object.values(ARTIFACT_FILES), HISTORY_FILE, MANIFEST_FILE].sort());
     const engine = await loadObjectEngine(out);
     expect(engine.get('ai.zed/weather')?.install.repo_url).toBeNull();
     expect(engine.snapshot.id).toBe(manifest.snapshot_id);

@@ -1,0 +1,173 @@
+/**
+ * Score history across snapshots, carried forward by each build made with `--previous`: per server, the
+ * points where something changed (score, label, sub-scores, flags) over the last N snapshots, newest first,
+ * and a removal when a server leaves the dataset. Changes between any kept snapshot and the current one
+ * are computed from it (`changesSince`), so every republish's report stays answerable.
+ */
+import type { ServerRecord } from '../model/schema.js';
+
+export const HISTORY_FILE = 'history.json';
+/** How many snapshots a history covers by default; the build's `--history N` sets more. */
+export const DEFAULT_HISTORY_LENGTH = 90;
+
+export interface SnapshotRef {
+  snapshot_id: string;
+  generated_at: string;
+}
+
+export interface ScoredPoint extends SnapshotRef {
+  scored_at: string;
+  trust_score: number;
+  trust_label: string;
+  scores: ServerRecord['scores'];
+  flags: string[];
+}
+
+export interface RemovedPoint extends SnapshotRef {
+  removed: true;
+}
+
+export type HistoryPoint = ScoredPoint | RemovedPoint;
+
+export interface HistoryArtifact {
+  /** The snapshots covered, newest (the one this history belongs to) first. */
+  snapshots: SnapshotRef[];
+  /** Lower-cased name → the stored name and its points, newest first. */
+  servers: Record<string, { name: string; points: HistoryPoint[] }>;
+}
+
+/** What a previous snapshot's record says, when its folder has no history to carry on. */
+export interface PreviousRecord {
+  name: string;
+  trust_score: number;
+  trust_label: string;
+  flags: string[];
+  scores?: ServerRecord['scores'];
+  scored_at?: string;
+}
+
+const isRemoved = (point: HistoryPoint | undefined): point is RemovedPoint =>
+  point !== undefined && 'removed' in point;
+
+function pointOf(record: PreviousRecord, snapshot: SnapshotRef): ScoredPoint {
+  return {
+    ...snapshot,
+    scored_at: record.scored_at ?? snapshot.generated_at,
+    trust_score: record.trust_score,
+    trust_label: record.trust_label,
+    scores: record.scores ?? { provenance: 0, maintenance: 0, popularity: 0, permissions: 0 },
+    flags: [...record.flags].sort(),
+  };
+}
+
+/** Whether the record differs from the point in what a history records (scored_at alone is no change). */
+function changed(point: HistoryPoint | undefined, record: ServerRecord): boolean {
+  if (point === undefined || isRemoved(point)) return true;
+  const flags = [...record.flags].sort().join(',');
+  return (
+    point.trust_score !== record.trust_score ||
+    point.trust_label !== record.trust_label ||
+    point.flags.join(',') !== flags ||
+    (Object.keys(record.scores) as (keyof ServerRecord['scores'])[]).some((key) => point.scores[key] !== record.scores[key])
+  );
+}
+
+/** A history that starts from a previous snapshot's records (one point each). */
+export function seedHistory(previous: SnapshotRef & { records: readonly PreviousRecord[] }): HistoryArtifact {
+  const ref = { snapshot_id: previous.snapshot_id, generated_at: previous.generated_at };
+  const servers: HistoryArtifact['servers'] = {};
+  for (const record of previous.records) servers[record.name.toLowerCase()] = { name: record.name, points: [pointOf(record, ref)] };
+  return { snapshots: [ref], servers };
+}
+
+/**
+ * The history of the snapshot `current`: the previous history (if any) with a point for every server that
+ * changed, appeared or left, then cut to the last `keep` snapshots. A server keeps its newest point from
+ * before the window too: it is its state at the oldest snapshot kept.
+ */
+export function nextHistory(
+  previous: HistoryArtifact | undefined,
+  records: readonly ServerRecord[],
+  current: SnapshotRef,
+  keep: number = DEFAULT_HISTORY_LENGTH,
+): HistoryArtifact {
+  const ref = { snapshot_id: current.snapshot_id, generated_at: current.generated_at };
+  const snapshots = [ref, ...(previous?.snapshots ?? []).filter((s) => s.snapshot_id !== ref.snapshot_id)].slice(0, keep);
+  const kept = new Set(snapshots.map((snapshot) => snapshot.snapshot_id));
+  const servers: HistoryArtifact['servers'] = {};
+  const present = new Set<string>();
+  for (const record of records) {
+    const key = record.name.toLowerCase();
+    present.add(key);
+    const points = [...(previous?.servers[key]?.points ?? [])];
+    if (changed(points[0], record)) points.unshift(pointOf(record, ref));
+    servers[key] = { name: record.name, points };
+  }
+  for (const [key, entry] of Object.entries(previous?.servers ?? {})) {
+    if (present.has(key)) continue;
+    const points = isRemoved(entry.points[0]) ? [...entry.points] : [{ ...ref, removed: true as const }, ...entry.points];
+    servers[key] = { name: entry.name, points };
+  }
+  for (const [key, entry] of Object.entries(servers)) {
+    const inside = entry.points.filter((point) => kept.has(point.snapshot_id));
+    const before = entry.points.find((point) => !kept.has(point.snapshot_id));
+    const points = before === undefined ? inside : [...inside, before];
+    // A server removed before the window began has nothing left to say.
+    if (points.length === 0 || (inside.length === 0 && isRemoved(before))) delete servers[key];
+    else entry.points = points;
+  }
+  return { snapshots, servers };
+}
+
+export interface ServerChange {
+  name: string;
+  added: boolean;
+  removed: boolean;
+  trust_score: { from: number; to: number } | null;
+  trust_label: { from: string; to: string } | null;
+  flags_raised: string[];
+  flags_cleared: string[];
+}
+
+/** The state of a server at snapshot position `index` (0 = newest): its newest point not newer than that. */
+function stateAt(points: readonly HistoryPoint[], order: ReadonlyMap<string, number>, index: number): ScoredPoint | undefined {
+  const point = points.find((candidate) => (order.get(candidate.snapshot_id) ?? Number.POSITIVE_INFINITY) >= index);
+  return point === undefined || isRemoved(point) ? undefined : point;
+}
+
+/**
+ * What changed for each server between the kept snapshot `since` and the newest one, by name; undefined when
+ * `since` is not a snapshot this history holds.
+ */
+export function changesSince(history: HistoryArtifact, since: string): ServerChange[] | undefined {
+  const order = new Map(history.snapshots.map((snapshot, index) => [snapshot.snapshot_id, index]));
+  const index = order.get(since);
+  if (index === undefined) return undefined;
+  const changes: ServerChange[] = [];
+  for (const { name, points } of Object.values(history.servers)) {
+    const before = stateAt(points, order, index);
+    const now = stateAt(points, order, 0);
+    if (before === undefined && now === undefined) continue;
+    const flagsBefore = new Set(before?.flags ?? []);
+    const flagsNow = new Set(now?.flags ?? []);
+    const change: ServerChange = {
+      name,
+      added: before === undefined,
+      removed: now === undefined,
+      trust_score:
+        before !== undefined && now !== undefined && before.trust_score !== now.trust_score
+          ? { from: before.trust_score, to: now.trust_score }
+          : null,
+      trust_label:
+        before !== undefined && now !== undefined && before.trust_label !== now.trust_label
+          ? { from: before.trust_label, to: now.trust_label }
+          : null,
+      flags_raised: before === undefined || now === undefined ? [] : [...flagsNow].filter((flag) => !flagsBefore.has(flag)),
+      flags_cleared: before === undefined || now === undefined ? [] : [...flagsBefore].filter((flag) => !flagsNow.has(flag)),
+    };
+    const any =
+      change.added || change.removed || change.trust_score || change.trust_label || change.flags_raised.length || change.flags_cleared.length;
+    if (any) changes.push(change);
+  }
+  return changes.sort((a, b) => (a.name.toLowerCase() < b.name.toLowerCase() ? -1 : a.name.toLowerCase() > b.name.toLowerCase() ? 1 : 0));
+}
