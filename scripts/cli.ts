@@ -5,6 +5,7 @@
 import { createTrustApiClient } from '../src/client/client.js';
 import { loadMcpConfig, McpConfigError } from '../src/client/config.js';
 import { CHECK_USAGE, CheckError, checkCommand } from '../src/cli/check.js';
+import { OperatorError } from '../src/errors/operator-error.js';
 import { runMain } from './lib/main.js';
 
 const KEY_HELP =
@@ -21,14 +22,21 @@ async function main(): Promise<number> {
     console.log(CHECK_USAGE);
     return 0;
   }
-  return checkCommand(args, () => {
-    try {
-      return createTrustApiClient(loadMcpConfig(process.env, KEY_HELP));
-    } catch (error) {
-      if (error instanceof McpConfigError) throw new CheckError(error.message.split('\n').join('; '));
-      throw error;
-    }
-  });
+  try {
+    return await checkCommand(args, () => {
+      try {
+        return createTrustApiClient(loadMcpConfig(process.env, KEY_HELP));
+      } catch (error) {
+        if (error instanceof McpConfigError) throw new CheckError(error.message.split('\n').join('; '));
+        throw error;
+      }
+    });
+  } catch (error) {
+    if (error instanceof OperatorError || (error instanceof TypeError && 'code' in error)) throw error;
+    // A failure of the checker itself is still "the check could not be made" (2), never a verdict (1).
+    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    return 2;
+  }
 }
 
 runMain(main);

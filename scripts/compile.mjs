@@ -4,7 +4,7 @@
 //
 // Plain JavaScript on purpose: it must run before anything is compiled. Without esbuild (an install with
 // --omit=dev, as the GitHub Action does) it says so and leaves the entry points to run through tsx.
-import { rm } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -20,11 +20,13 @@ try {
 }
 
 const started = performance.now();
-await rm(outdir, { recursive: true, force: true });
+// Written aside and swapped in, so a process running dist/ (a test, a server) never sees half of it.
+const temporary = `${outdir}.tmp-${process.pid}`;
+await rm(temporary, { recursive: true, force: true });
 await esbuild.build({
   absWorkingDir: root,
   entryPoints: { serve: 'scripts/serve.ts', mcp: 'scripts/mcp.ts', cli: 'scripts/cli.ts' },
-  outdir,
+  outdir: temporary,
   outExtension: { '.js': '.mjs' },
   bundle: true,
   splitting: true,
@@ -48,4 +50,10 @@ await esbuild.build({
   },
   logLevel: 'warning',
 });
+const old = `${outdir}.old-${process.pid}`;
+await rename(outdir, old).catch((error) => {
+  if (error.code !== 'ENOENT') throw error;
+});
+await rename(temporary, outdir);
+await rm(old, { recursive: true, force: true });
 console.log(`compile: dist/ written in ${Math.round(performance.now() - started)} ms`);

@@ -2,6 +2,7 @@
  * History and changes across three snapshots built in sequence with `--previous` (scores, labels and flags
  * changing between them), served through the gateway.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -151,5 +152,77 @@ describe('changes', () => {
     );
     const one = await json<{ data: Point[] }>(await short.call('/v1/servers/io.a/one/history'));
     expect(one.data.map((point) => point.trust_score)).toEqual([70, 50]);
+  });
+});
+
+/**
+ * Parse a feed with Python's XML parser and check the Atom rules RFC 4287 sets (section 4.1): the feed and
+ * every entry have an id (an absolute IRI, unique), a title and an updated date-time; the feed an author and
+ * a self link; every entry an alternate link. Returns the entries' titles and links.
+ */
+function atom(text: string): { titles: string[]; links: string[]; feedTitle: string } {
+  const script = `
+import json, re, sys, xml.etree.ElementTree as ET
+A = '{http://www.w3.org/2005/Atom}'
+feed = ET.fromstring(sys.stdin.read().encode())
+assert feed.tag == A + 'feed', feed.tag
+date = re.compile(r'^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(\\.\\d+)?(Z|[+-]\\d\\d:\\d\\d)$')
+def check(node, what):
+    for tag in ('id', 'title', 'updated'):
+        assert node.find(A + tag) is not None and node.find(A + tag).text, what + ' lacks ' + tag
+    assert re.match(r'^[a-z][a-z0-9+.-]*:', node.find(A + 'id').text), what + ' id is not an absolute IRI'
+    assert date.match(node.find(A + 'updated').text), what + ' updated is not a date-time'
+check(feed, 'feed')
+assert feed.find(A + 'author/' + A + 'name') is not None, 'feed lacks an author'
+assert any(l.get('rel') == 'self' for l in feed.findall(A + 'link')), 'feed lacks a self link'
+ids, titles, links = set(), [], []
+for entry in feed.findall(A + 'entry'):
+    check(entry, 'entry')
+    ident = entry.find(A + 'id').text
+    assert ident not in ids, 'duplicate id ' + ident
+    ids.add(ident)
+    alternate = [l.get('href') for l in entry.findall(A + 'link') if l.get('rel') == 'alternate']
+    assert alternate, 'entry lacks an alternate link'
+    titles.append(entry.find(A + 'title').text)
+    links.append(alternate[0])
+print(json.dumps({'titles': titles, 'links': links, 'feedTitle': feed.find(A + 'title').text}))
+`;
+  const result = spawnSync('python3', ['-c', script], { input: text, encoding: 'utf8' });
+  expect(result.status, result.stderr).toBe(0);
+  return JSON.parse(result.stdout) as { titles: string[]; links: string[]; feedTitle: string };
+}
+
+describe('Atom feeds', () => {
+  it('gives one entry per republished snapshot, summarising its changes, linking the servers', async () => {
+    const response = await h.call('/feeds/changes.atom', { key: null });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/atom+xml; charset=utf-8');
+    expect(response.headers.get('cache-control')).toBe('public, max-age=300, s-maxage=3600');
+    const text = await response.text();
+    const feed = atom(text);
+    expect(feed.titles).toEqual([
+      `Snapshot ${ids[2]!.slice(0, 12)}: 2 servers changed`,
+      `Snapshot ${ids[1]!.slice(0, 12)}: 4 servers changed`,
+    ]);
+    expect(feed.links).toEqual([`/v1/changes?since=${ids[1]}`, `/v1/changes?since=${ids[0]}`]);
+    expect(text).toContain('&#60;a href=&#34;/#server=io.d%2Ffour&#34;&#62;io.d/four&#60;/a&#62;: score 45 → 30');
+  });
+
+  it('gives one entry per change of a server, linking to its page on the site', async () => {
+    const feed = atom(await (await h.call('/feeds/servers/io.a/one.atom', { key: null })).text());
+    expect(feed.feedTitle).toBe('MCP trust score of io.a/one');
+    expect(feed.titles).toEqual(['io.a/one: 70 · Moderate Trust', 'io.a/one: 50 · Low Trust']);
+    expect(new Set(feed.links)).toEqual(new Set(['/#server=io.a%2Fone']));
+  });
+
+  it('is never counted, and escapes what it quotes', async () => {
+    const counted = await harness({
+      engine: await loadSnapshot(path.join(work, 'snapshot-2-default')),
+      config: { freeDailyLimit: 3 },
+    });
+    for (let i = 0; i < 5; i++) {
+      expect((await counted.call('/feeds/changes.atom')).headers.get('x-ratelimit-remaining')).toBe('3');
+    }
+    expect((await h.call('/feeds/servers/io.nobody/x.atom', { key: null })).status).toBe(404);
   });
 });

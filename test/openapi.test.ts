@@ -87,8 +87,9 @@ describe('the generated document', () => {
     });
     expect(doc.security).toEqual([{ ApiKeyAuth: [] }]);
     for (const [route, item] of Object.entries(doc.paths) as [string, Json][]) {
-      if (route === '/v1/health' || route.startsWith('/badges/')) expect(op(item).security).toEqual([]);
-      else expect(op(item).security).toBeUndefined();
+      if (route === '/v1/health' || route.startsWith('/badges/') || route.startsWith('/feeds/')) {
+        expect(op(item).security).toEqual([]);
+      } else expect(op(item).security).toBeUndefined();
     }
   });
 
@@ -216,6 +217,11 @@ async function conforms(response: Response, pathname: string, method = 'GET'): P
   if (spec.content?.['image/svg+xml'] !== undefined) {
     expect(response.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
     expect(text).toMatch(method === 'HEAD' ? /^$/ : /^<svg /);
+  } else if (spec.content?.['application/atom+xml'] !== undefined) {
+    expect(response.headers.get('content-type')).toMatch(/^application\/atom\+xml/);
+    expect(text).toMatch(
+      /^<\?xml version="1\.0" encoding="utf-8"\?>\n<feed xmlns="http:\/\/www\.w3\.org\/2005\/Atom">/,
+    );
   } else if (schema === undefined || method === 'HEAD') {
     expect(text).toBe('');
   } else {
@@ -253,6 +259,7 @@ describe('real answers of the gateway', () => {
     '/v1/search?q=pg&limit=1',
     '/v1/lookup?package=npm%3A%40acme%2Fpostgres-mcp',
     '/v1/servers/io.github.acme/postgres-mcp/history',
+    '/v1/servers/io.github.acme/postgres-mcp/explain',
     '/v1/lookup?url=https%3A%2F%2Fnobody.example%2Fmcp',
   ];
 
@@ -277,6 +284,7 @@ describe('real answers of the gateway', () => {
       '/v1/search?q=weather',
       '/v1/lookup?package=npm:x',
       '/v1/servers/org.sample/weather/history',
+      '/v1/servers/org.sample/weather/explain',
     ]) {
       const first = await h.call(url);
       const etag = first.headers.get('etag');
@@ -297,6 +305,7 @@ describe('real answers of the gateway', () => {
       '/v1/lookup',
       '/v1/changes',
       '/v1/servers/a/b/history?x=1',
+      '/v1/servers/a/b/explain?x=1',
     ]) {
       const response = await h.call(url, { key: url.startsWith('/v1/health') ? null : h.key });
       expect(response.status).toBe(400);
@@ -313,6 +322,7 @@ describe('real answers of the gateway', () => {
       '/v1/search?q=ab',
       '/v1/lookup?package=npm:x',
       '/v1/servers/a/b/history',
+      '/v1/servers/a/b/explain',
       '/v1/changes?since=0000000000000000',
     ]) {
       for (const key of [null, 'not-a-key']) {
@@ -324,7 +334,11 @@ describe('real answers of the gateway', () => {
   });
 
   it('answers 404 for a server that does not exist', async () => {
-    for (const url of ['/v1/servers/io.github.nobody/nothing', '/v1/servers/io.github.nobody/nothing/history']) {
+    for (const url of [
+      '/v1/servers/io.github.nobody/nothing',
+      '/v1/servers/io.github.nobody/nothing/history',
+      '/v1/servers/io.github.nobody/nothing/explain',
+    ]) {
       const response = await h.call(url);
       expect(response.status).toBe(404);
       const body = await conforms(response, url);
@@ -352,6 +366,7 @@ describe('real answers of the gateway', () => {
       '/v1/search',
       '/v1/lookup',
       '/v1/servers/a/b/history',
+      '/v1/servers/a/b/explain',
       '/v1/changes',
     ]) {
       const response = await h.call(url, { method: 'POST' });
@@ -369,6 +384,7 @@ describe('real answers of the gateway', () => {
       '/v1/search',
       '/v1/lookup',
       '/v1/servers/a/b/history',
+      '/v1/servers/a/b/explain',
       '/v1/changes',
     ]) {
       const response = await h.call(`${url}?q=${'a'.repeat(2048)}`);
@@ -387,6 +403,7 @@ describe('real answers of the gateway', () => {
       '/v1/search?q=ab',
       '/v1/lookup?package=npm:x',
       '/v1/servers/a/b/history',
+      '/v1/servers/a/b/explain',
       '/v1/changes?since=0000000000000000',
     ]) {
       const key = await limited.issue();
@@ -411,6 +428,7 @@ describe('real answers of the gateway', () => {
       '/v1/search?q=ab',
       '/v1/lookup?package=npm:x',
       '/v1/servers/a/b/history',
+      '/v1/servers/a/b/explain',
       '/v1/changes?since=0000000000000000',
     ]) {
       const response = await down.call(url, { key });
@@ -463,6 +481,34 @@ describe('real answers of the gateway', () => {
     );
     expect(unavailable.status).toBe(502);
     await conforms(unavailable, '/v1/check');
+  });
+
+  it('answers the feeds with every documented status, each matching the document', async () => {
+    for (const url of ['/feeds/changes.atom', '/feeds/servers/io.github.acme/postgres-mcp.atom']) {
+      const ok = await h.call(url, { key: null });
+      expect(ok.status, url).toBe(200);
+      await conforms(ok, url);
+      const again = await h.call(url, { key: null, headers: { 'if-none-match': ok.headers.get('etag') ?? '' } });
+      expect(again.status).toBe(304);
+      await conforms(again, url);
+      const post = await h.call(url, { key: null, method: 'POST' });
+      expect(post.status).toBe(405);
+      await conforms(post, url);
+      const long = await h.call(`${url}?x=${'a'.repeat(2048)}`, { key: null });
+      expect(long.status).toBe(414);
+      await conforms(long, url);
+    }
+    const unknown = await h.call('/feeds/servers/io.github.nobody/nothing.atom', { key: null });
+    expect(unknown.status).toBe(404);
+    await conforms(unknown, '/feeds/servers/io.github.nobody/nothing.atom');
+    const bad = await h.call('/feeds/servers/a%2Fb/c.atom', { key: null });
+    expect(bad.status).toBe(400);
+    await conforms(bad, '/feeds/servers/a%2Fb/c.atom');
+    for (const url of ['/feeds/changes.atom']) {
+      const response = await h.call(`${url}%ZZ`, { key: null });
+      expect(response.status).toBe(400);
+      await conforms(response, url);
+    }
   });
 
   it('answers the badge with every documented status, each matching the document', async () => {

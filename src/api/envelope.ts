@@ -120,6 +120,32 @@ export const ServerChangeSchema = z.strictObject({
 export const ChangesMetaSchema = pageMeta(LIMITS.list).extend({ since: z.string().min(1) });
 export const ChangesResponseSchema = envelope(z.array(ServerChangeSchema).max(LIMITS.list.max), ChangesMetaSchema);
 
+const ContributionSchema = z.strictObject({
+  signal: z.string(),
+  value: z.union([z.boolean(), z.number(), z.null()]),
+  points: z.number(),
+  max: z.number(),
+  note: z.string(),
+});
+export const ExplanationSchema = z.strictObject({
+  name: z.string(),
+  method: z.string(),
+  reproduced: z.boolean(),
+  trust_score: z.strictObject({ computed: z.number().int().nullable(), stored: z.number().int() }),
+  subscores: z.array(
+    z.strictObject({
+      name: z.enum(['provenance', 'maintenance', 'popularity', 'permissions']),
+      weight: z.number(),
+      computed: z.number().int(),
+      stored: z.number().int(),
+      reproduced: z.boolean(),
+      contributions: z.array(ContributionSchema),
+    }),
+  ),
+  summary: z.string(),
+});
+export const ExplanationResponseSchema = envelope(ExplanationSchema, ResponseMetaSchema);
+
 export const StatsResponseSchema = envelope(StatsSchema, ResponseMetaSchema);
 export const HealthResponseSchema = envelope(HealthDataSchema, ResponseMetaSchema);
 
@@ -161,6 +187,11 @@ export const COMPONENTS = {
   ],
   ChangesMeta: [ChangesMetaSchema, 'Metadata of a change list: `total` servers changed, the page, and `since`.'],
   ChangesResponse: [ChangesResponseSchema, 'Changes: one entry per server that changed since `since`, by name.'],
+  Explanation: [
+    ExplanationSchema,
+    'How the scores are made from the signals (MCP Scorecard method): per sub-score, each signal, its value and points; `reproduced` says whether the recomputation equals the stored scores.',
+  ],
+  ExplanationResponse: [ExplanationResponseSchema, 'Score Explanation'],
   StatsResponse: [StatsResponseSchema, 'Ecosystem Statistics'],
   HealthResponse: [HealthResponseSchema, 'Health Check'],
   Error: [ErrorBodySchema, 'Every error: a message for people, the HTTP status, and a stable `code` for programs.'],

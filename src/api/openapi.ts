@@ -157,7 +157,8 @@ const responseRef = (name: ErrorResponseName | 'NotModified') => ({ $ref: `#/com
 /** A keyless document route (the badge): its own media type, public caching, the badge even for a 404. */
 function documentOperation(route: Route): JsonObject {
   const spec = route.doc;
-  const svg = { 'image/svg+xml': { schema: { type: 'string', description: 'An SVG image.' } } };
+  const media = spec.media ?? 'image/svg+xml';
+  const svg = { [media]: { schema: { type: 'string', description: media === 'image/svg+xml' ? 'An SVG image.' : 'An Atom 1.0 feed.' } } };
   const headers = headerRefs([...RATE_LIMIT_HEADERS, 'ETag', 'Cache-Control']);
   return {
     operationId: spec.operationId,
@@ -170,10 +171,14 @@ function documentOperation(route: Route): JsonObject {
       { $ref: '#/components/parameters/IfNoneMatch' },
     ],
     responses: {
-      '200': { description: 'The badge of the server.', headers, content: svg },
+      '200': { description: media === 'image/svg+xml' ? 'The badge of the server.' : 'The feed.', headers, content: svg },
       '304': responseRef('NotModified'),
       '400': responseRef('BadRequest'),
-      '404': { description: 'No server has this name: the grey `not scored` badge.', headers, content: svg },
+      ...(media === 'image/svg+xml'
+        ? { '404': { description: 'No server has this name: the grey `not scored` badge.', headers, content: svg } }
+        : spec.notFound
+          ? { '404': responseRef('NotFound') }
+          : {}),
       '405': responseRef('MethodNotAllowed'),
       '414': responseRef('UriTooLong'),
       '500': responseRef('InternalError'),

@@ -13,17 +13,26 @@ export const ROUTE_PATHS = {
   lookup: '/v1/lookup',
   check: '/v1/check',
   history: '/v1/servers/{namespace}/{id}/history',
+  explain: '/v1/servers/{namespace}/{id}/explain',
   changes: '/v1/changes',
   badge: '/badges/{namespace}/{id}.svg',
+  feedChanges: '/feeds/changes.atom',
+  feedServer: '/feeds/servers/{namespace}/{id}.atom',
 } as const;
 
 /** The path prefixes the gateway answers (everything else is the site's). */
-export const GATEWAY_PREFIXES = ['/v1', '/badges/'] as const;
+export const GATEWAY_PREFIXES = ['/v1', '/badges/', '/feeds/'] as const;
 
 /** Whether `url` (a request target) is the gateway's, in any letter case. */
 export function isGatewayTarget(url: string): boolean {
   const lower = url.slice(0, 8).toLowerCase();
-  return lower === '/v1' || lower.startsWith('/v1/') || lower.startsWith('/v1?') || lower.startsWith('/badges/');
+  return (
+    lower === '/v1' ||
+    lower.startsWith('/v1/') ||
+    lower.startsWith('/v1?') ||
+    lower.startsWith('/badges/') ||
+    lower.startsWith('/feeds/')
+  );
 }
 
 export type RouteId = keyof typeof ROUTE_PATHS;

@@ -76,7 +76,7 @@ export interface OperationDoc {
   /** Whether the route answers 404 for something it cannot find (Get Server's unknown name). */
   notFound?: boolean;
   /** A route that answers a document other than JSON (a badge): its media type. */
-  media?: 'image/svg+xml';
+  media?: 'image/svg+xml' | 'application/atom+xml';
 }
 
 /** A route that takes a JSON body: how to validate it, and how many requests it counts as. */

@@ -19,7 +19,8 @@ import {
   ServerPathSchema,
 } from '../model/schema.js';
 import { badge } from './handlers/badge.js';
-import { changes, serverHistory } from './handlers/history.js';
+import { changesAtom, serverAtom } from './handlers/feeds.js';
+import { changes, serverExplanation, serverHistory } from './handlers/history.js';
 import { checkServers } from './handlers/check.js';
 import { lookupServers } from './handlers/lookup.js';
 import { getServer, listServers, searchServers } from './handlers/servers.js';
@@ -183,6 +184,22 @@ export const ROUTES: readonly Route[] = [
     },
   },
   {
+    id: 'explain',
+    path: ROUTE_PATHS.explain,
+    keyed: true,
+    handler: serverExplanation,
+    doc: {
+      operationId: 'explainServer',
+      summary: 'Score Explanation',
+      description:
+        "How the server's four sub-scores and its trust score are made from its signals, following the published method of the scoring pipeline the data comes from (MCP Scorecard: provenance 30%, maintenance 25%, popularity 20%, permissions 25%, and its points per signal): for each sub-score, every signal with its value and the points it gave, the computed and the stored value, and a summary in words. Where the recomputation does not reproduce the stored scores, `reproduced` is false and the summary says so with the stored values: never an invented breakdown. 404 as Get Server.",
+      tag: 'Servers',
+      body: 'ExplanationResponse',
+      path: { schema: ServerPathSchema, descriptions: SERVER_PATH },
+      notFound: true,
+    },
+  },
+  {
     id: 'changes',
     path: ROUTE_PATHS.changes,
     keyed: true,
@@ -212,6 +229,38 @@ export const ROUTES: readonly Route[] = [
       path: { schema: ServerPathSchema, descriptions: SERVER_PATH },
       notFound: true,
       media: 'image/svg+xml',
+    },
+  },
+  {
+    id: 'feedChanges',
+    path: ROUTE_PATHS.feedChanges,
+    keyed: false,
+    handler: changesAtom,
+    doc: {
+      operationId: 'getChangesFeed',
+      summary: 'Changes Feed',
+      description:
+        'An Atom 1.0 feed with one entry per republished snapshot, summarising what changed since the one before it (the servers, linked to their page on the site). Keyless like the badge (a feed reader sends no key), public and cached, with an ETag per snapshot.',
+      tag: 'Servers',
+      body: 'ServerResponse',
+      media: 'application/atom+xml',
+    },
+  },
+  {
+    id: 'feedServer',
+    path: ROUTE_PATHS.feedServer,
+    keyed: false,
+    handler: serverAtom,
+    doc: {
+      operationId: 'getServerFeed',
+      summary: 'Server Feed',
+      description:
+        "An Atom 1.0 feed of one server's changes: an entry per change of its score, label, sub-scores or flags, newest first, linking to its page on the site. Keyless, public, cached; 404 `server_not_found` (JSON) for a name the history does not hold.",
+      tag: 'Servers',
+      body: 'ServerResponse',
+      path: { schema: ServerPathSchema, descriptions: SERVER_PATH },
+      notFound: true,
+      media: 'application/atom+xml',
     },
   },
 ];

@@ -21,8 +21,11 @@ const vercelPath = (template: string) => template.replace(/\{([a-z_]+)\}/g, ':$1
  * A path whose parameter carries a suffix (`{id}.svg`) cannot name a file segment by segment; such a route
  * gets one static function named after it, in the folder of its static prefix (`api/badges/badge.ts`).
  */
-const hasSuffixParameter = (route: Route) => /\}[^/]/.test(route.path);
-const staticPrefix = (route: Route) => route.path.slice(0, route.path.indexOf('/{'));
+const hasSuffixParameter = (route: Route) => (route.path.split('/').at(-1) ?? '').includes('.');
+const staticPrefix = (route: Route) =>
+  route.path.includes('/{')
+    ? route.path.slice(0, route.path.indexOf('/{'))
+    : route.path.slice(0, route.path.lastIndexOf('/'));
 
 export function rewritesFor(routes: readonly Route[]): Rewrite[] {
   return [

@@ -18,6 +18,7 @@ import {
 } from '../model/schema.js';
 import { type CallContext, ToolAdvice } from './advice.js';
 import type { TrustApiClient } from '../client/client.js';
+import { explainRecord } from '../explain/explain.js';
 import { BANDS_TEXT, FLAGS_TEXT } from '../model/vocabulary.js';
 import { pageText, recordText, statsText } from './text.js';
 
@@ -130,7 +131,11 @@ export const checkServerTrust = defineTool({
     const also = others.length === 0 ? '' : ` (also published by: ${others.map((record) => record.name).join(', ')})`;
     return { data: best, lead: `${shown} resolves to ${best.name}${also}.` };
   },
-  text: recordText,
+  text: (record) => {
+    // One or two sentences on why the score is what it is, from the signals (never an invented breakdown).
+    const why = explainRecord(record)?.summary;
+    return why === undefined ? recordText(record) : `${recordText(record)}\nWhy: ${why}`;
+  },
   context: (args) => (args.name === undefined ? {} : { serverName: args.name }),
 });
 

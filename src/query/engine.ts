@@ -284,6 +284,7 @@ export function createQueryEngine(artifacts: LoadedArtifacts, timings: LoadTimin
     listJson: (params) => toJsonPage(listIds(params)),
     searchJson: (q, limit) => toJsonPage(searchIds(q, limit)),
     lookupJson: (by) => toJsonPage(lookupIds(by)),
+    history: historyOf,
     historyJson,
     changesJson,
     warm() {

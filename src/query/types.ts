@@ -3,7 +3,7 @@
  * benchmarks depend on this interface only; `src/query/engine.ts` implements it over the loaded artifacts.
  */
 import type { ListParams } from '../model/schema.js';
-import type { SnapshotRef } from '../snapshot/history.js';
+import type { HistoryArtifact, SnapshotRef } from '../snapshot/history.js';
 
 /** A page as JSON text (`json` is the text of the array of records), for responses built without a parse. */
 export interface JsonPage {
@@ -40,6 +40,8 @@ export interface QueryEngine {
   searchJson(q: string, limit: number): JsonPage;
   /** The servers a package or a remote URL belongs to (keys of `src/model/identifiers.ts`), most trusted first. */
   lookupJson(by: LookupKey): JsonPage;
+  /** The whole score history (undefined for a snapshot built before histories), parsed once. */
+  history(): HistoryArtifact | undefined;
   /** The score history of the server named `name` (any case), newest first; undefined for an unknown name. */
   historyJson(name: string): string | undefined;
   /**

@@ -140,13 +140,17 @@ function stateAt(points: readonly HistoryPoint[], order: ReadonlyMap<string, num
  * `since` is not a snapshot this history holds.
  */
 export function changesSince(history: HistoryArtifact, since: string): ServerChange[] | undefined {
+  const index = history.snapshots.findIndex((snapshot) => snapshot.snapshot_id === since);
+  return index === -1 ? undefined : changesBetween(history, index, 0);
+}
+
+/** What changed between the kept snapshots at positions `older` and `newer` (0 = newest), by name. */
+export function changesBetween(history: HistoryArtifact, older: number, newer: number): ServerChange[] {
   const order = new Map(history.snapshots.map((snapshot, index) => [snapshot.snapshot_id, index]));
-  const index = order.get(since);
-  if (index === undefined) return undefined;
   const changes: ServerChange[] = [];
   for (const { name, points } of Object.values(history.servers)) {
-    const before = stateAt(points, order, index);
-    const now = stateAt(points, order, 0);
+    const before = stateAt(points, order, older);
+    const now = stateAt(points, order, newer);
     if (before === undefined && now === undefined) continue;
     const flagsBefore = new Set(before?.flags ?? []);
     const flagsNow = new Set(now?.flags ?? []);

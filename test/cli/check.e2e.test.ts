@@ -48,7 +48,7 @@ describe('mcp-trust-score check', () => {
   it('passes a configuration of trusted servers with exit code 0', () => {
     const run = cli(path.join(FIXTURES, 'pass'), ['--min-score', '80']);
     expect(run.stderr).toBe('');
-    expect(run.status).toBe(0);
+    expect(run.status, run.stdout).toBe(0);
     expect(run.stdout).toMatch(
       /^PASS \.mcp\.json:3 azure: npm:@azure\/mcp@latest → com\.microsoft\/azure 88 High Trust$/m,
     );
@@ -57,7 +57,7 @@ describe('mcp-trust-score check', () => {
 
   it('reads the four kinds of configuration file it finds, reports every entry, and fails with exit code 1', () => {
     const run = cli(path.join(FIXTURES, 'fail'), ['--min-score', '60', '--deny-flags', 'SENSITIVE_CRED_REQUEST']);
-    expect(run.status, run.stderr).toBe(1);
+    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(1);
     for (const file of ['.mcp.json', '.vscode/mcp.json', '.cursor/mcp.json', 'claude_desktop_config.json']) {
       expect(run.stdout).toContain(` ${file}:`);
     }
@@ -78,14 +78,14 @@ describe('mcp-trust-score check', () => {
       '--unknown',
       'warn',
     ]);
-    expect(run.status, run.stdout).toBe(0);
+    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
     expect(run.stdout).toMatch(/WARN claude_desktop_config\.json:3 unknown-remote/);
   });
 
   it('writes SARIF 2.1.0 that validates against the standard schema, one rule per kind of reason, located by line', async () => {
     const output = path.join(dir, 'report.sarif');
     const run = cli(path.join(FIXTURES, 'fail'), ['--min-score', '60', '--format', 'sarif', '--output', output]);
-    expect(run.status, run.stderr).toBe(1);
+    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(1);
     expect(run.stdout).toBe('');
     const log = JSON.parse(await readFile(output, 'utf8')) as {
       runs: { tool: { driver: { rules: { id: string }[] } }; results: { ruleId: string; locations: unknown[] }[] }[];

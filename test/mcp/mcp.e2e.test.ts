@@ -244,6 +244,8 @@ describe('the MCP wrapper against the real API', () => {
     });
     expect(byPackage.isError).toBeFalsy();
     expect((byPackage.structuredContent as { name: string }).name).toBe('io.github.acme/postgres-mcp');
+    // The record has signals: the text says why its score is what it is.
+    expect(textOf(byPackage)).toMatch(/\nWhy: .*(Trust score|could not be reproduced)/);
     expect(textOf(byPackage).split('\n')[0]).toBe(
       'package npm:@acme/postgres-mcp@2.0.0 resolves to io.github.acme/postgres-mcp (also published by: io.github.acme/postgres-admin).',
     );

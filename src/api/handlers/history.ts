@@ -2,13 +2,15 @@
  * Score history of one server, and what changed across the ecosystem since a snapshot: both read the
  * history the build carries forward (`src/snapshot/history.ts`).
  */
-import { ServerPathSchema } from '../../model/schema.js';
+import { EXPLAIN_METHOD_VERSION, explainRecord } from '../../explain/explain.js';
+import { ServerPathSchema, type ServerRecord } from '../../model/schema.js';
 import { ApiError, quote } from '../errors.js';
 import { assertNoParams, parseChangesParams } from '../params.js';
 import type { Answer, HandlerContext } from '../route.js';
 import { decodeSegment } from './servers.js';
 
-export function serverHistory({ engine, query, pathParams }: HandlerContext): Answer {
+/** The server a `/v1/servers/{namespace}/{id}/...` path names, checked as Get Server checks it. */
+function serverName(query: string, pathParams: Readonly<Record<string, string>>): { name: string; id: string } {
   const namespace = decodeSegment('namespace', pathParams.namespace ?? '');
   const id = decodeSegment('id', pathParams.id ?? '');
   assertNoParams(query);
@@ -17,7 +19,18 @@ export function serverHistory({ engine, query, pathParams }: HandlerContext): An
     const problems = path.error.issues.map((issue) => `${String(issue.path[0])}: ${issue.message}`);
     throw new ApiError('invalid_parameter', `Invalid path: ${problems.join('; ')}`);
   }
-  const name = `${namespace}/${id}`;
+  return { name: `${namespace}/${id}`, id };
+}
+
+const notFound = (name: string, id: string) => () =>
+  new ApiError(
+    'server_not_found',
+    `Server ${quote(name, 100)} was not found. Names are <namespace>/<id>; to find a server, search: ` +
+      `GET /v1/search?q=${encodeURIComponent(id.slice(0, 40))}`,
+  );
+
+export function serverHistory({ engine, query, pathParams }: HandlerContext): Answer {
+  const { name, id } = serverName(query, pathParams);
   return {
     kind: 'cached',
     key: `history\n${name.toLowerCase()}`,
@@ -25,12 +38,31 @@ export function serverHistory({ engine, query, pathParams }: HandlerContext): An
       const data = engine.historyJson(name);
       return data === undefined ? undefined : { data, metaTail: '' };
     },
-    missing: () =>
-      new ApiError(
-        'server_not_found',
-        `Server ${quote(name, 100)} was not found. Names are <namespace>/<id>; to find a server, search: ` +
-          `GET /v1/search?q=${encodeURIComponent(id.slice(0, 40))}`,
-      ),
+    missing: notFound(name, id),
+  };
+}
+
+/** How the server's scores are made from its signals (`src/explain/explain.ts`); never an invented breakdown. */
+export function serverExplanation({ engine, query, pathParams }: HandlerContext): Answer {
+  const { name, id } = serverName(query, pathParams);
+  return {
+    kind: 'cached',
+    key: `explain\n${name.toLowerCase()}`,
+    compute: () => {
+      const json = engine.getJson(name);
+      if (json === undefined) return undefined;
+      const record = JSON.parse(json) as ServerRecord;
+      const explanation = explainRecord(record) ?? {
+        name: record.name,
+        method: EXPLAIN_METHOD_VERSION,
+        reproduced: false,
+        trust_score: { computed: null, stored: record.trust_score },
+        subscores: [],
+        summary: `${record.name} carries no signals, so its scores cannot be explained; the stored trust score is ${record.trust_score}.`,
+      };
+      return { data: JSON.stringify(explanation), metaTail: '' };
+    },
+    missing: notFound(name, id),
   };
 }
 

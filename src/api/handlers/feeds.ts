@@ -1,0 +1,56 @@
+/**
+ * The Atom feeds: keyless for the same reason as the badge (a feed reader sends no key header, and scores
+ * are public), cached publicly, with an ETag per snapshot. A feed is made once per snapshot and kept.
+ */
+import type { QueryEngine } from '../../query/types.js';
+import { ServerPathSchema } from '../../model/schema.js';
+import { ApiError, quote } from '../errors.js';
+import { changesFeed, serverFeed } from '../feeds.js';
+import type { Answer, HandlerContext } from '../route.js';
+import { BADGE_CACHE_CONTROL } from './badge.js';
+import { decodeSegment } from './servers.js';
+
+const ATOM = 'application/atom+xml; charset=utf-8';
+const FEED_CSP = "default-src 'none'; frame-ancestors 'none'; sandbox";
+
+/** Feeds already made, per engine (a new snapshot is a new engine, so its feeds are made anew). */
+const made = new WeakMap<QueryEngine, Map<string, string | undefined>>();
+
+function memo(engine: QueryEngine, key: string, make: () => string | undefined): string | undefined {
+  let feeds = made.get(engine);
+  if (feeds === undefined) made.set(engine, (feeds = new Map()));
+  if (!feeds.has(key)) feeds.set(key, make());
+  return feeds.get(key);
+}
+
+const document = (key: string, body: string): Answer => ({
+  kind: 'document',
+  key,
+  status: 200,
+  contentType: ATOM,
+  cacheControl: BADGE_CACHE_CONTROL,
+  headers: { 'content-security-policy': FEED_CSP },
+  body,
+});
+
+export function changesAtom({ engine }: HandlerContext): Answer {
+  const current = { snapshot_id: engine.snapshot.id, generated_at: engine.snapshot.generatedAt };
+  return document('feed\nchanges', memo(engine, 'changes', () => changesFeed(engine.history(), current))!);
+}
+
+export function serverAtom({ engine, pathParams }: HandlerContext): Answer {
+  const namespace = decodeSegment('namespace', pathParams.namespace ?? '');
+  const id = decodeSegment('id', pathParams.id ?? '');
+  const name = `${namespace}/${id}`;
+  const body = ServerPathSchema.safeParse({ namespace, id }).success
+    ? memo(engine, `server\n${name.toLowerCase()}`, () => serverFeed(engine.history(), name))
+    : undefined;
+  if (body === undefined) {
+    throw new ApiError(
+      'server_not_found',
+      `Server ${quote(name, 100)} has no history here. Names are <namespace>/<id>; to find a server, search: ` +
+        `GET /v1/search?q=${encodeURIComponent(id.slice(0, 40))}`,
+    );
+  }
+  return document(`feed\nserver\n${name.toLowerCase()}`, body);
+}
