@@ -17,6 +17,7 @@ describe('loadConfig', () => {
       upstashUrl: undefined,
       upstashToken: undefined,
       keysFile: path.resolve('.local/keys.json'),
+      selfService: { enabled: true, perDay: 3, trustProxy: false },
     });
   });
 

@@ -87,7 +87,12 @@ describe('the generated document', () => {
     });
     expect(doc.security).toEqual([{ ApiKeyAuth: [] }]);
     for (const [route, item] of Object.entries(doc.paths) as [string, Json][]) {
-      if (route === '/v1/health' || route.startsWith('/badges/') || route.startsWith('/feeds/')) {
+      if (
+        route === '/v1/health' ||
+        route === '/v1/keys' ||
+        route.startsWith('/badges/') ||
+        route.startsWith('/feeds/')
+      ) {
         expect(op(item).security).toEqual([]);
       } else expect(op(item).security).toBeUndefined();
     }
@@ -481,6 +486,43 @@ describe('real answers of the gateway', () => {
     );
     expect(unavailable.status).toBe(502);
     await conforms(unavailable, '/v1/check');
+  });
+
+  it('answers Get Access with every documented status, each matching the document', async () => {
+    const post = (target: Harness, body: string, path = '/v1/keys', headers: Record<string, string> = {}) =>
+      target.gateway(
+        new Request(`http://localhost${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body,
+        }),
+      );
+    const limited = await harness({ engine, config: { selfService: { perDay: 1 } } });
+    const created = await post(limited, '{"label":"docs"}');
+    expect(created.status).toBe(201);
+    await conforms(created, '/v1/keys');
+    const again = await post(limited, '{}');
+    expect(again.status).toBe(429);
+    await conforms(again, '/v1/keys');
+    const bad = await post(h, '{"label": 1}');
+    expect(bad.status).toBe(400);
+    await conforms(bad, '/v1/keys');
+    const off = await harness({ engine, config: { selfService: { enabled: false } } });
+    const forbidden = await post(off, '{}');
+    expect(forbidden.status).toBe(403);
+    await conforms(forbidden, '/v1/keys');
+    const get = await h.call('/v1/keys', { key: null });
+    expect(get.status).toBe(405);
+    await conforms(get, '/v1/keys');
+    const long = await post(h, '{}', `/v1/keys?x=${'a'.repeat(2048)}`);
+    expect(long.status).toBe(414);
+    await conforms(long, '/v1/keys');
+    const store = createMemoryStore({ now: () => NOW });
+    await store.close();
+    const down = await harness({ engine, store, config: { apiKeyHashes: [hashKey('a-static-test-key')] } });
+    const unavailable = await post(down, '{}');
+    expect(unavailable.status).toBe(502);
+    await conforms(unavailable, '/v1/keys');
   });
 
   it('answers the feeds with every documented status, each matching the document', async () => {

@@ -19,6 +19,7 @@ import {
 } from '../model/schema.js';
 import { BANDS_TEXT, FLAGS } from '../model/vocabulary.js';
 import { CheckAnswerSchema } from '../model/check.js';
+import { IssuedKeySchema } from './handlers/keys.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // Envelopes. The records come from src/schema.ts; what wraps them is the gateway's (specification 2.1 and 7,
@@ -146,6 +147,8 @@ export const ExplanationSchema = z.strictObject({
 });
 export const ExplanationResponseSchema = envelope(ExplanationSchema, ResponseMetaSchema);
 
+export const IssuedKeyResponseSchema = envelope(IssuedKeySchema, ResponseMetaSchema);
+
 export const StatsResponseSchema = envelope(StatsSchema, ResponseMetaSchema);
 export const HealthResponseSchema = envelope(HealthDataSchema, ResponseMetaSchema);
 
@@ -192,6 +195,10 @@ export const COMPONENTS = {
     'How the scores are made from the signals (MCP Scorecard method): per sub-score, each signal, its value and points; `reproduced` says whether the recomputation equals the stored scores.',
   ],
   ExplanationResponse: [ExplanationResponseSchema, 'Score Explanation'],
+  IssuedKeyResponse: [
+    IssuedKeyResponseSchema,
+    'Get Access: the new key (shown only this once), its plan and daily limit, its label and when it was issued.',
+  ],
   StatsResponse: [StatsResponseSchema, 'Ecosystem Statistics'],
   HealthResponse: [HealthResponseSchema, 'Health Check'],
   Error: [ErrorBodySchema, 'Every error: a message for people, the HTTP status, and a stable `code` for programs.'],

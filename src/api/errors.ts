@@ -11,6 +11,8 @@ export const ERROR_STATUS = {
   /** The HTTP message itself could not be read (answered by the Node server, before the gateway). */
   bad_request: 400,
   missing_api_key: 401,
+  /** Self-service key issuing is turned off by the deployment. */
+  self_service_disabled: 403,
   invalid_api_key: 401,
   route_not_found: 404,
   server_not_found: 404,

@@ -128,6 +128,7 @@ const jsonContent = (schema: JsonObject) => ({ 'application/json': { schema } })
 const ERROR_RESPONSES = {
   BadRequest: { status: 400, description: 'Missing or invalid parameters, or (POST) a body that is not `application/json`, over 64 KB, not JSON or against the rules: the message names each problem and what is allowed.' },
   Unauthorized: { status: 401, description: 'Missing or invalid API key (`X-API-Key`).' },
+  Forbidden: { status: 403, description: 'Self-service key issuing is turned off by this deployment (`self_service_disabled`).' },
   NotFound: { status: 404, description: 'No server has this name (the message suggests the search endpoint); an unknown route also answers 404.' },
   MethodNotAllowed: { status: 405, description: 'A method the route does not answer (GET routes answer GET, HEAD and OPTIONS; POST routes POST and OPTIONS); `Allow` lists them.', headers: ['Allow'] },
   UriTooLong: { status: 414, description: 'The URL (path and query) is longer than 2,048 bytes; checked before anything else and not counted.' },
@@ -200,16 +201,17 @@ function operation(route: Route): JsonObject {
     headers: headerRefs(cached ? [...RATE_LIMIT_HEADERS, 'ETag', 'Cache-Control'] : [...RATE_LIMIT_HEADERS, 'Cache-Control']),
     content: jsonContent(ref(spec.body)),
   };
-  const responses: JsonObject = { '200': success };
+  const responses: JsonObject = { [String(spec.successStatus ?? 200)]: success };
   if (cached) responses['304'] = responseRef('NotModified');
   responses['400'] = responseRef('BadRequest');
   if (spec.keyed) responses['401'] = responseRef('Unauthorized');
+  if (spec.extraErrors?.includes('Forbidden')) responses['403'] = responseRef('Forbidden');
   if (spec.notFound) responses['404'] = responseRef('NotFound');
   responses['405'] = responseRef('MethodNotAllowed');
   responses['414'] = responseRef('UriTooLong');
-  if (spec.keyed) responses['429'] = responseRef('TooManyRequests');
+  if (spec.keyed || spec.extraErrors?.includes('TooManyRequests')) responses['429'] = responseRef('TooManyRequests');
   responses['500'] = responseRef('InternalError');
-  if (spec.keyed) responses['502'] = responseRef('BadGateway');
+  if (spec.keyed || spec.extraErrors?.includes('BadGateway')) responses['502'] = responseRef('BadGateway');
   const parameters = cached ? [...ownParameters, { $ref: '#/components/parameters/IfNoneMatch' }] : ownParameters;
   const requestBody = route.body && {
     required: true,

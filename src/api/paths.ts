@@ -12,6 +12,7 @@ export const ROUTE_PATHS = {
   search: '/v1/search',
   lookup: '/v1/lookup',
   check: '/v1/check',
+  keys: '/v1/keys',
   history: '/v1/servers/{namespace}/{id}/history',
   explain: '/v1/servers/{namespace}/{id}/explain',
   changes: '/v1/changes',

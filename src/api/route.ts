@@ -19,6 +19,8 @@ export interface HandlerContext {
   nowMs: number;
   /** The request body, parsed and validated with the route's `body.schema` (POST routes only). */
   body?: unknown;
+  /** Issue a free-plan key to the client (Get Access); limits and the on/off setting are the gateway's. */
+  issueKey(label: string): Promise<{ key: string; plan: string; dailyLimit: number; label: string; createdAt: string }>;
   /** The counter store as health reports it: its kind, and whether it answers within its bound. */
   store: { kind: 'memory' | 'redis' | 'upstash'; answers(): Promise<boolean> };
 }
@@ -38,7 +40,7 @@ export interface Computed {
  */
 export type Answer =
   | { kind: 'cached'; key: string; compute: () => Computed | undefined; missing?: () => ApiError }
-  | { kind: 'live'; data: string }
+  | { kind: 'live'; data: string; status?: number }
   | PublicDocument;
 
 /**
@@ -75,6 +77,10 @@ export interface OperationDoc {
   path?: ParameterDoc;
   /** Whether the route answers 404 for something it cannot find (Get Server's unknown name). */
   notFound?: boolean;
+  /** The status of a success when it is not 200 (Get Access creates: 201). */
+  successStatus?: 201;
+  /** Error answers a keyless route gives besides the usual ones (Get Access: 403, 429, 502). */
+  extraErrors?: readonly ('Forbidden' | 'TooManyRequests' | 'BadGateway')[];
   /** A route that answers a document other than JSON (a badge): its media type. */
   media?: 'image/svg+xml' | 'application/atom+xml';
 }

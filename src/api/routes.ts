@@ -19,6 +19,7 @@ import {
   ServerPathSchema,
 } from '../model/schema.js';
 import { badge } from './handlers/badge.js';
+import { IssueKeyRequestSchema, issueKey } from './handlers/keys.js';
 import { changesAtom, serverAtom } from './handlers/feeds.js';
 import { changes, serverExplanation, serverHistory } from './handlers/history.js';
 import { checkServers } from './handlers/check.js';
@@ -165,6 +166,25 @@ export const ROUTES: readonly Route[] = [
       description: `A verdict on a whole MCP configuration: each item of \`servers\` (a server name, \`{"package": "<registry_type>:<identifier>"}\` or \`{"url": "<remote url>"}\`, 1 to ${CHECK_LIMITS.maxItems}) is resolved as Get Server and Reverse Lookup resolve it and judged by \`policy\`: \`allow\` and \`deny\` (server names) override everything; otherwise an item fails below \`min_score\`, with a flag of \`deny_flags\`, or without a verified publisher when \`require_verified_publisher\` is true; an item that matches no scored server gets \`unknown\` (default \`fail\`). Results keep the order of the input, each with reasons a person can act on; \`verdict\` is \`fail\` when any result fails. Each item counts as one request; a call with more items than the key has left is a 429 that counts nothing. The body is \`application/json\`, at most 64 KB. Never cached.`,
       tag: 'Servers',
       body: 'CheckResponse',
+    },
+  },
+  {
+    id: 'keys',
+    path: ROUTE_PATHS.keys,
+    method: 'POST',
+    keyed: false,
+    listedAs: 'POST /v1/keys',
+    handler: issueKey,
+    body: { schema: IssueKeyRequestSchema, cost: () => 0 },
+    doc: {
+      operationId: 'issueKey',
+      summary: 'Get Access',
+      description:
+        'Issue a free-plan API key, shown once in this answer and never again (only its hash is kept), as the specification\'s "Get Access" step asks. No key is needed. The JSON body may carry a `label` (up to 100 characters). Each client address may be issued a few keys a day (3 by default; 429 past that); a deployment may turn self-service off (403 `self_service_disabled`). Never cached.',
+      tag: 'Service',
+      body: 'IssuedKeyResponse',
+      successStatus: 201,
+      extraErrors: ['Forbidden', 'TooManyRequests', 'BadGateway'],
     },
   },
   {

@@ -30,6 +30,7 @@ import { MAX_LOGGED_PATH, type RequestLogger } from './log.js';
 import { type RateLimitDecision, uncounted } from './rate-limit.js';
 import { createResponder, type GatewayResponse, KEYED_CACHE_CONTROL, NO_STORE } from './respond.js';
 import { createRouter } from './router.js';
+import { createKeyIssuer, DEFAULT_SELF_SERVICE, type SelfServiceConfig } from './self-service.js';
 import { createStoreCalls } from './store-calls.js';
 
 export type { GatewayResponse } from './respond.js';
@@ -42,6 +43,8 @@ export interface GatewayRequest {
   headers: { get(name: string): string | null | undefined };
   /** The body as text, for POST routes; rejects with `BodyTooLarge` past `maxBytes` (see `body.ts`). */
   readBody?(maxBytes: number): Promise<string>;
+  /** The address of the connection (the Node adapter gives it; a Web Request has none). */
+  address?: string;
 }
 
 export interface GatewayConfig {
@@ -52,6 +55,8 @@ export interface GatewayConfig {
   /** Bound on every store call; past it the request is answered 502. Default 1000 ms. */
   storeTimeoutMs?: number;
   cache?: Partial<CacheOptions>;
+  /** Get Access (`POST /v1/keys`): on or off, keys per address and day, whether to trust X-Forwarded-For. */
+  selfService?: Partial<SelfServiceConfig>;
 }
 
 export interface GatewayDeps {
@@ -108,6 +113,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const calls = createStoreCalls(deps.store, config.storeTimeoutMs ?? DEFAULT_STORE_TIMEOUT_MS);
   const authenticate = createAuthenticator(config.apiKeyHashes ?? [], calls, new Date(now()).toISOString());
   const count = createLimiter(plans, calls);
+  const issue = createKeyIssuer({ ...DEFAULT_SELF_SERVICE, ...config.selfService }, deps.store, calls);
 
   /** `meta` members that name the snapshot, as JSON text; remade only when the engine changes. */
   let snapshotMetaFor: QueryEngine | undefined;
@@ -165,6 +171,12 @@ export function createGateway(deps: GatewayDeps): Gateway {
       );
     }
     let body: unknown;
+    if (!route.keyed && route.body !== undefined) {
+      // A keyless POST (Get Access): the body is read with the same bounds, and nothing is counted.
+      const read = await readJsonBody(request, route.body);
+      if (!read.ok) throw read.error;
+      body = read.body;
+    }
     if (route.keyed) {
       const record = await authenticate(request.headers.get('x-api-key'));
       context.key = hashPrefix(record.hash);
@@ -177,7 +189,29 @@ export function createGateway(deps: GatewayDeps): Gateway {
       if (read?.ok) body = read.body;
     }
     const engine = getEngine();
-    const answer = await route.handler({ engine, query: target.query, pathParams, nowMs, store: calls, body });
+    const issueKey = async (label: string) => {
+      const issued = await issue(
+        label,
+        { address: request.address, forwardedFor: request.headers.get('x-forwarded-for') },
+        nowMs,
+      );
+      return {
+        key: issued.key,
+        plan: issued.record.plan,
+        dailyLimit: plans[issued.record.plan].dailyLimit,
+        label: issued.record.label,
+        createdAt: issued.record.created_at,
+      };
+    };
+    const answer = await route.handler({
+      engine,
+      query: target.query,
+      pathParams,
+      nowMs,
+      store: calls,
+      body,
+      issueKey,
+    });
     if (answer.kind === 'document') {
       const headers = out.headers(state.decision, nowMs, answer.cacheControl, false);
       Object.assign(headers, answer.headers, { 'content-type': answer.contentType });
@@ -190,7 +224,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     }
     if (answer.kind === 'live') {
       const body = `{"data":${answer.data},"meta":{"cached":false${snapshotMetaOf(engine)}}}`;
-      return out.withBody(200, out.headers(state.decision, nowMs, NO_STORE, true), body, head);
+      return out.withBody(answer.status ?? 200, out.headers(state.decision, nowMs, NO_STORE, true), body, head);
     }
     const { answer: kept, cached } = cachedAnswer(answer, engine, nowMs);
     context.cached = cached;

@@ -27,6 +27,7 @@ export function toGatewayRequest(request: IncomingMessage, url: string = request
     method: request.method ?? 'GET',
     url,
     readBody: (maxBytes) => readBody(request, maxBytes),
+    ...(request.socket.remoteAddress === undefined ? {} : { address: request.socket.remoteAddress }),
     headers: {
       get(name: string): string | null {
         const value = raw[name.toLowerCase()];

@@ -50,6 +50,11 @@ const EnvSchema = z.object({
   UPSTASH_REDIS_REST_URL: optionalText,
   UPSTASH_REDIS_REST_TOKEN: optionalText,
   KEYS_FILE: optionalText,
+  SELF_SERVICE_KEYS: optionalText.pipe(
+    z.enum(['on', 'off'], { error: 'SELF_SERVICE_KEYS must be on or off' }).optional(),
+  ),
+  SELF_SERVICE_KEYS_PER_DAY: integerText('SELF_SERVICE_KEYS_PER_DAY', 1, 1000),
+  TRUST_PROXY: optionalText.pipe(z.enum(['true', 'false'], { error: 'TRUST_PROXY must be true or false' }).optional()),
 });
 
 /** The validated configuration. Plain keys from `API_KEYS` are already hashed: no plain key is kept. */
@@ -67,6 +72,8 @@ export interface Config {
   upstashToken: string | undefined;
   /** Absolute path of the memory store's key file. */
   keysFile: string;
+  /** Get Access: whether anyone may be issued a key, how many per address and day, whether to trust X-Forwarded-For. */
+  selfService: { enabled: boolean; perDay: number; trustProxy: boolean };
 }
 
 /** A configuration error: its message is one line, meant to be printed as is. */
@@ -125,5 +132,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     upstashUrl: vars.UPSTASH_REDIS_REST_URL,
     upstashToken: vars.UPSTASH_REDIS_REST_TOKEN,
     keysFile: path.resolve(vars.KEYS_FILE ?? DEFAULT_KEYS_FILE),
+    selfService: {
+      enabled: (vars.SELF_SERVICE_KEYS ?? 'on') === 'on',
+      perDay: vars.SELF_SERVICE_KEYS_PER_DAY ?? 3,
+      trustProxy: vars.TRUST_PROXY === 'true',
+    },
   };
 }

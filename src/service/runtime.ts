@@ -45,7 +45,11 @@ export async function createServiceContext(config: Config, options: ServiceOptio
   const gateway = createGateway({
     engine,
     store,
-    config: { freeDailyLimit: config.freeDailyLimit, apiKeyHashes: config.apiKeyHashes },
+    config: {
+      freeDailyLimit: config.freeDailyLimit,
+      apiKeyHashes: config.apiKeyHashes,
+      selfService: config.selfService,
+    },
     log: options.log ?? ((line) => console.log(JSON.stringify(line))),
   });
   return { config, store, engine, snapshotDir, gateway, loadMs: performance.now() - started };

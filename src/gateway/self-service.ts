@@ -1,0 +1,89 @@
+/**
+ * Get Access: a free-plan key issued to whoever asks (`POST /v1/keys`), shown once, stored only as its hash,
+ * like the keys CLI issues one. Issuing is limited per client address and day (counted in the same store as
+ * the daily limits, under a hash of the address: no address is stored), and a deployment can turn it off.
+ * The address is the connection's, or the first of `X-Forwarded-For` only when the service is told it runs
+ * behind a proxy that sets it (`TRUST_PROXY`); otherwise a client could name any address it likes.
+ */
+import { createHash } from 'node:crypto';
+import { ApiError } from '../api/errors.js';
+import { generateKey, hashKey } from '../keys/keys.js';
+import type { KeyRecord } from '../keys/record.js';
+import { counterExpiry, nextUtcMidnight } from './rate-limit.js';
+import type { StoreCalls } from './store-calls.js';
+import type { Store } from '../stores/types.js';
+
+export interface SelfServiceConfig {
+  enabled: boolean;
+  /** Keys one client address may be issued per UTC day. */
+  perDay: number;
+  /** Whether `X-Forwarded-For` names the client (the service runs behind a proxy that sets it). */
+  trustProxy: boolean;
+}
+
+export const DEFAULT_SELF_SERVICE: SelfServiceConfig = { enabled: true, perDay: 3, trustProxy: false };
+
+export interface IssuedKey {
+  key: string;
+  record: KeyRecord;
+}
+
+export type IssueKey = (
+  label: string,
+  request: { address?: string; forwardedFor?: string | null },
+  nowMs: number,
+) => Promise<IssuedKey>;
+
+/** The client address a request is counted under. */
+export function clientAddress(
+  request: { address?: string; forwardedFor?: string | null },
+  trustProxy: boolean,
+): string {
+  if (trustProxy && request.forwardedFor) {
+    const first = request.forwardedFor.split(',')[0]?.trim();
+    if (first) return first;
+  }
+  return request.address ?? 'unknown';
+}
+
+export function createKeyIssuer(config: SelfServiceConfig, store: Store, calls: StoreCalls): IssueKey {
+  return async (label, request, nowMs) => {
+    if (!config.enabled) {
+      throw new ApiError(
+        'self_service_disabled',
+        'This deployment does not issue keys itself; ask its operator for one',
+      );
+    }
+    const address = clientAddress(request, config.trustProxy);
+    const day = new Date(nowMs).toISOString().slice(0, 10);
+    const counter = `issue:${createHash('sha256').update(address).digest('hex').slice(0, 24)}:${day}`;
+    let granted: boolean;
+    try {
+      granted = (await calls.reserve(counter, 1, config.perDay, counterExpiry(nowMs))).granted;
+    } catch (error) {
+      throw calls.unavailable(error);
+    }
+    if (!granted) {
+      const reset = nextUtcMidnight(nowMs);
+      throw new ApiError(
+        'rate_limited',
+        `This address has been issued ${config.perDay} keys today, the most a day; more can be issued after ` +
+          `${new Date(reset).toISOString()}`,
+        { 'retry-after': String(Math.max(1, Math.ceil((reset - nowMs) / 1000))) },
+      );
+    }
+    const key = generateKey();
+    const record: KeyRecord = {
+      hash: hashKey(key),
+      plan: 'free',
+      label: label === '' ? 'self-service' : `self-service: ${label}`,
+      created_at: new Date(nowMs).toISOString(),
+    };
+    try {
+      await store.addKey(record);
+    } catch (error) {
+      throw calls.unavailable(error);
+    }
+    return { key, record };
+  };
+}
