@@ -159,7 +159,7 @@ export const COMPONENTS = {
   Badge: [BadgeSchema, 'A positive fact read from one signal, with that signal as evidence.'],
   Install: [InstallSchema, 'What the registry says about installing the server: null or empty when unknown.'],
   Signals: [SignalsSchema, 'The evidence behind the scores as the scoring pipeline recorded it (null: not measured).'],
-  Stats: [StatsSchema, 'Ecosystem statistics (specification 2.3): `score_distribution` maps each trust_label to a count, `flag_summary` each flag to a count.'],
+  Stats: [StatsSchema, 'Ecosystem statistics (specification 2.3): `score_distribution` maps each trust_label to a count, `flag_summary` each flag to a count; `target_summary` (a documented extra) each platform target to a count, so the values of the `target` filter can be learnt.'],
   HealthData: [HealthDataSchema, 'Health (specification 2.4): `status` is "ok", or "degraded" when the counter store does not answer.'],
   ResponseMeta: [ResponseMetaSchema, 'Request metadata: `cached` is true exactly when the body came from the one-hour response cache. May carry more members.'],
   ListMeta: [ListMetaSchema, 'Metadata of a list page: `total` matching records, the page `limit` and `offset`.'],

@@ -14,6 +14,7 @@ import {
   serverName,
   ServerRecordSchema,
   SORT_FIELDS,
+  type Stats,
   StatsSchema,
 } from '../model/schema.js';
 import { type CallContext, ToolAdvice } from './advice.js';
@@ -58,6 +59,28 @@ function describeShape<Shape extends Record<string, z.ZodType>>(
   const described: Record<string, z.ZodType> = {};
   for (const [name, schema] of Object.entries(shape)) described[name] = schema.describe(descriptions[name] ?? '');
   return described as Shape;
+}
+
+/** The known values of the flags and target filters that matched nothing (undefined when all are known). */
+function unknownFilterHint(flags: string | undefined, target: string | undefined, stats: Stats): string | undefined {
+  const hints: string[] = [];
+  const known = (summary: Record<string, number>, value: string) =>
+    Object.keys(summary).some((name) => name.toLowerCase() === value.trim().toLowerCase());
+  for (const flag of (flags ?? '').split(',').filter((value) => value.trim() !== '')) {
+    if (!known(stats.flag_summary, flag)) {
+      hints.push(
+        `No server carries the flag "${flag.trim()}"; flags in use: ${Object.keys(stats.flag_summary).join(', ')}.`,
+      );
+    }
+  }
+  if (target !== undefined && stats.target_summary !== undefined && !known(stats.target_summary, target)) {
+    const targets = Object.keys(stats.target_summary);
+    hints.push(
+      `No server has the target "${target}"; targets are named as platforms, e.g. ${targets.slice(0, 15).join(', ')}` +
+        `${targets.length > 15 ? ` (${targets.length} in all, see get_ecosystem_stats)` : ''}.`,
+    );
+  }
+  return hints.length === 0 ? undefined : hints.join(' ');
 }
 
 /** Every tool is a read of a fixed index: safe to call, to repeat, and touching nothing outside. */
@@ -193,7 +216,14 @@ export const listServers = defineTool({
     }),
   ),
   output: RecordPageSchema,
-  run: async (client, args) => ({ data: await client.list(args) }),
+  run: async (client, args) => {
+    const data = await client.list(args);
+    if (data.total > 0 || (args.flags === undefined && args.target === undefined)) return { data };
+    // An empty list for a flag or a target may mean the value is not one the data knows (a target is
+    // "PostgreSQL", not "postgres"): say which values exist, so no agent concludes that no server exists.
+    const stats = await client.stats();
+    return { data, lead: unknownFilterHint(args.flags, args.target, stats) };
+  },
   text: (page) =>
     pageText('Servers', page, (shown) => `More: call list_servers again with the same filters and offset ${shown}.`),
 });

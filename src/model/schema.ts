@@ -196,6 +196,8 @@ export const StatsSchema = z.strictObject({
   score_distribution: z.record(z.string(), z.number().int().min(0)),
   flag_summary: z.record(z.string(), z.number().int().min(0)),
   verified_publishers: z.number().int().min(0),
+  /** A documented extra: servers per platform target, most common first, so a client can learn the values. */
+  target_summary: z.record(z.string(), z.number().int().min(0)).optional(),
 });
 export type Stats = z.infer<typeof StatsSchema>;
 

@@ -11,23 +11,25 @@ export function computeStats(records: readonly ServerRecord[]): Stats {
   // Every band is listed, empty ones with 0, so a client never has to guess whether a label exists.
   const distribution: Record<string, number> = Object.fromEntries(TRUST_LABELS.map((label) => [label, 0]));
   const flags = new Map<string, number>();
+  const targets = new Map<string, number>();
   let verified = 0;
   for (const record of records) {
     distribution[record.trust_label] = (distribution[record.trust_label] ?? 0) + 1;
     for (const flag of record.flags) flags.set(flag, (flags.get(flag) ?? 0) + 1);
+    for (const target of record.targets) targets.set(target, (targets.get(target) ?? 0) + 1);
     if (record.verified_publisher) verified++;
   }
-  // Most common flag first; equal counts by name, so the order is stable from build to build.
-  const flagSummary = Object.fromEntries(
-    [...flags].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0)),
-  );
+  // Most common first; equal counts by name, so the order is stable from build to build.
+  const summary = (counts: Map<string, number>) =>
+    Object.fromEntries([...counts].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0)));
 
   return {
     total_servers: total,
     average_score: total === 0 ? 0 : Math.round((sum / total) * 100) / 100,
     median_score: median,
     score_distribution: distribution,
-    flag_summary: flagSummary,
+    flag_summary: summary(flags),
     verified_publishers: verified,
+    target_summary: summary(targets),
   };
 }

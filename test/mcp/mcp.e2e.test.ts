@@ -337,6 +337,18 @@ describe('the MCP wrapper against the real API', () => {
     expect((expectedFlagged.data as ServerRecord[]).map((item) => item.name)).toEqual(['com.example/slack-bridge']);
   });
 
+  it('list_servers names the known values when a flag or a target matches nothing', async () => {
+    const result = await client.callTool({ name: 'list_servers', arguments: { target: 'postgres', flags: 'NOPE' } });
+    expect(result.isError).toBeFalsy();
+    const text = textOf(result);
+    expect(text).toMatch(/^No server carries the flag "NOPE"; flags in use: .*SENSITIVE_CRED_REQUEST/);
+    expect(text).toMatch(/No server has the target "postgres"; targets are named as platforms, e\.g\. .*PostgreSQL/);
+    expect(text).toContain('no servers match');
+    // A known target in another letter case is no unknown value: no hint, only the (empty) answer.
+    const known = await client.callTool({ name: 'list_servers', arguments: { target: 'postgresql', min_score: 99 } });
+    expect(textOf(known)).not.toContain('No server has the target');
+  });
+
   it('list_servers with no arguments is the API’s default page', async () => {
     const result = await client.callTool({ name: 'list_servers', arguments: {} });
     const expected = await direct('/servers');
