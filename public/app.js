@@ -4,9 +4,11 @@
 // Safety: every value from the API or the user reaches the page through textContent or an attribute set by
 // setAttribute (never innerHTML), so a server name cannot inject markup. The API key lives in localStorage
 // and travels only in the X-API-Key header: never in a URL, never in the page's text.
-import { loadList, setupBrowse } from './js/browse.js';
+import { setupAccess } from './js/access.js';
+import { loadList, restoreListFromUrl, setupBrowse } from './js/browse.js';
 import { openServer, serverFromHash } from './js/card.js';
 import { state } from './js/client.js';
+import { $ } from './js/dom.js';
 import { setupKey, showNoKey } from './js/notices.js';
 import { loadDocument, localiseExamples } from './js/reference.js';
 import { setupSearch } from './js/search.js';
@@ -16,6 +18,7 @@ async function main() {
   setupKey();
   setupSearch();
   setupBrowse();
+  setupAccess();
   localiseExamples();
   window.addEventListener('hashchange', () => {
     const name = serverFromHash();
@@ -23,16 +26,24 @@ async function main() {
   });
   const ready = await loadDocument();
   if (!ready) return;
+  // After the document: the sort and order choices come from it, and a shared view may name them.
+  restoreListFromUrl();
   if (!state.key) {
     showNoKey();
     const name = serverFromHash();
     if (name) state.openName = name;
     return;
   }
-  void loadStats();
+  const stats = loadStats();
   void loadList();
   const name = serverFromHash();
-  if (name) void openServer(name, false);
+  if (name) {
+    // A shared link to a card: bring the card into view once it is drawn, as a link to an anchor would. The
+    // statistics above it change its place, so they are waited for too.
+    void Promise.all([stats, openServer(name, false)]).then(() => {
+      if (state.openName === name) $('server').scrollIntoView({ block: 'start' });
+    });
+  }
 }
 
 void main();

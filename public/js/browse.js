@@ -36,6 +36,47 @@ export function setupBrowse() {
   });
 }
 
+/** The fields of the list's view kept in the page's query string, so a view can be shared and restored. */
+const VIEW_FIELDS = ['min_score', 'flags', 'target', 'namespace', 'sort', 'order', 'limit'];
+
+/** Set the filters, sort, page size and offset from the query string (a shared or reloaded view). */
+export function restoreListFromUrl() {
+  const query = new URLSearchParams(location.search);
+  const form = /** @type {HTMLFormElement} */ ($('browse-form'));
+  for (const name of VIEW_FIELDS) {
+    const value = query.get(name);
+    if (value === null) continue;
+    const field = form.elements.namedItem(name);
+    if (field instanceof HTMLSelectElement) {
+      // Only a choice the select offers: anything else would silently become its first option.
+      if ([...field.options].some((option) => option.value === value && !option.disabled)) field.value = value;
+    } else if (field instanceof HTMLInputElement) field.value = value.slice(0, 200);
+  }
+  const offset = Number(query.get('offset'));
+  state.list.offset = Number.isInteger(offset) && offset > 0 ? offset : 0;
+}
+
+/**
+ * Put the view in the query string: the values that differ from the form's defaults, and the offset past the
+ * first page. Replaced, not pushed: Back keeps leaving the page (or the card) as before.
+ * @param {number} offset
+ */
+function writeListUrl(offset) {
+  const form = /** @type {HTMLFormElement} */ ($('browse-form'));
+  const query = new URLSearchParams();
+  for (const name of VIEW_FIELDS) {
+    const field = form.elements.namedItem(name);
+    if (field instanceof HTMLSelectElement) {
+      const chosen = field.options[field.selectedIndex];
+      if (chosen && !chosen.defaultSelected) query.set(name, chosen.value);
+    } else if (field instanceof HTMLInputElement && field.value.trim()) query.set(name, field.value.trim());
+  }
+  if (offset > 0) query.set('offset', String(offset));
+  const search = query.toString();
+  const url = `${location.pathname}${search ? `?${search}` : ''}${location.hash}`;
+  if (url !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(history.state, '', url);
+}
+
 /** @param {string} flag */
 export function filterByFlag(flag) {
   const form = /** @type {HTMLFormElement} */ ($('browse-form'));
@@ -68,6 +109,7 @@ export async function loadList(paging = false) {
     target: value('target'),
     namespace: value('namespace'),
   };
+  writeListUrl(state.list.offset);
   const rows = $('browse-rows');
   const error = $('browse-error');
   rows.parentElement?.setAttribute('aria-busy', 'true');
@@ -88,9 +130,10 @@ export async function loadList(paging = false) {
           h('td', null, open),
           h('td', { class: 'num' }, scorePill(record)),
           h('td', null, labelChip(record.trust_label)),
+          // The labels name the cells where the rows stack into cards on a phone (style.css).
           h(
             'td',
-            null,
+            { 'data-label': 'Flags' },
             record.flags.length === 0
               ? h('span', { class: 'none', text: '—' })
               : h(
@@ -101,7 +144,11 @@ export async function loadList(paging = false) {
                   ),
                 ),
           ),
-          h('td', { text: record.targets.join(', ') || '—' }),
+          h(
+            'td',
+            { 'data-label': 'Targets' },
+            record.targets.length === 0 ? h('span', { class: 'none', text: '—' }) : record.targets.join(', '),
+          ),
         );
       }),
     );

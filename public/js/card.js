@@ -1,6 +1,8 @@
 // A server's card. The open server is in the URL's fragment (#server=<name>), so Back and links work.
 import { ApiFailure, api, state } from './client.js';
 import { $, fmt, h, shellQuote } from './dom.js';
+import { explainBlock } from './explain.js';
+import { historyBlock } from './history.js';
 import { bandKey, labelChip, nameParts } from './labels.js';
 import { explainGlobally, keyWorks } from './notices.js';
 import { API_BASE, BAND_RANGES, SUBSCORES, TRANSPORT_MEANINGS, flagMeaning } from './words.js';
@@ -38,8 +40,7 @@ export async function openServer(name, focus = true) {
     const slash = name.indexOf('/');
     if (slash <= 0 || slash === name.length - 1)
       throw new ApiFailure(404, 'server_not_found', `Server names are <namespace>/<id>.`);
-    const path = `/servers/${encodeURIComponent(name.slice(0, slash))}/${encodeURIComponent(name.slice(slash + 1))}`;
-    const { data } = await api(path);
+    const { data } = await api(apiPath(name.slice(0, slash), name.slice(slash + 1)));
     if (seq !== state.serverSeq) return;
     keyWorks();
     body.replaceChildren(serverCard(data));
@@ -192,6 +193,10 @@ function serverCard(record) {
     head,
     h('h4', { text: 'Sub-scores' }),
     subscores,
+    h('h4', { text: 'Why this score' }),
+    explainBlock(apiPath(namespace, id)),
+    h('h4', { text: 'Score over time' }),
+    historyBlock(apiPath(namespace, id)),
     h('h4', { text: `Flags (${record.flags.length})` }),
     flags,
     h('h4', { text: 'Badges' }),
@@ -209,6 +214,9 @@ function serverCard(record) {
     ),
   );
 }
+
+/** @param {string} namespace @param {string} id */
+const apiPath = (namespace, id) => `/servers/${encodeURIComponent(namespace)}/${encodeURIComponent(id)}`;
 
 /** Index of the band of `score` in the label order (the bands of the decisions: 80, 60, 40, 20, 0). @param {number} score */
 function scoreBandIndex(score) {

@@ -98,3 +98,40 @@ export async function api(path, params = {}) {
   state.cache.set(url, { at: Date.now(), body });
   return body;
 }
+
+/**
+ * Ask for a new free-plan key (Get Access, `POST /v1/keys`; no key needed). Resolves with the answer's data,
+ * `{ key, plan, daily_limit, label, created_at }`; rejects with an ApiFailure carrying the API's message.
+ * The rate-limit headers of this answer are about issuing keys, not about a key's day, so the quota line
+ * is left alone.
+ * @param {string} label
+ */
+export async function requestKey(label) {
+  let response;
+  try {
+    response = await fetch(`${API_BASE}/keys`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify(label ? { label } : {}),
+      cache: 'no-store',
+    });
+  } catch {
+    throw new ApiFailure(0, 'network', 'The API cannot be reached. Is the server running?');
+  }
+  /** @type {any} */
+  let body;
+  try {
+    body = await response.json();
+  } catch {
+    body = null;
+  }
+  if (!response.ok || typeof body?.data?.key !== 'string') {
+    const error = body?.error ?? {};
+    throw new ApiFailure(
+      response.status,
+      String(error.code ?? 'http_error'),
+      String(error.message ?? (response.ok ? 'The answer held no key.' : response.statusText)),
+    );
+  }
+  return body.data;
+}

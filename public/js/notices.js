@@ -167,8 +167,8 @@ export function setupKey() {
   });
 }
 
-/** @param {string} key */
-function useKey(key) {
+/** Make `key` the explorer's key (kept in local storage) and load everything with it. @param {string} key */
+export function useKey(key) {
   state.key = key;
   state.cache.clear();
   storeKey(key);

@@ -35,6 +35,8 @@ const CHROMIUM_ARGS = [
 
 const KEY = 'site-test-key-0123456789';
 const LIMITED_KEY = 'site-test-limited-key-0123456789';
+/** For the steps of the card's history and explanation, the phone list and shared views: a day of its own. */
+const VIEW_KEY = 'site-test-view-key-0123456789';
 /** Small enough to use up in the test, large enough for every other step of it. */
 const DAILY_LIMIT = 60;
 
@@ -87,7 +89,7 @@ suite(title, { timeout: 90_000 }, () => {
     // The store-down server: Redis on a port nothing listens on. `API_KEYS` keys are checked without the
     // store, so a valid key reaches the counter, which cannot be reached: 502.
     [server, storeDown] = await Promise.all([
-      startServerProcess({ ...common, API_KEYS: `${KEY},${LIMITED_KEY}` }),
+      startServerProcess({ ...common, API_KEYS: `${KEY},${LIMITED_KEY},${VIEW_KEY}` }),
       startServerProcess({ ...common, API_KEYS: KEY, STORE: 'redis', REDIS_URL: 'redis://127.0.0.1:9' }),
     ]);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
@@ -457,6 +459,187 @@ suite(title, { timeout: 90_000 }, () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await page.screenshot({ path: path.join(ARTIFACTS, '10-phone.png'), fullPage: true });
     expectClean(watch);
+  });
+
+  it("shows the card's score over time and why it has that score, and the rest of the card if either fails", async () => {
+    const { page, watch } = await openPage(server.url);
+    await enterKey(page, VIEW_KEY);
+    await page.locator('#distribution-chart').waitFor();
+    await page.evaluate(() => (location.hash = '#server=io.github.github%2Fgithub-mcp-server'));
+    const card = page.locator('#server .server-card');
+    await card.waitFor();
+
+    // The chart: one snapshot in the committed dataset, so one point, said in words as well as drawn.
+    const chart = card.locator('svg.history-chart');
+    await chart.waitFor();
+    expect(await chart.getAttribute('role')).toBe('img');
+    expect(await chart.getAttribute('aria-label')).toMatch(/^Trust score over time: 88 on \d{4}-\d{2}-\d{2}/);
+    expect(await chart.locator('title').first().textContent()).toContain('Trust score over time');
+    expect(await chart.locator('circle').count()).toBe(1);
+    expect(await chart.locator('line.band-line').count()).toBe(4);
+    expect(await card.locator('.history-line-text').textContent()).toMatch(
+      /^Score 88 since \d{4}-\d{2}-\d{2}\. One snapshot so far\.$/,
+    );
+
+    // The explanation: its summary in view, each sub-score and its signals' notes folded away.
+    const summary = card.locator('.explain-summary');
+    await summary.waitFor();
+    expect(await summary.textContent()).toMatch(/^Trust score 88 = 30% provenance 80 \+ 25% maintenance 90/);
+    const details = card.locator('details.explain-details');
+    expect(await details.evaluate((element) => (element as HTMLDetailsElement).open)).toBe(false);
+    await details.locator('summary').click();
+    expect(await details.locator('.explain-list > li').count()).toBe(4);
+    expect(await details.locator('.explain-head').first().textContent()).toBe('Provenance · weight 30% · 80 of 100');
+    expect(await details.textContent()).toContain('has_source_repo true: 25 of 25 points.');
+    await shot(page, '11-card-history-explain', '#server');
+    expectClean(watch);
+
+    // Either request failing leaves a short note; the card's other parts are all there.
+    const failWith = (status: number, message: string) => ({
+      status,
+      contentType: 'application/json',
+      body: JSON.stringify({ error: { message, status, code: 'test_failure' } }),
+    });
+    await page.route('**/v1/servers/*/*/history', (route) => route.fulfill(failWith(503, 'History is resting')));
+    await page.route('**/v1/servers/*/*/explain', (route) => route.fulfill(failWith(500, 'Explaining broke')));
+    await page.evaluate(() => (location.hash = '#server=io.github.marcelo-ochoa%2Fpostgres'));
+    await page.locator('#server-title', { hasText: /^postgres$/ }).waitFor();
+    await poll(() => card.locator('.history').textContent()).toBe(
+      'The score history is not available right now (503: History is resting).',
+    );
+    await poll(() => card.locator('.explain').textContent()).toBe(
+      'The explanation of this score is not available right now (500: Explaining broke).',
+    );
+    expect(await card.locator('.subscore').count()).toBe(4);
+    expect(await card.locator('.flag-list').textContent()).toContain('TEMPLATE_DESCRIPTION');
+    expect(await card.locator('.command').count()).toBeGreaterThan(1);
+    expect(await page.locator('#notice').isHidden()).toBe(true);
+    expectClean(watch, [503, 500]);
+  });
+
+  it('stacks the list into cards on a phone, scrolls a shared card into view, and keeps the view in the URL', async () => {
+    const phone = { width: 390, height: 844 };
+    const { page, watch } = await openPage(server.url, phone);
+    await enterKey(page, VIEW_KEY);
+    const status = page.locator('#page-status');
+    await poll(() => status.textContent()).toBe('1–25 of 2,296');
+
+    // No sideways scrolling, of the page or of the list, and a row shows its name, then its score.
+    const widths = () =>
+      page.evaluate(() => {
+        const list = document.querySelector('#browse .table-wrap') as HTMLElement;
+        return { page: document.documentElement.scrollWidth, list: list.scrollWidth, box: list.clientWidth };
+      });
+    const fit = await widths();
+    expect(fit.page).toBeLessThanOrEqual(phone.width);
+    expect(fit.list).toBeLessThanOrEqual(fit.box);
+    const row = page.locator('#browse-rows tr').first();
+    const score = row.locator('.score-pill');
+    expect(await score.textContent()).toMatch(/^\d+$/);
+    expect(await score.isVisible()).toBe(true);
+    expect(await row.locator('.chip').first().isVisible()).toBe(true); // the label
+    const nameBox = await row.locator('td').first().boundingBox();
+    const scoreBox = await score.boundingBox();
+    expect(nameBox && scoreBox && scoreBox.y >= nameBox.y + nameBox.height - 1).toBe(true);
+    await shot(page, '12-phone-list', '#browse');
+
+    // Filters, sort and page go into the query string; a reload (or a shared link) restores them.
+    await page.getByLabel('Minimum score').fill('50');
+    await page.getByLabel('Flag', { exact: true }).fill('TEMPLATE_DESCRIPTION');
+    await listReload(page, () => page.getByRole('button', { name: 'Apply' }).click());
+    await listReload(page, () => page.getByLabel('Sort by').selectOption('name'));
+    await listReload(page, () => page.getByRole('button', { name: 'Next →' }).click());
+    const filtered = (await status.textContent()) ?? '';
+    expect(filtered).toMatch(/^26–50 of \d+$/);
+    const query = new URL(page.url()).searchParams;
+    expect(Object.fromEntries(query)).toEqual({
+      min_score: '50',
+      flags: 'TEMPLATE_DESCRIPTION',
+      sort: 'name',
+      offset: '25',
+    });
+    expect((await widths()).list).toBeLessThanOrEqual((await widths()).box);
+    await listReload(page, () => page.reload());
+    expect(await page.getByLabel('Minimum score').inputValue()).toBe('50');
+    expect(await page.getByLabel('Flag', { exact: true }).inputValue()).toBe('TEMPLATE_DESCRIPTION');
+    expect(await page.getByLabel('Sort by').inputValue()).toBe('name');
+    await poll(() => status.textContent()).toBe(filtered);
+    for (const text of await page.locator('#browse-rows tr').allTextContents())
+      expect(text).toContain('TEMPLATE_DESCRIPTION');
+    // Clear: back to the first page of everything, and a plain URL.
+    await listReload(page, () => page.getByRole('button', { name: 'Clear' }).click());
+    await poll(() => status.textContent()).toBe('1–25 of 2,296');
+    expect(new URL(page.url()).search).toBe('');
+    expectClean(watch);
+
+    // A shared link to a card (with a list view): the card is scrolled into view once it is drawn.
+    await page.goto(`${server.url}/?min_score=50#server=io.github.github%2Fgithub-mcp-server`);
+    const card = page.locator('#server .server-card');
+    await card.waitFor();
+    await poll(async () => {
+      const box = await card.boundingBox();
+      // At the top of the screen (below its scroll margin), not merely somewhere on it: where it was scrolled to.
+      return box !== null && box.y >= 0 && box.y < phone.height / 4;
+    }).toBe(true);
+    expect(await page.getByLabel('Minimum score').inputValue()).toBe('50');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(phone.width);
+    await shot(page, '13-phone-deep-link');
+    expectClean(watch);
+  });
+
+  it('gets a key from the page (Get access), shows it once, and explores with it', async () => {
+    const { page, watch } = await openPage(server.url);
+    await poll(() => page.locator('#notice').textContent()).toContain('Enter an API key');
+    await page.getByLabel('Label (optional)').fill('site test');
+    const issued = page.waitForResponse(
+      (response) => new URL(response.url()).pathname === '/v1/keys' && response.request().method() === 'POST',
+    );
+    await page.getByRole('button', { name: 'Get a key' }).click();
+    expect((await issued).status()).toBe(201);
+    const field = page.locator('#access-key');
+    await field.waitFor();
+    const key = await field.inputValue();
+    expect(key).toMatch(/^mts_/);
+    expect(await page.locator('#access-result').textContent()).toContain('will not be shown again');
+    // The explorer now uses it: the statistics load, and it is the stored key.
+    await page.locator('#distribution-chart').waitFor();
+    expect(await page.locator('#notice').isHidden()).toBe(true);
+    expect(await page.getByLabel('API key').inputValue()).toBe(key);
+    expect(await page.evaluate(() => localStorage.getItem('mcp-trust-score.api-key'))).toBe(key);
+    expect(await page.locator('#quota').textContent()).toMatch(/\d+ of \d+ requests left today/);
+    await shot(page, '14-get-access', '#explorer');
+    // Shown once: a reload keeps using it but shows it no more.
+    await page.reload();
+    await page.locator('#distribution-chart').waitFor();
+    expect(await page.locator('#access-key').count()).toBe(0);
+    const urls = await page.evaluate(() => performance.getEntriesByType('resource').map((entry) => entry.name));
+    for (const url of [...urls, page.url()]) expect(url).not.toContain(key);
+    expectClean(watch);
+  });
+
+  it("says why no key was issued (429, 403) in the API's words", async () => {
+    const { page, watch } = await openPage(server.url);
+    const answers = [
+      { status: 429, code: 'too_many_keys', message: 'This address has been issued too many keys today.' },
+      { status: 403, code: 'self_service_disabled', message: 'This deployment does not issue keys on request.' },
+    ];
+    for (const answer of answers) {
+      await page.route('**/v1/keys', (route) =>
+        route.fulfill({
+          status: answer.status,
+          contentType: 'application/json',
+          body: JSON.stringify({ error: answer }),
+        }),
+      );
+      await page.getByRole('button', { name: 'Get a key' }).click();
+      const error = page.locator('#access-result .inline-error');
+      await poll(() => error.textContent()).toBe(`${answer.message} (${answer.status})`);
+      expect(await error.getAttribute('role')).toBe('alert');
+      expect(await page.locator('#access-key').count()).toBe(0);
+      await page.unroute('**/v1/keys');
+    }
+    expect(await page.evaluate(() => localStorage.getItem('mcp-trust-score.api-key'))).toBeNull();
+    expectClean(watch, [429, 403]);
   });
 });
 
