@@ -7,7 +7,18 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'snapshot/', '.local/', '.vercel/', 'coverage/', 'dist/', 'public/vocabulary.js'] },
+  {
+    ignores: [
+      'node_modules/',
+      'snapshot/',
+      '.local/',
+      '.vercel/',
+      'coverage/',
+      'dist/',
+      'public/vocabulary.js',
+      'public/js/config-check.js',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

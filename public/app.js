@@ -7,6 +7,7 @@
 import { setupAccess } from './js/access.js';
 import { loadList, restoreListFromUrl, setupBrowse } from './js/browse.js';
 import { openServer, serverFromHash } from './js/card.js';
+import { setupCheck } from './js/check.js';
 import { state } from './js/client.js';
 import { $ } from './js/dom.js';
 import { setupKey, showNoKey } from './js/notices.js';
@@ -19,6 +20,7 @@ async function main() {
   setupSearch();
   setupBrowse();
   setupAccess();
+  setupCheck();
   localiseExamples();
   window.addEventListener('hashchange', () => {
     const name = serverFromHash();

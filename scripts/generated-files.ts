@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 import { openApiJson } from '../src/api/openapi.js';
 import { ROUTES } from '../src/api/routes.js';
 import { functionFiles, rewritesFor } from '../src/deploy/vercel-files.js';
@@ -23,7 +24,24 @@ export async function generatedFiles(): Promise<Map<string, string>> {
   vercel.rewrites = rewritesFor(ROUTES);
   files.set('vercel.json', `${JSON.stringify(vercel, null, 2)}\n`);
   for (const [file, source] of functionFiles(ROUTES)) files.set(file, source);
+  files.set('public/js/config-check.js', await configCheckModule());
   return files;
+}
+
+/** The CLI's configuration parsing and entry mapping, bundled as one ES module for the site. */
+async function configCheckModule(): Promise<string> {
+  const result = await build({
+    absWorkingDir: ROOT,
+    entryPoints: ['src/cli/browser.ts'],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    write: false,
+    legalComments: 'none',
+    banner: { js: '// Generated from src/cli/browser.ts by scripts/generated-files.ts: do not edit.' },
+  });
+  return result.outputFiles[0]?.text ?? '';
 }
 
 /** Files under `api/` that no route makes: left over from a route that was removed or moved. */

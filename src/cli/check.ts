@@ -10,7 +10,8 @@ import { parseArgs } from 'node:util';
 import { type TrustApiClient, TrustApiError } from '../client/client.js';
 import { OperatorError } from '../errors/operator-error.js';
 import { CHECK_LIMITS, type CheckResult, type Policy, UNKNOWN_VERDICTS } from '../model/check.js';
-import { type ConfigEntry, DEFAULT_CONFIG_FILES, readConfigFile } from './config-files.js';
+import { type ConfigEntry, DEFAULT_CONFIG_FILES } from './config-files.js';
+import { readConfigFile } from './read-config.js';
 import { itemForEntry } from './entries.js';
 import { formatReport, REPORT_FORMATS, type Report, type ReportFormat, type ReportRow } from './report.js';
 

@@ -4,7 +4,6 @@
  * `.vscode/mcp.json` (VS Code) under `servers`, in JSON with comments and trailing commas. Each server entry
  * keeps the line it is declared on, so a report can point at it.
  */
-import { readFile } from 'node:fs/promises';
 import { OperatorError } from '../errors/operator-error.js';
 
 /** The files looked for in the working folder when none is named. */
@@ -107,16 +106,4 @@ export function parseConfigFile(file: string, text: string): ConfigEntry[] {
       ...(url === undefined ? {} : { url }),
     };
   });
-}
-
-/** Read and parse one configuration file. */
-export async function readConfigFile(file: string): Promise<ConfigEntry[]> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new ConfigFileError(`${file}: cannot read it (${code === 'ENOENT' ? 'no such file' : (code ?? 'error')})`);
-  }
-  return parseConfigFile(file, text);
 }

@@ -37,6 +37,8 @@ const KEY = 'site-test-key-0123456789';
 const LIMITED_KEY = 'site-test-limited-key-0123456789';
 /** For the steps of the card's history and explanation, the phone list and shared views: a day of its own. */
 const VIEW_KEY = 'site-test-view-key-0123456789';
+/** For the check of a pasted configuration: each item of a check is a request of the key's day. */
+const CHECK_KEY = 'site-test-check-key-0123456789';
 /** Small enough to use up in the test, large enough for every other step of it. */
 const DAILY_LIMIT = 60;
 
@@ -89,7 +91,7 @@ suite(title, { timeout: 90_000 }, () => {
     // The store-down server: Redis on a port nothing listens on. `API_KEYS` keys are checked without the
     // store, so a valid key reaches the counter, which cannot be reached: 502.
     [server, storeDown] = await Promise.all([
-      startServerProcess({ ...common, API_KEYS: `${KEY},${LIMITED_KEY},${VIEW_KEY}` }),
+      startServerProcess({ ...common, API_KEYS: `${KEY},${LIMITED_KEY},${VIEW_KEY},${CHECK_KEY}` }),
       startServerProcess({ ...common, API_KEYS: KEY, STORE: 'redis', REDIS_URL: 'redis://127.0.0.1:9' }),
     ]);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
@@ -585,6 +587,124 @@ suite(title, { timeout: 90_000 }, () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(phone.width);
     await shot(page, '13-phone-deep-link');
     expectClean(watch);
+  });
+
+  it('checks a pasted MCP configuration against a policy, entry by entry, in one request', async () => {
+    const { page, watch } = await openPage(server.url);
+    const result = page.locator('#check-result');
+    const check = () => page.getByRole('button', { name: 'Check my setup' }).click();
+    const config = page.getByLabel('Configuration', { exact: true });
+
+    // No key: said where the button is, and nothing is sent.
+    await config.fill('{"mcpServers": {}}');
+    await check();
+    await poll(() => result.locator('[role="alert"]').textContent()).toContain('Checking needs an API key');
+    expectClean(watch);
+
+    await enterKey(page, CHECK_KEY);
+    await page.locator('#distribution-chart').waitFor();
+    // Invalid JSON: the parser's own message, naming the file.
+    await config.fill('{"mcpServers": {"gh": ');
+    await check();
+    await poll(() => result.locator('[role="alert"]').textContent()).toMatch(/^\.mcp\.json: not valid JSON \(/);
+
+    const text = JSON.stringify({
+      mcpServers: {
+        gh: { command: 'docker', args: ['run', '-i', '--rm', 'ghcr.io/github/github-mcp-server'] },
+        pplx: { command: 'npx', args: ['-y', '@perplexity-ai/mcp-server'] },
+        local: { command: 'node', args: ['server.js'] },
+      },
+    });
+    await config.fill(text);
+    await page.getByLabel('Minimum trust score').fill('60');
+    expect(await page.getByLabel('Unknown servers').inputValue()).toBe('fail');
+    const answered = page.waitForResponse((response) => new URL(response.url()).pathname === '/v1/check');
+    await check();
+    const response = await answered;
+    expect(response.status()).toBe(200);
+    const request = response.request();
+    expect(request.method()).toBe('POST');
+    expect(request.headers()['x-api-key']).toBe(CHECK_KEY);
+    expect(request.postDataJSON()).toEqual({
+      servers: [{ package: 'oci:ghcr.io/github/github-mcp-server' }, { package: 'npm:@perplexity-ai/mcp-server' }],
+      policy: { min_score: 60, unknown: 'fail' },
+    });
+
+    const row = (name: string) => page.locator(`#check-table tbody tr[data-entry="${name}"]`);
+    await row('gh').waitFor();
+    expect(await page.locator('#check-table tbody tr').count()).toBe(3);
+    const gh = row('gh');
+    expect(await gh.locator('td').first().textContent()).toBe('ghline 1');
+    expect(await gh.locator('a').getAttribute('href')).toBe('#server=io.github.github%2Fgithub-mcp-server');
+    expect(await gh.locator('a').textContent()).toBe('io.github.github/github-mcp-server');
+    expect(await gh.locator('.score-pill').textContent()).toBe('88');
+    expect(await gh.locator('.verdict').textContent()).toBe('PASS');
+    const pplx = row('pplx');
+    expect(await pplx.locator('a').textContent()).toBe('ai.perplexity/mcp-server');
+    expect(await pplx.locator('.score-pill').textContent()).toBe('32');
+    expect(await pplx.locator('.verdict').textContent()).toBe('FAIL');
+    expect(await pplx.locator('.check-reasons').textContent()).toContain("below the policy's minimum of 60");
+    const local = row('local');
+    expect(await local.textContent()).toContain('not checkable');
+    expect(await local.locator('.verdict').textContent()).toBe('FAIL');
+    expect(await local.locator('a').count()).toBe(0);
+    expect(await page.locator('#check-overall .verdict').textContent()).toBe('FAIL');
+    expect(await page.locator('#quota').textContent()).toMatch(/\d+ of 60 requests left today/);
+    // Colour is never the only sign, and every text of the result stays readable.
+    expect((await page.evaluate(lowContrastTexts)).failures).toEqual([]);
+    await shot(page, '15-check-setup', '#check');
+
+    // The resolved server's card is a link away.
+    await gh.locator('a').click();
+    await page.locator('#server-title', { hasText: 'github-mcp-server' }).waitFor();
+
+    // A phone: the rows stack, the page does not scroll sideways.
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await shot(page, '16-check-setup-phone', '#check');
+    await page.setViewportSize({ width: 1280, height: 900 });
+
+    // Unknown servers as "warn": the entry that cannot be identified warns, and the whole check passes.
+    await page.getByLabel('Minimum trust score').fill('');
+    await page.getByLabel('Unknown servers').selectOption('warn');
+    const again = page.waitForResponse((response) => new URL(response.url()).pathname === '/v1/check');
+    await check();
+    expect((await again).request().postDataJSON().policy).toEqual({ unknown: 'warn' });
+    await poll(() => row('local').locator('.verdict').textContent()).toBe('WARN');
+    expect(await page.locator('#check-overall .verdict').textContent()).toBe('PASS');
+
+    // More than 100 items: refused in the page, before anything is spent.
+    const many = Object.fromEntries(
+      Array.from({ length: 101 }, (_, i) => [`s${i}`, { command: 'npx', args: [`pkg-${i}`] }]),
+    );
+    await config.fill(JSON.stringify({ mcpServers: many }));
+    let sent = 0;
+    const count = (request: { url: () => string }) => {
+      if (new URL(request.url()).pathname === '/v1/check') sent += 1;
+    };
+    page.on('request', count);
+    await check();
+    await poll(() => result.locator('[role="alert"]').textContent()).toContain('at most 100');
+    page.off('request', count);
+    expect(sent).toBe(0);
+    expectClean(watch);
+
+    // The API refuses (429): its message, which says how many requests are left, is shown at the check.
+    const message = 'This check has 2 items, but this key has 1 request left today.';
+    await page.route('**/v1/check', (route) =>
+      route.fulfill({
+        status: 429,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: { message, status: 429, code: 'rate_limited' } }),
+      }),
+    );
+    await config.fill(text);
+    await check();
+    await poll(() => result.locator('[role="alert"]').textContent()).toBe(`${message} (429)`);
+    expect(await page.locator('#check-table').count()).toBe(0);
+    const urls = await page.evaluate(() => performance.getEntriesByType('resource').map((entry) => entry.name));
+    for (const url of [...urls, page.url()]) expect(url).not.toContain(CHECK_KEY);
+    expectClean(watch, [429]);
   });
 
   it('gets a key from the page (Get access), shows it once, and explores with it', async () => {
