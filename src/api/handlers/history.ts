@@ -3,34 +3,14 @@
  * history the build carries forward (`src/snapshot/history.ts`).
  */
 import { EXPLAIN_METHOD_VERSION, explainRecord } from '../../explain/explain.js';
-import { ServerPathSchema, type ServerRecord } from '../../model/schema.js';
+import type { ServerRecord } from '../../model/schema.js';
 import { ApiError, quote } from '../errors.js';
-import { assertNoParams, parseChangesParams } from '../params.js';
+import { parseChangesParams } from '../params.js';
 import type { Answer, HandlerContext } from '../route.js';
-import { decodeSegment } from './servers.js';
-
-/** The server a `/v1/servers/{namespace}/{id}/...` path names, checked as Get Server checks it. */
-function serverName(query: string, pathParams: Readonly<Record<string, string>>): { name: string; id: string } {
-  const namespace = decodeSegment('namespace', pathParams.namespace ?? '');
-  const id = decodeSegment('id', pathParams.id ?? '');
-  assertNoParams(query);
-  const path = ServerPathSchema.safeParse({ namespace, id });
-  if (!path.success) {
-    const problems = path.error.issues.map((issue) => `${String(issue.path[0])}: ${issue.message}`);
-    throw new ApiError('invalid_parameter', `Invalid path: ${problems.join('; ')}`);
-  }
-  return { name: `${namespace}/${id}`, id };
-}
-
-const notFound = (name: string, id: string) => () =>
-  new ApiError(
-    'server_not_found',
-    `Server ${quote(name, 100)} was not found. Names are <namespace>/<id>; to find a server, search: ` +
-      `GET /v1/search?q=${encodeURIComponent(id.slice(0, 40))}`,
-  );
+import { serverNotFound, serverPath } from './servers.js';
 
 export function serverHistory({ engine, query, pathParams }: HandlerContext): Answer {
-  const { name, id } = serverName(query, pathParams);
+  const { name, id } = serverPath(query, pathParams);
   return {
     kind: 'cached',
     key: `history\n${name.toLowerCase()}`,
@@ -38,13 +18,13 @@ export function serverHistory({ engine, query, pathParams }: HandlerContext): An
       const data = engine.historyJson(name);
       return data === undefined ? undefined : { data, metaTail: '' };
     },
-    missing: notFound(name, id),
+    missing: serverNotFound(name, id),
   };
 }
 
 /** How the server's scores are made from its signals (`src/explain/explain.ts`); never an invented breakdown. */
 export function serverExplanation({ engine, query, pathParams }: HandlerContext): Answer {
-  const { name, id } = serverName(query, pathParams);
+  const { name, id } = serverPath(query, pathParams);
   return {
     kind: 'cached',
     key: `explain\n${name.toLowerCase()}`,
@@ -62,7 +42,7 @@ export function serverExplanation({ engine, query, pathParams }: HandlerContext)
       };
       return { data: JSON.stringify(explanation), metaTail: '' };
     },
-    missing: notFound(name, id),
+    missing: serverNotFound(name, id),
   };
 }
 

@@ -20,7 +20,12 @@ export function listServers({ engine, query }: HandlerContext): Answer {
   };
 }
 
-export function getServer({ engine, query, pathParams }: HandlerContext): Answer {
+/**
+ * The server a `/v1/servers/{namespace}/{id}[/...]` path names, checked as the decisions ask (each segment
+ * percent-decoded, no `/` in either, the name's rules); the route takes no query parameters. Shared by Get
+ * Server, its history and its explanation, so the three refuse a path with the same words.
+ */
+export function serverPath(query: string, pathParams: Readonly<Record<string, string>>): { name: string; id: string } {
   const namespace = decodeSegment('namespace', pathParams.namespace ?? '');
   const id = decodeSegment('id', pathParams.id ?? '');
   assertNoParams(query);
@@ -29,7 +34,19 @@ export function getServer({ engine, query, pathParams }: HandlerContext): Answer
     const problems = path.error.issues.map((issue) => `${String(issue.path[0])}: ${issue.message}`);
     throw new ApiError('invalid_parameter', `Invalid path: ${problems.join('; ')}`);
   }
-  const name = `${namespace}/${id}`;
+  return { name: `${namespace}/${id}`, id };
+}
+
+/** The 404 of a name the snapshot does not hold, with the search that may find it. */
+export const serverNotFound = (name: string, id: string) => () =>
+  new ApiError(
+    'server_not_found',
+    `Server ${quote(name, 100)} was not found. Names are <namespace>/<id>; to find a server, search: ` +
+      `GET /v1/search?q=${encodeURIComponent(id.slice(0, 40))}`,
+  );
+
+export function getServer({ engine, query, pathParams }: HandlerContext): Answer {
+  const { name, id } = serverPath(query, pathParams);
   return {
     kind: 'cached',
     key: `get\n${name.toLowerCase()}`,
@@ -37,12 +54,7 @@ export function getServer({ engine, query, pathParams }: HandlerContext): Answer
       const data = engine.getJson(name);
       return data === undefined ? undefined : { data, metaTail: '' };
     },
-    missing: () =>
-      new ApiError(
-        'server_not_found',
-        `Server ${quote(name, 100)} was not found. Names are <namespace>/<id>; to find a server, search: ` +
-          `GET /v1/search?q=${encodeURIComponent(id.slice(0, 40))}`,
-      ),
+    missing: serverNotFound(name, id),
   };
 }
 
