@@ -1,11 +1,10 @@
 // Check my MCP setup: a pasted client configuration, parsed and mapped to lookups by the CLI's own code
 // (`config-check.js`, generated), judged in one `POST /v1/check`, and shown as a verdict per entry.
-import { ApiFailure, state } from './client.js';
+import { ApiFailure, apiPost, state } from './client.js';
 import { DEFAULT_CONFIG_FILES, itemForEntry, parseConfigFile } from './config-check.js';
 import { $, fmt, h } from './dom.js';
 import { labelChip, scorePill } from './labels.js';
-import { explainGlobally, keyWorks, updateQuota } from './notices.js';
-import { API_BASE } from './words.js';
+import { explainGlobally, keyWorks } from './notices.js';
 
 /** The most items one `POST /v1/check` takes (the API's own bound, CHECK_LIMITS.maxItems). */
 const MAX_ITEMS = 100;
@@ -114,33 +113,8 @@ async function runCheck() {
  * @returns {Promise<CheckResult[]>}
  */
 async function postCheck(servers, policy) {
-  let response;
-  try {
-    response = await fetch(`${API_BASE}/check`, {
-      method: 'POST',
-      headers: { 'X-API-Key': state.key, 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: JSON.stringify({ servers, policy }),
-      cache: 'no-store',
-    });
-  } catch {
-    throw new ApiFailure(0, 'network', 'The API cannot be reached. Is the server running?');
-  }
-  updateQuota(response);
-  /** @type {any} */
-  let body;
-  try {
-    body = await response.json();
-  } catch {
-    body = null;
-  }
-  if (!response.ok || !Array.isArray(body?.data?.results)) {
-    const error = body?.error ?? {};
-    throw new ApiFailure(
-      response.status,
-      String(error.code ?? 'http_error'),
-      String(error.message ?? (response.ok ? 'The answer held no results.' : response.statusText)),
-    );
-  }
+  const body = await apiPost('/check', { servers, policy });
+  if (!Array.isArray(body.data?.results)) throw new ApiFailure(200, 'http_error', 'The answer held no results.');
   return body.data.results;
 }
 

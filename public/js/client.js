@@ -53,6 +53,46 @@ export function storeKey(key) {
 }
 
 /**
+ * One request to the API: the network failure, the quota line, the body and the API's error body turned into
+ * one ApiFailure, the same way for every call the page makes.
+ * @param {string} url
+ * @param {RequestInit} init
+ * @param {{ quota?: boolean }} [options] `quota: false` for an answer that is not about the key's day
+ * @returns {Promise<any>} the envelope
+ */
+async function send(url, init, { quota = true } = {}) {
+  let response;
+  try {
+    response = await fetch(url, { ...init, cache: 'no-store' });
+  } catch {
+    throw new ApiFailure(0, 'network', 'The API cannot be reached. Is the server running?');
+  }
+  if (quota) updateQuota(response);
+  /** @type {any} */
+  let body;
+  try {
+    body = await response.json();
+  } catch {
+    body = null;
+  }
+  if (!response.ok || body === null || typeof body !== 'object' || !('data' in body)) {
+    const error = body?.error ?? {};
+    const reset = Number(response.headers.get('X-RateLimit-Reset'));
+    const retryAfter = Number(response.headers.get('Retry-After'));
+    throw new ApiFailure(
+      response.status,
+      String(error.code ?? 'http_error'),
+      String(error.message ?? (response.ok ? 'The answer held no data.' : response.statusText)),
+      {
+        reset: Number.isFinite(reset) && reset > 0 ? reset : undefined,
+        retryAfter: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined,
+      },
+    );
+  }
+  return body;
+}
+
+/**
  * GET an API path with the key. Resolves with the envelope; rejects with an ApiFailure.
  * @param {string} path e.g. `/servers`
  * @param {Record<string, string | number | undefined>} [params]
@@ -66,72 +106,34 @@ export async function api(path, params = {}) {
   const url = `${API_BASE}${path}${search ? `?${search}` : ''}`;
   const hit = state.cache.get(url);
   if (hit && Date.now() - hit.at < CLIENT_CACHE_MS) return hit.body;
-
-  let response;
-  try {
-    response = await fetch(url, { headers: { 'X-API-Key': state.key, Accept: 'application/json' }, cache: 'no-store' });
-  } catch {
-    throw new ApiFailure(0, 'network', 'The API cannot be reached. Is the server running?');
-  }
-  updateQuota(response);
-  /** @type {any} */
-  let body;
-  try {
-    body = await response.json();
-  } catch {
-    body = null;
-  }
-  if (!response.ok) {
-    const error = body?.error ?? {};
-    const reset = Number(response.headers.get('X-RateLimit-Reset'));
-    const retryAfter = Number(response.headers.get('Retry-After'));
-    throw new ApiFailure(
-      response.status,
-      String(error.code ?? 'http_error'),
-      String(error.message ?? response.statusText),
-      {
-        reset: Number.isFinite(reset) && reset > 0 ? reset : undefined,
-        retryAfter: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined,
-      },
-    );
-  }
+  const body = await send(url, { headers: { 'X-API-Key': state.key, Accept: 'application/json' } });
   state.cache.set(url, { at: Date.now(), body });
   return body;
 }
 
 /**
+ * POST a JSON body to an API path, with the key when the route needs one. Never cached. Resolves with the
+ * envelope; rejects with an ApiFailure.
+ * @param {string} path e.g. `/check`
+ * @param {unknown} payload
+ * @param {{ keyed?: boolean }} [options]
+ */
+export async function apiPost(path, payload, { keyed = true } = {}) {
+  if (keyed && !state.key) throw new ApiFailure(0, 'no_key', 'No API key yet');
+  /** @type {Record<string, string>} */
+  const headers = { 'Content-Type': 'application/json', Accept: 'application/json' };
+  if (keyed) headers['X-API-Key'] = state.key;
+  // A keyless answer's rate-limit headers are not about a key's day, so the quota line is left alone.
+  return send(`${API_BASE}${path}`, { method: 'POST', headers, body: JSON.stringify(payload) }, { quota: keyed });
+}
+
+/**
  * Ask for a new free-plan key (Get Access, `POST /v1/keys`; no key needed). Resolves with the answer's data,
  * `{ key, plan, daily_limit, label, created_at }`; rejects with an ApiFailure carrying the API's message.
- * The rate-limit headers of this answer are about issuing keys, not about a key's day, so the quota line
- * is left alone.
  * @param {string} label
  */
 export async function requestKey(label) {
-  let response;
-  try {
-    response = await fetch(`${API_BASE}/keys`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: JSON.stringify(label ? { label } : {}),
-      cache: 'no-store',
-    });
-  } catch {
-    throw new ApiFailure(0, 'network', 'The API cannot be reached. Is the server running?');
-  }
-  /** @type {any} */
-  let body;
-  try {
-    body = await response.json();
-  } catch {
-    body = null;
-  }
-  if (!response.ok || typeof body?.data?.key !== 'string') {
-    const error = body?.error ?? {};
-    throw new ApiFailure(
-      response.status,
-      String(error.code ?? 'http_error'),
-      String(error.message ?? (response.ok ? 'The answer held no key.' : response.statusText)),
-    );
-  }
+  const body = await apiPost('/keys', label ? { label } : {}, { keyed: false });
+  if (typeof body.data?.key !== 'string') throw new ApiFailure(201, 'http_error', 'The answer held no key.');
   return body.data;
 }
