@@ -1,5 +1,7 @@
 /**
- * `npm run bench -- [--records N] [--seed S] [--only snapshot,http,store,cold] [--seconds S]`: every benchmark.
+ * `npm run bench -- [--records N] [--seed S] [--only snapshot,stalls,http,store,cold] [--seconds S] [--rounds R]`:
+ * every benchmark, each figure with a target judged PASS or FAIL (`bench-targets.ts`). `stalls` (issues 11
+ * and 16): `npm start`'s first answers while the snapshot loads (scripts/bench-stalls.ts).
  * `snapshot` (issue 2): generates N synthetic records (default 100,000), then measures, each in a fresh
  * process so nothing is warm that should not be:
  * the build's time and peak memory, the artifacts' sizes, the time to load each artifact cold, the memory
@@ -21,6 +23,8 @@ import { readManifest, type LoadTimings } from '../src/snapshot/load.js';
 import type { ListParams } from '../src/model/schema.js';
 import { benchHttp, formatHttpBench } from './bench-http.js';
 import { benchStores, formatStoreBench } from './bench-store.js';
+import { benchStalls, formatStalls } from './bench-stalls.js';
+import { judged, targetsFor } from './bench-targets.js';
 
 const { values } = parseArgs({
   options: {
@@ -30,7 +34,8 @@ const { values } = parseArgs({
     dir: { type: 'string' },
     input: { type: 'string' },
     keep: { type: 'boolean', default: false },
-    only: { type: 'string', default: 'snapshot,http,store,cold' },
+    only: { type: 'string', default: 'snapshot,stalls,http,store,cold' },
+    rounds: { type: 'string', default: '3' },
     seconds: { type: 'string', default: '5' },
   },
   strict: true,
@@ -66,11 +71,9 @@ async function childBuild(input: string, dir: string) {
 /** Child: load cold, then time the queries in process. */
 async function childQuery(dir: string, records: number) {
   const timings: LoadTimings = {};
-  const engine = await loadSnapshot(dir, timings);
-  const warmStart = performance.now();
-  engine.warm();
-  const warmMs = performance.now() - warmStart;
-  const loadMs = (timings.total ?? 0) + warmMs;
+  // In one go (no slices): what loading costs, not how it is spread.
+  const engine = await loadSnapshot(dir, timings, { sliceMs: Infinity });
+  const loadMs = timings.total ?? 0;
   global.gc?.();
   const memory = process.memoryUsage();
   const manifest = await readManifest(dir);
@@ -143,7 +146,21 @@ async function main() {
   }
   const count = Number(values.records);
   const parts = new Set(values.only.split(','));
-  if (parts.has('snapshot')) await benchSnapshot(count);
+  if (parts.has('snapshot') || parts.has('stalls')) {
+    const { work, dir, build } = await prepareSnapshot(count);
+    try {
+      if (parts.has('snapshot')) await benchSnapshot(count, dir, build);
+      if (parts.has('stalls')) {
+        console.log('\n## No stalls: first answers while the snapshot loads (issues 11 and 16)\n');
+        const runs = [];
+        for (let round = 0; round < Number(values.rounds); round++) runs.push(await benchStalls(dir));
+        console.log(formatStalls(runs));
+      }
+    } finally {
+      if (!values.keep) await rm(work, { recursive: true, force: true });
+      else console.log(`\nkept ${work}`);
+    }
+  }
   if (parts.has('http')) {
     console.log('\n## HTTP benchmark (issue 3 targets)\n');
     console.log(formatHttpBench(await benchHttp({ records: count, seconds: Number(values.seconds) })));
@@ -158,63 +175,66 @@ async function main() {
   }
 }
 
-/** The snapshot's own figures: build, artifacts, load, memory, in-process latency. */
-async function benchSnapshot(count: number) {
+/** A generated dataset of `count` records built into a snapshot (in a child: its time and peak memory). */
+async function prepareSnapshot(
+  count: number,
+): Promise<{ work: string; dir: string; build: { seconds: number; peakMB: number } }> {
   const work = await mkdtemp(path.join(tmpdir(), 'mts-bench-'));
-  try {
-    console.log(`generating ${count.toLocaleString('en')} records (seed ${values.seed})...`);
-    const records = generateRecords(count, Number(values.seed));
-    for (let file = 0; file * FILE_RECORDS < count; file++) {
-      const slice = records.slice(file * FILE_RECORDS, (file + 1) * FILE_RECORDS);
-      await writeFile(
-        path.join(work, `part-${String(file).padStart(3, '0')}.ndjson`),
-        slice.map((r) => JSON.stringify(r)).join('\n') + '\n',
-      );
-    }
-    records.length = 0;
-    const dir = path.join(work, 'snapshot');
-    const build = runChild(['--child', 'build', '--input', `${work}/*.ndjson`, '--dir', dir]) as {
-      seconds: number;
-      peakMB: number;
-    };
-    const manifest = await readManifest(dir);
-    const query = runChild(['--child', 'query', '--dir', dir, '--records', String(count)]) as Awaited<
-      ReturnType<typeof childQuery>
-    >;
+  console.log(`generating ${count.toLocaleString('en')} records (seed ${values.seed})...`);
+  const records = generateRecords(count, Number(values.seed));
+  for (let file = 0; file * FILE_RECORDS < count; file++) {
+    const slice = records.slice(file * FILE_RECORDS, (file + 1) * FILE_RECORDS);
+    await writeFile(
+      path.join(work, `part-${String(file).padStart(3, '0')}.ndjson`),
+      slice.map((r) => JSON.stringify(r)).join('\n') + '\n',
+    );
+  }
+  records.length = 0;
+  const dir = path.join(work, 'snapshot');
+  const build = runChild(['--child', 'build', '--input', `${work}/*.ndjson`, '--dir', dir]) as {
+    seconds: number;
+    peakMB: number;
+  };
+  return { work, dir, build };
+}
 
+/** The snapshot's own figures: build, artifacts, load, memory, in-process latency. */
+async function benchSnapshot(count: number, dir: string, build: { seconds: number; peakMB: number }) {
+  const targets = targetsFor(count);
+  const manifest = await readManifest(dir);
+  const query = runChild(['--child', 'query', '--dir', dir, '--records', String(count)]) as Awaited<
+    ReturnType<typeof childQuery>
+  >;
+  const rssMiB = (query.rssMB * 1e6) / 2 ** 20;
+
+  console.log(
+    `\n## Snapshot benchmark: ${count.toLocaleString('en')} records (node ${process.version}, ${new Date().toISOString()})\n`,
+  );
+  console.log('| measure | value | target |\n|---|---|---|');
+  console.log(
+    `| build (validate, index, write) | ${build.seconds.toFixed(1)} s, peak RSS ${build.peakMB.toFixed(0)} MB | ${judged(build.seconds, targets.buildSeconds, ' s')}${targets.buildPeakMB === undefined ? '' : `; peak ${judged(build.peakMB, targets.buildPeakMB, ' MB')}`} |`,
+  );
+  console.log(`| load what \`get\` needs (manifest, records, names, stats) | ${fmt(query.getReadyMs)} ms | |`);
+  console.log(`| load everything (read, verify hashes, decode), in one go | ${fmt(query.loadMs)} ms | |`);
+  console.log(
+    `| process holding the loaded snapshot | RSS ${rssMiB.toFixed(0)} MiB (heap ${query.heapMB.toFixed(0)} MB, buffers ${query.externalMB.toFixed(0)} MB) | ${judged(rssMiB, targets.rssMiB, ' MiB')} |`,
+  );
+  console.log('\n| artifact | size |\n|---|---:|');
+  for (const [file, { bytes }] of Object.entries(manifest.files))
+    console.log(`| ${file} | ${(bytes / 1e6).toFixed(1)} MB |`);
+  console.log('\n| part (read, verify, decode) | time |\n|---|---:|');
+  for (const part of ['records', 'names', 'lists', 'search', 'lookup', 'history'] as const)
+    console.log(`| ${part} | ${fmt(query.timings[part] ?? 0)} ms |`);
+  console.log('\n| in-process query | median | p99 | target (p99) |\n|---|---:|---:|---|');
+  for (const r of query.results) {
+    const limit = r.name.startsWith('search: common')
+      ? targets.searchP99Ms
+      : r.name.startsWith('list')
+        ? targets.listP99Ms
+        : undefined;
     console.log(
-      `\n## Snapshot benchmark: ${count.toLocaleString('en')} records (node ${process.version}, ${new Date().toISOString()})\n`,
+      `| ${r.name} | ${fmt(r.median)} ms | ${fmt(r.p99)} ms | ${limit === undefined ? '' : judged(r.p99, limit, ' ms')} |`,
     );
-    console.log('| measure | value |\n|---|---|');
-    console.log(
-      `| build (validate, index, write) | ${build.seconds.toFixed(1)} s, peak RSS ${build.peakMB.toFixed(0)} MB |`,
-    );
-    console.log(`| load everything cold (read, verify hashes, parse) | ${fmt(query.loadMs)} ms |`);
-    console.log(`| load what \`get\` needs (manifest, records, names) | ${fmt(query.getReadyMs)} ms |`);
-    console.log(
-      `| \`loadSnapshot\` returns (all verified; lists' and searches' indexes parsed on first use) | ${fmt(query.startMs)} ms |`,
-    );
-    console.log(
-      `| process holding the snapshot | RSS ${query.rssMB.toFixed(0)} MB (heap ${query.heapMB.toFixed(0)} MB, buffers ${query.externalMB.toFixed(0)} MB) |`,
-    );
-    console.log('\n| artifact | size | cold load (read + verify + parse) |\n|---|---:|---:|');
-    const roleOf: Record<string, keyof LoadTimings> = {
-      'records.ndjson': 'records',
-      'names.json': 'names',
-      'columns.json': 'columns',
-      'stats.json': 'stats',
-      'sort-indexes.json': 'sortIndexes',
-      'postings.json': 'postings',
-      'search.json': 'search',
-    };
-    for (const [file, { bytes }] of Object.entries(manifest.files)) {
-      console.log(`| ${file} | ${(bytes / 1e6).toFixed(1)} MB | ${fmt(query.timings[roleOf[file]!] ?? 0)} ms |`);
-    }
-    console.log('\n| in-process query | median | p99 |\n|---|---:|---:|');
-    for (const r of query.results) console.log(`| ${r.name} | ${fmt(r.median)} ms | ${fmt(r.p99)} ms |`);
-  } finally {
-    if (!values.keep) await rm(work, { recursive: true, force: true });
-    else console.log(`\nkept ${work}`);
   }
 }
 

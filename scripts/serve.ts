@@ -7,6 +7,7 @@
  * one per request, on stdout. SIGINT/SIGTERM stop it gracefully.
  */
 import http from 'node:http';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { loadConfig } from '../src/service/config.js';
@@ -89,6 +90,9 @@ function addressOf(server: http.Server): string {
 }
 
 async function main(): Promise<void> {
+  // How long the event loop is ever held, from here until the snapshot is fully loaded (reported then).
+  const eventLoop = monitorEventLoopDelay({ resolution: 5 });
+  eventLoop.enable();
   const config = loadConfig();
 
   if (config.snapshotDir === undefined) await ensureDefaultSnapshot();
@@ -97,6 +101,16 @@ async function main(): Promise<void> {
   process.on('exit', () => logs.flush()); // log lines gather for up to 100 ms; none is lost on exit
   const context = await createServiceContext(config, { log: (line) => logs.write(line) });
   const { engine, store } = context;
+  // The rest of the snapshot (list indexes, search index, lookup table; the history is checked) starts loading now, a
+  // slice at a time, and goes on while requests are answered; a request that needs a part first waits for
+  // that part only. A part that fails its check is never served: the server says which file and why, and
+  // stops.
+  const loading = engine.loadAll();
+  loading.catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : String(error));
+    logs.flush();
+    process.exit(1);
+  });
   const newKey = await ensureLocalKey(context);
 
   const api = createNodeHandler(context.gateway);
@@ -160,6 +174,16 @@ async function main(): Promise<void> {
     );
   }
   console.log(`Listening on ${base} (API under ${base}/v1, site from ${display(PUBLIC_DIR)}/)`);
+  void loading.then(
+    () => {
+      eventLoop.disable();
+      console.log(
+        `Snapshot fully loaded ${Math.round(performance.now())} ms after process start ` +
+          `(the event loop was held at most ${(eventLoop.max / 1e6).toFixed(1)} ms at a time; ready: ${[...engine.readyAt()].map(([part, at]) => `${part} ${Math.round(at)} ms`).join(', ')})`,
+      );
+    },
+    () => {},
+  );
 
   let stopping = false;
   const stop = (signal: string) => {

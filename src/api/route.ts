@@ -4,7 +4,7 @@
  * the OpenAPI generator, the Vercel files and the MCP client all read these rows; none keeps its own list.
  */
 import type { z } from 'zod';
-import type { QueryEngine } from '../query/types.js';
+import type { QueryEngine, SnapshotPart } from '../query/types.js';
 import type { ApiError } from './errors.js';
 import type { SchemaComponentName } from './envelope.js';
 import type { RouteId } from './paths.js';
@@ -104,6 +104,8 @@ export interface Route {
   keyed: boolean;
   /** How the 404's list of routes names it, when it differs from `path` (Search's required `q`). */
   listedAs?: string;
+  /** The part of the snapshot the handler reads besides Get Server's (awaited before it runs). */
+  needs?: SnapshotPart;
   handler: Handler;
   doc: OperationDoc;
 }

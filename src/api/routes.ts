@@ -94,6 +94,7 @@ export const ROUTES: readonly Route[] = [
   },
   {
     id: 'list',
+    needs: 'lists',
     path: ROUTE_PATHS.list,
     keyed: true,
     handler: listServers,
@@ -123,6 +124,7 @@ export const ROUTES: readonly Route[] = [
   },
   {
     id: 'search',
+    needs: 'search',
     path: ROUTE_PATHS.search,
     keyed: true,
     listedAs: '/v1/search?q={query}',
@@ -138,6 +140,7 @@ export const ROUTES: readonly Route[] = [
   },
   {
     id: 'lookup',
+    needs: 'lookup',
     path: ROUTE_PATHS.lookup,
     keyed: true,
     listedAs: '/v1/lookup?package={registry_type}:{identifier} or ?url={url}',
@@ -154,6 +157,7 @@ export const ROUTES: readonly Route[] = [
   },
   {
     id: 'check',
+    needs: 'lookup',
     path: ROUTE_PATHS.check,
     method: 'POST',
     keyed: true,
@@ -189,6 +193,7 @@ export const ROUTES: readonly Route[] = [
   },
   {
     id: 'history',
+    needs: 'history',
     path: ROUTE_PATHS.history,
     keyed: true,
     handler: serverHistory,
@@ -221,6 +226,7 @@ export const ROUTES: readonly Route[] = [
   },
   {
     id: 'changes',
+    needs: 'history',
     path: ROUTE_PATHS.changes,
     keyed: true,
     listedAs: '/v1/changes?since={snapshot_id}',
@@ -253,6 +259,7 @@ export const ROUTES: readonly Route[] = [
   },
   {
     id: 'feedChanges',
+    needs: 'history',
     path: ROUTE_PATHS.feedChanges,
     keyed: false,
     handler: changesAtom,
@@ -268,6 +275,7 @@ export const ROUTES: readonly Route[] = [
   },
   {
     id: 'feedServer',
+    needs: 'history',
     path: ROUTE_PATHS.feedServer,
     keyed: false,
     handler: serverAtom,

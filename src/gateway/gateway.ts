@@ -203,6 +203,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
         createdAt: issued.record.created_at,
       };
     };
+    // The part of the snapshot the route reads, loaded by now unless the instance has just started.
+    if (route.needs !== undefined) await engine.ready(route.needs);
     const answer = await route.handler({
       engine,
       query: target.query,

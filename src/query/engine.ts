@@ -7,21 +7,25 @@
 import type { ListParams, SortField, SortOrder } from '../model/schema.js';
 import { changesSince, type ServerChange } from '../snapshot/history.js';
 import type { LoadedArtifacts, LoadTimings } from '../snapshot/load.js';
-import { NameIndex } from './name-index.js';
+import { createParts, type PartsOptions } from './parts.js';
 import { exactKey } from '../snapshot/search-index.js';
 import { compareCodePoints } from '../snapshot/order.js';
 import { topK } from './top-k.js';
 import type { JsonPage, LookupKey, QueryEngine } from './types.js';
 
+/** Ascending record ids: a posting list as stored, or a list made from them. */
+type IdList = ArrayLike<number> & Iterable<number>;
+
 /** Intersection of ascending id lists, smallest first. */
-function intersect(lists: readonly (readonly number[])[]): number[] {
+function intersect(lists: readonly IdList[]): IdList {
   const sorted = [...lists].sort((a, b) => a.length - b.length);
-  let result = sorted[0] ? [...sorted[0]] : [];
+  let result: IdList = sorted[0] ?? [];
   for (let i = 1; i < sorted.length && result.length > 0; i++) {
     const other = sorted[i]!;
     const next: number[] = [];
     let j = 0;
-    for (const id of result) {
+    for (let k = 0; k < result.length; k++) {
+      const id = result[k]!;
       while (j < other.length && other[j]! < id) j++;
       if (j < other.length && other[j] === id) next.push(id);
     }
@@ -42,65 +46,24 @@ export function parseFlagList(flags: string): string[] {
   ];
 }
 
-/** A value made on first use and kept. */
-function once<T>(make: () => T): () => T {
-  let value: T | undefined;
-  let made = false;
-  return () => {
-    if (!made) {
-      value = make();
-      made = true;
-    }
-    return value as T;
-  };
-}
-
-export function createQueryEngine(artifacts: LoadedArtifacts, timings: LoadTimings = {}): QueryEngine {
-  /** Time a lazy part into `timings` (added to what loading it already cost). */
-  const timed =
-    <T>(key: keyof LoadTimings, make: () => T) =>
-    () => {
-      const start = performance.now();
-      const value = make();
-      timings[key] = (timings[key] ?? 0) + performance.now() - start;
-      return value;
-    };
+export function createQueryEngine(
+  artifacts: LoadedArtifacts,
+  timings: LoadTimings = {},
+  options: PartsOptions = {},
+): QueryEngine {
   const { manifest, records, names, stats } = artifacts;
   const count = manifest.record_count;
   if (records.count !== count || names.length !== count) {
     throw new Error(`snapshot artifacts disagree with the manifest's record count ${count}`);
   }
 
-  // Everything below is made on first use: `get` needs only the names and the records, so a cold
-  // instance answers it without parsing the indexes that lists and searches need.
-  const columns = once(
-    timed('columns', () => {
-      const trustScore = Uint8Array.from(artifacts.columns().trust_score);
-      if (trustScore.length !== count) throw new Error(`snapshot columns disagree with the record count ${count}`);
-      /** atLeast[m]: how many records have a trust score of m or more (the total of a min_score filter). */
-      const atLeast = new Uint32Array(102);
-      for (const score of trustScore) atLeast[score]!++;
-      for (let score = 100; score >= 0; score--) atLeast[score]! += atLeast[score + 1]!;
-      return { trustScore, atLeast };
-    }),
-  );
-  const orders = once(
-    timed('sortIndexes', () => {
-      const byKey = new Map<string, Uint32Array>();
-      for (const [field, index] of Object.entries(artifacts.sortIndexes())) {
-        byKey.set(`${field}:asc`, Uint32Array.from(index.asc));
-        byKey.set(`${field}:desc`, Uint32Array.from(index.desc));
-      }
-      return byKey;
-    }),
-  );
-  const postingsOf = once(timed('postings', () => artifacts.postings()));
-  const search = once(
-    timed('search', () => {
-      const artifact = artifacts.search();
-      return { nameIndex: NameIndex.fromJS(artifact.index), exact: artifact.exact };
-    }),
-  );
+  // `get` needs only the names and the records; every other part is loaded when first needed or in the
+  // background (parts.ts), and the gateway awaits the part a route needs before it answers.
+  const parts = createParts(artifacts, timings, options);
+  const columns = () => parts.lists();
+  const orders = () => parts.lists().orders;
+  const postingsOf = () => parts.lists().postings;
+  const search = () => parts.search();
 
   /** rank[id] = position of the record in an order; made on first use of that order. */
   const ranks = new Map<string, Uint32Array>();
@@ -127,7 +90,7 @@ export function createQueryEngine(artifacts: LoadedArtifacts, timings: LoadTimin
     let high = count - 1;
     while (low <= high) {
       const middle = (low + high) >>> 1;
-      const order = compareCodePoints(names[middle]!.toLowerCase(), wanted);
+      const order = compareCodePoints(names.at(middle).toLowerCase(), wanted);
       if (order === 0) return middle;
       if (order < 0) low = middle + 1;
       else high = middle - 1;
@@ -149,16 +112,16 @@ export function createQueryEngine(artifacts: LoadedArtifacts, timings: LoadTimin
   const marks = new Uint32Array(count);
   let generation = 0;
 
-  function postingsFor(map: Record<string, number[]>, value: string): number[] {
-    const key = value.trim().toLowerCase();
-    return Object.hasOwn(map, key) ? map[key]! : [];
+  const none = new Uint32Array(0);
+  function postingsFor(map: { get(key: string): Uint32Array | undefined }, value: string): Uint32Array {
+    return map.get(value.trim().toLowerCase()) ?? none;
   }
 
   function listIds(params: ListParams): { ids: number[]; total: number } {
     const { sort, order, limit, offset, min_score: minScore } = params;
     const { trustScore, atLeast } = columns();
     const postings = postingsOf();
-    const lists: number[][] = [];
+    const lists: Uint32Array[] = [];
     if (params.flags !== undefined)
       for (const flag of parseFlagList(params.flags)) lists.push(postingsFor(postings.flags, flag));
     if (params.target !== undefined) lists.push(postingsFor(postings.target, params.target));
@@ -217,13 +180,13 @@ export function createQueryEngine(artifacts: LoadedArtifacts, timings: LoadTimin
 
   function searchIds(q: string, limit: number): { ids: number[]; total: number } {
     const query = q.trim();
-    const { nameIndex, exact } = search();
+    const { nameIndex } = search();
     const { trustScore } = columns();
     const { ids, scores } = nameIndex.match(query);
     const key = exactKey(query);
     // Mark the exact id matches (few) so the comparison below is an array read, not a set lookup.
     const mark = ++exactGeneration;
-    for (const id of Object.hasOwn(exact, key) ? exact[key]! : []) exactMarks[id] = mark;
+    for (const id of nameIndex.exact(key)) exactMarks[id] = mark;
     // Exact id matches first; then relevance; ties to the higher trust score, then name order.
     const best = topK(ids.length, limit, (a, b) => {
       const x = ids[a]!;
@@ -238,7 +201,7 @@ export function createQueryEngine(artifacts: LoadedArtifacts, timings: LoadTimin
     return { ids: best.map((i) => ids[i]!), total: ids.length };
   }
 
-  const lookupOf = once(timed('lookup', () => artifacts.lookup()));
+  const lookupOf = () => parts.lookup();
 
   /** The records filed under `key`, most trusted first (ties in name order). */
   function lookupIds(by: LookupKey): { ids: number[]; total: number } {
@@ -249,14 +212,14 @@ export function createQueryEngine(artifacts: LoadedArtifacts, timings: LoadTimin
     return { ids: found, total: found.length };
   }
 
-  const historyOf = once(timed('history', () => artifacts.history()));
+  const historyOf = () => parts.history();
   /** Change lists per `since`, made once each: a feed reader or a dashboard asks the same one all day. */
   const changeLists = new Map<string, ServerChange[] | undefined>();
 
   function historyJson(name: string): string | undefined {
     const id = lookup(name);
     if (id === undefined) return undefined;
-    const entry = historyOf()?.servers[names[id]!.toLowerCase()];
+    const entry = historyOf()?.servers[names.at(id).toLowerCase()];
     return JSON.stringify(entry?.points ?? []);
   }
 
@@ -287,13 +250,10 @@ export function createQueryEngine(artifacts: LoadedArtifacts, timings: LoadTimin
     history: historyOf,
     historyJson,
     changesJson,
-    warm() {
-      columns();
-      orders();
-      postingsOf();
-      search();
-      lookupOf();
-    },
+    ready: (part) => parts.ready(part),
+    loadAll: () => parts.loadAll(),
+    loaded: () => parts.loaded(),
+    readyAt: () => parts.readyAt(),
     close: () => records.close(),
   };
 }

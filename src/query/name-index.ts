@@ -1,23 +1,27 @@
 /**
- * Name search over the MiniSearch index, fast at any size.
- *
- * MiniSearch owns the index and its serialized format (`toJSON()`, the public `AsPlainObject`): the build
- * makes it, and this module reads that plain object and MiniSearch's public radix tree
- * (`minisearch/SearchableMap`, for exact, prefix and fuzzy term lookup), never MiniSearch's internals.
- * MiniSearch's own `search()` scores every matching document through Maps and sorts them all; for a word
- * found in most names (`mcp`, `github`) that costs tens of milliseconds at 100,000 records. Here each
- * term's postings are turned once into typed arrays of record ids and static BM25 scores, words are
- * combined with AND in flat arrays, and only the requested page is sorted.
+ * Name search, fast at any size, over the search artifact (`src/snapshot/search-postings.ts`): every term's
+ * record ids and static BM25 scores as typed arrays, made at build time from MiniSearch's index, and the
+ * terms in MiniSearch's public radix tree (`minisearch/SearchableMap`) for exact, prefix and fuzzy term
+ * lookup. MiniSearch's own `search()` scores every matching document through Maps and sorts them all; for
+ * a word found in most names (`mcp`, `github`) that costs tens of milliseconds at 100,000 records. Here words
+ * are combined with AND in flat arrays, and only the requested page is sorted.
  *
  * Relevance: for each query word, the best of its expansions (the word itself weight 1, a longer word it
  * is a prefix of `PREFIX_WEIGHT`, a word within the typo distance `FUZZY_WEIGHT`), summed over words; a
  * term's score is BM25 over the id (boost 3) and namespace (boost 1) fields.
  */
-import type { AsPlainObject } from 'minisearch';
 import SearchableMap from 'minisearch/SearchableMap';
-import { FIELD_BOOST, FUZZY_WEIGHT, fuzziness, nameWords, PREFIX_WEIGHT } from '../snapshot/search-index.js';
+import { decodeU32 } from '../snapshot/binary.js';
+import {
+  KeyedPostings,
+  PostingTable,
+  type PostingTableRanges,
+  StringTable,
+  type StringTableRanges,
+} from '../snapshot/tables.js';
+import { FUZZY_WEIGHT, fuzziness, nameWords, PREFIX_WEIGHT } from '../snapshot/search-index.js';
+import { nextSlice, type Slicer } from '../snapshot/slicer.js';
 
-const BM25 = { k1: 1.2, b: 0.7 };
 /** Words whose expansions are kept; past it the cache starts afresh (simpler than LRU, as good here). */
 const EXPANSION_CACHE_SIZE = 10_000;
 /** A longer query keeps its first 32 words (a name has far fewer). */
@@ -35,71 +39,58 @@ export interface NameMatches {
   scores: Float32Array;
 }
 
-/** A term's entry in MiniSearch's serialization: field id → short document id → term frequency. */
-type SerializedFields = AsPlainObject['index'][number][1];
+interface Directory {
+  document_count: number;
+  terms: StringTableRanges;
+  term_postings: PostingTableRanges;
+  exact: ConstructorParameters<typeof KeyedPostings>[1];
+}
 
 export class NameIndex {
-  /** Term → its position in the serialized index, in MiniSearch's public radix tree. */
-  private readonly terms: SearchableMap<number>;
-  private postingsCache = new Map<string, TermPostings>();
-  private expansionCache = new Map<string, Map<string, number>>();
   /** Per-document scratch, reused by every query; marks (generation numbers) avoid clearing it. */
   private scratch?: { stamp: Uint32Array; best: Float32Array; total: Float32Array; candidate: Uint32Array };
   private stamp = 0;
+  private expansionCache = new Map<string, Map<string, number>>();
 
-  private constructor(private readonly plain: AsPlainObject) {
-    this.terms = new SearchableMap<number>();
-    plain.index.forEach(([term], position) => this.terms.set(term, position));
-  }
+  private constructor(
+    private readonly documentCount: number,
+    /** Term → its number in the artifact, in MiniSearch's public radix tree. */
+    private readonly terms: SearchableMap<number>,
+    private readonly termPostings: PostingTable,
+    private readonly exactIds: KeyedPostings,
+  ) {}
 
-  /** Read an index serialized by MiniSearch's `toJSON()` (the build's `search` artifact). */
-  static fromJS(js: unknown): NameIndex {
-    const plain = js as AsPlainObject;
-    if (!Array.isArray(plain?.index) || typeof plain.documentCount !== 'number') {
-      throw new Error('the search artifact is not a serialized MiniSearch index');
+  /**
+   * Read the search artifact (already checked against the manifest). The term tree is built a slice at a
+   * time: at a million records it holds hundreds of thousands of terms.
+   */
+  static async load(bytes: Buffer, slicer: Slicer): Promise<NameIndex> {
+    const artifact = decodeU32(bytes);
+    const directory = artifact.directory as Directory;
+    if (typeof directory?.document_count !== 'number' || !directory.terms || !directory.exact) {
+      throw new Error('not a search index');
     }
-    return new NameIndex(plain);
+    const termText = new StringTable(artifact, directory.terms);
+    const termPostings = new PostingTable(artifact, directory.term_postings);
+    if (termPostings.length !== termText.length)
+      throw new Error('a search index with terms and postings that disagree');
+    const exact = new KeyedPostings(artifact, directory.exact);
+    const terms = new SearchableMap<number>();
+    for (let i = 0; i < termText.length; i++) {
+      terms.set(termText.at(i), i);
+      if ((i & 1023) === 1023) await nextSlice(slicer);
+    }
+    return new NameIndex(directory.document_count, terms, termPostings, exact);
   }
 
-  /** Turn every term's postings into typed arrays now, so no query pays for it later. */
-  precompute(): void {
-    for (const [term] of this.plain.index) this.postings(term);
+  /** The records whose id has exactly the words of `key` (an `exactKey`), ascending. */
+  exact(key: string): Uint32Array {
+    return this.exactIds.get(key) ?? new Uint32Array(0);
   }
 
   private postings(term: string): TermPostings | undefined {
-    const cached = this.postingsCache.get(term);
-    if (cached) return cached;
-    const position = this.terms.get(term);
-    if (position === undefined) return undefined;
-    const fields: SerializedFields = this.plain.index[position]![1];
-    const byDoc = new Map<number, number>();
-    const documentCount = this.plain.documentCount;
-    for (const [fieldName, fieldId] of Object.entries(this.plain.fieldIds)) {
-      const docs = fields[String(fieldId)];
-      if (!docs) continue;
-      const entries = Object.entries(docs);
-      if (entries.length === 0) continue;
-      const boost = FIELD_BOOST[fieldName as keyof typeof FIELD_BOOST] ?? 1;
-      const idf = Math.log(1 + (documentCount - entries.length + 0.5) / (entries.length + 0.5));
-      const average = this.plain.averageFieldLength[fieldId] || 1;
-      for (const [shortIdText, frequency] of entries) {
-        const shortId = Number(shortIdText);
-        const length = this.plain.fieldLength[shortIdText]?.[fieldId] ?? average;
-        const tf = (frequency * (BM25.k1 + 1)) / (frequency + BM25.k1 * (1 - BM25.b + (BM25.b * length) / average));
-        byDoc.set(shortId, (byDoc.get(shortId) ?? 0) + boost * idf * tf);
-      }
-    }
-    const shortIds = [...byDoc.keys()].sort((a, b) => a - b);
-    const ids = new Uint32Array(shortIds.length);
-    const scores = new Float32Array(shortIds.length);
-    shortIds.forEach((shortId, i) => {
-      // Documents were added with ids 0..n-1 in order, but map through MiniSearch's table to be exact.
-      ids[i] = Number(this.plain.documentIds[String(shortId)]);
-      scores[i] = byDoc.get(shortId)!;
-    });
-    const postings = { ids, scores };
-    this.postingsCache.set(term, postings);
-    return postings;
+    const at = this.terms.get(term);
+    return at === undefined ? undefined : { ids: this.termPostings.idsAt(at), scores: this.termPostings.scoresAt(at) };
   }
 
   /**
@@ -139,7 +130,7 @@ export class NameIndex {
     const words = [...new Set(nameWords(query))].slice(0, MAX_QUERY_WORDS);
     const none = { ids: new Uint32Array(0), scores: new Float32Array(0) };
     if (words.length === 0) return none;
-    const count = this.plain.documentCount;
+    const count = this.documentCount;
     this.scratch ??= {
       stamp: new Uint32Array(count),
       best: new Float32Array(count),

@@ -17,6 +17,9 @@ export interface LookupKey {
   key: string;
 }
 
+/** The parts of a snapshot loaded after Get Server's (see `src/query/parts.ts`). */
+export type SnapshotPart = 'lists' | 'search' | 'lookup' | 'history';
+
 export interface SnapshotInfo {
   /** Hash of the snapshot's content: the same dataset always gives the same id. */
   id: string;
@@ -55,10 +58,20 @@ export interface QueryEngine {
   ): JsonPage | { unknown: true; oldest: SnapshotRef; count: number };
 
   /**
-   * Parse now what lists and searches need (otherwise parsed on their first use, so that a cold instance
-   * answers Get Server sooner). A server calls it once it listens.
+   * Resolves once the part of the snapshot a request needs is loaded (`get` and stats need none): lists,
+   * search (and the lists, for ties), lookup (and the lists), history. Rejects with the loader's one-line
+   * error when the part's files fail their check; the synchronous methods above throw until it resolves.
    */
-  warm(): void;
+  ready(part: SnapshotPart): Promise<void>;
+  /**
+   * Load every part not loaded yet, a slice at a time (the history is checked, and decoded when a route
+   * first needs it), and check the records' remaining blocks and the files serving never reads.
+   */
+  loadAll(): Promise<void>;
+  /** Whether every part but the history is loaded. */
+  loaded(): boolean;
+  /** When each loaded part became ready (`performance.now()`), in the order they did. */
+  readyAt(): ReadonlyMap<SnapshotPart, number>;
 
   /** Release the snapshot's open file; the engine answers nothing afterwards. */
   close(): void;

@@ -9,7 +9,7 @@ import { loadConfig } from './config.js';
 import { createGateway, type Gateway } from '../gateway/gateway.js';
 import type { RequestLogger } from '../gateway/log.js';
 import type { QueryEngine } from '../query/types.js';
-import { loadSnapshot } from '../query/open.js';
+import { openSnapshot } from '../query/open.js';
 import { DEFAULT_SNAPSHOT_DIR } from '../snapshot/paths.js';
 import { createStore } from './store.js';
 import type { Store } from '../stores/types.js';
@@ -37,7 +37,8 @@ export async function createServiceContext(config: Config, options: ServiceOptio
   let engine: QueryEngine;
   const started = performance.now();
   try {
-    engine = await loadSnapshot(snapshotDir);
+    // Open as soon as Get Server can answer; the caller starts loading the rest (`engine.loadAll()`).
+    engine = await openSnapshot(snapshotDir);
   } catch (error) {
     await store.close();
     throw error;
@@ -62,7 +63,15 @@ let shared: Promise<ServiceContext> | undefined;
  * (a bad variable, a missing snapshot) is not cached, so the next request tries again and logs why.
  */
 export function getServiceContext(): Promise<ServiceContext> {
-  shared ??= (async () => createServiceContext(loadConfig()))().catch((error: unknown) => {
+  shared ??= (async () => {
+    const context = await createServiceContext(loadConfig());
+    // The rest of the snapshot loads while the first requests are answered; a part that fails its check
+    // makes the requests that need it fail (500) and is logged here, once, in one line.
+    context.engine
+      .loadAll()
+      .catch((error: unknown) => console.error(error instanceof Error ? error.message : String(error)));
+    return context;
+  })().catch((error: unknown) => {
     shared = undefined;
     throw error;
   });

@@ -11,6 +11,8 @@ import path from 'node:path';
 import { once } from 'node:events';
 import type { ServerRecord } from '../model/schema.js';
 import { computeArtifacts, type Artifacts } from './artifacts.js';
+import { RecordsIndexWriter } from './records-index.js';
+import { encodeColumns, encodeNames, encodeHistory, encodeLookup, encodePostings, encodeSearch, encodeSortIndexes } from './encode.js';
 import { ARTIFACT_FILES, ARTIFACT_VERSION, CHANGES_FILE, MANIFEST_FILE, type ArtifactRole, type Manifest } from './manifest.js';
 import { DEFAULT_GUARDS, diffSnapshots, guardViolations, type RepublishGuards, type SnapshotDiff } from './diff.js';
 import { readHistory, readRecordSummaries } from './load.js';
@@ -87,21 +89,24 @@ interface Written {
   bytes: number;
 }
 
-async function writeText(file: string, text: string): Promise<Written> {
+async function writeText(file: string, text: string | Buffer): Promise<Written> {
   await writeFile(file, text);
   return { sha256: createHash('sha256').update(text).digest('hex'), bytes: Buffer.byteLength(text) };
 }
 
-/** One compact record per line, streamed: a large dataset never becomes one string. */
-async function writeRecords(file: string, records: readonly ServerRecord[]): Promise<Written> {
+/** One compact record per line, streamed (a large dataset never becomes one string), and the records' index. */
+async function writeRecords(file: string, records: readonly ServerRecord[]): Promise<Written & { index: Buffer }> {
   const stream = createWriteStream(file);
   const hash = createHash('sha256');
+  const index = new RecordsIndexWriter();
   let bytes = 0;
   let batch = '';
   const flush = async () => {
-    hash.update(batch);
-    bytes += Buffer.byteLength(batch);
-    if (!stream.write(batch)) await once(stream, 'drain');
+    const chunk = Buffer.from(batch);
+    hash.update(chunk);
+    index.add(chunk);
+    bytes += chunk.length;
+    if (!stream.write(chunk)) await once(stream, 'drain');
     batch = '';
   };
   for (const record of records) {
@@ -111,7 +116,7 @@ async function writeRecords(file: string, records: readonly ServerRecord[]): Pro
   await flush();
   stream.end();
   await once(stream, 'finish');
-  return { sha256: hash.digest('hex'), bytes };
+  return { sha256: hash.digest('hex'), bytes, index: index.encode() };
 }
 
 async function writeArtifacts(
@@ -134,14 +139,16 @@ async function writeArtifacts(
   try {
     const files = {} as Record<ArtifactRole, Written>;
     const at = (role: ArtifactRole) => path.join(temporary, ARTIFACT_FILES[role]);
-    files.records = await writeRecords(at('records'), artifacts.records);
-    files.names = await writeText(at('names'), JSON.stringify(artifacts.names));
-    files.columns = await writeText(at('columns'), JSON.stringify(artifacts.columns));
+    const { index: recordsIndex, ...recordsFile } = await writeRecords(at('records'), artifacts.records);
+    files.records = recordsFile;
+    files.recordsIndex = await writeText(at('recordsIndex'), recordsIndex);
+    files.names = await writeText(at('names'), encodeNames(artifacts.names));
+    files.columns = await writeText(at('columns'), encodeColumns(artifacts.columns));
     files.stats = await writeText(at('stats'), JSON.stringify(artifacts.stats));
-    files.sortIndexes = await writeText(at('sortIndexes'), JSON.stringify(artifacts.sortIndexes));
-    files.postings = await writeText(at('postings'), JSON.stringify(artifacts.postings));
-    files.search = await writeText(at('search'), JSON.stringify(artifacts.search));
-    files.lookup = await writeText(at('lookup'), JSON.stringify(artifacts.lookup));
+    files.sortIndexes = await writeText(at('sortIndexes'), encodeSortIndexes(artifacts.sortIndexes));
+    files.postings = await writeText(at('postings'), encodePostings(artifacts.postings));
+    files.search = await writeText(at('search'), encodeSearch(artifacts.search));
+    files.lookup = await writeText(at('lookup'), encodeLookup(artifacts.lookup));
 
     const fileTable: Record<string, Written> = Object.fromEntries(
       (Object.keys(ARTIFACT_FILES) as ArtifactRole[]).map((role) => [ARTIFACT_FILES[role], files[role]]),
@@ -154,7 +161,7 @@ async function writeArtifacts(
     // The history names this snapshot, so it is written once the id is known, and is not part of it: the id
     // says what the records are; the history, how they came to be.
     const history = nextHistory(opts.history, artifacts.records, snapshot, opts.historyLength);
-    fileTable[HISTORY_FILE] = await writeText(path.join(temporary, HISTORY_FILE), JSON.stringify(history));
+    fileTable[HISTORY_FILE] = await writeText(path.join(temporary, HISTORY_FILE), encodeHistory(history));
     const manifest: Manifest = {
       artifact_version: ARTIFACT_VERSION,
       ...snapshot,

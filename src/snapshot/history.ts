@@ -6,7 +6,7 @@
  */
 import type { ServerRecord } from '../model/schema.js';
 
-export const HISTORY_FILE = 'history.json';
+export const HISTORY_FILE = 'history.jsonl';
 /** How many snapshots a history covers by default; the build's `--history N` sets more. */
 export const DEFAULT_HISTORY_LENGTH = 90;
 

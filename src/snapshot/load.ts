@@ -10,10 +10,11 @@ import { z } from 'zod';
 import { OperatorError } from '../errors/operator-error.js';
 import type { RecordSummary } from './diff.js';
 import { openRecordFile, RecordFileError, type RecordFile } from './record-file.js';
+import { decodeRecordsIndex, type RecordsIndex } from './records-index.js';
 import { type Stats, StatsSchema } from '../model/schema.js';
-import type { Postings, SearchArtifact, SortIndexes } from './artifacts.js';
 import { HISTORY_FILE, type HistoryArtifact, type PreviousRecord } from './history.js';
-import type { LookupArtifact } from './lookup.js';
+import { decodeHistorySync, decodeNames } from './encode.js';
+import type { StringTable } from './tables.js';
 import { ARTIFACT_FILES, ARTIFACT_VERSION, MANIFEST_FILE, ManifestSchema, type ArtifactRole, type Manifest } from './manifest.js';
 
 /** The snapshot cannot be served: the message is one line that says which file and why. */
@@ -21,10 +22,19 @@ export class SnapshotLoadError extends OperatorError {
   override name = 'SnapshotLoadError';
 }
 
-/** Milliseconds per artifact (read and verified at load, plus parsed on first use), and milestones. */
-export type LoadTimings = Partial<Record<ArtifactRole | 'history' | 'manifest' | 'getReady' | 'total', number>>;
+/** Milliseconds per artifact (read, verified and decoded), and milestones. */
+export type LoadTimings = Partial<Record<ArtifactRole | 'history' | 'lists' | 'manifest' | 'getReady' | 'total', number>>;
 
-export async function readManifest(dir: string): Promise<Manifest> {
+/**
+ * Artifact versions whose records and history a build can still carry forward from (`--previous`), so the
+ * first republish after an upgrade keeps the history; serving reads ARTIFACT_VERSION only.
+ */
+const CARRIED_VERSIONS: Readonly<Record<number, { history: string; decode: (bytes: Buffer) => HistoryArtifact }>> = {
+  2: { history: 'history.json', decode: (bytes) => JSON.parse(bytes.toString('utf8')) as HistoryArtifact },
+  [ARTIFACT_VERSION]: { history: HISTORY_FILE, decode: decodeHistorySync },
+};
+
+export async function readManifest(dir: string, versions: readonly number[] = [ARTIFACT_VERSION]): Promise<Manifest> {
   const file = path.join(dir, MANIFEST_FILE);
   let text: string;
   try {
@@ -39,7 +49,7 @@ export async function readManifest(dir: string): Promise<Manifest> {
     throw new SnapshotLoadError(`${file}: the manifest is not valid JSON`);
   }
   const version = (raw as { artifact_version?: unknown } | null)?.artifact_version;
-  if (version !== ARTIFACT_VERSION) {
+  if (typeof version !== 'number' || !versions.includes(version)) {
     throw new SnapshotLoadError(
       `${file}: artifact version ${JSON.stringify(version)} is not one this server knows (it reads version ${ARTIFACT_VERSION}); rebuild the snapshot with this version of the code`,
     );
@@ -112,23 +122,50 @@ function parseJson(dir: string, role: ArtifactRole, bytes: Buffer): unknown {
   }
 }
 
-/** Open the records artifact, checked against the manifest while it is indexed. */
+/** Open the records artifact through its index (read and checked first); see record-file.ts for its checks. */
 async function openRecords(dir: string, manifest: Manifest): Promise<RecordFile> {
   const file = path.join(dir, ARTIFACT_FILES.records);
   const expected = manifest.files[ARTIFACT_FILES.records];
   if (!expected) throw new SnapshotLoadError(`${file}: not listed in the manifest`);
+  const indexBytes = await readVerified(dir, manifest, 'recordsIndex');
+  let index: RecordsIndex;
   try {
-    return await openRecordFile(file, { ...expected, count: manifest.record_count });
+    index = decodeRecordsIndex(indexBytes);
   } catch (error) {
-    if (error instanceof RecordFileError) throw new SnapshotLoadError(`${file}: ${error.message}`);
-    throw new SnapshotLoadError(`${file}: cannot read the artifact (${(error as NodeJS.ErrnoException).code ?? error})`);
+    throw new SnapshotLoadError(`${path.join(dir, ARTIFACT_FILES.recordsIndex)}: cannot be decoded (${(error as Error).message})`);
   }
+  const refuse = (error: unknown) =>
+    error instanceof RecordFileError
+      ? new SnapshotLoadError(`${file}: ${error.message}`)
+      : new SnapshotLoadError(`${file}: cannot read the artifact (${(error as NodeJS.ErrnoException).code ?? error})`);
+  let reader: RecordFile;
+  try {
+    reader = await openRecordFile(file, { ...expected, count: manifest.record_count }, index);
+  } catch (error) {
+    throw refuse(error);
+  }
+  // A block that fails its check later (read on demand) is refused with the same one-line error.
+  return {
+    count: reader.count,
+    json(id) {
+      try {
+        return reader.json(id);
+      } catch (error) {
+        throw refuse(error);
+      }
+    },
+    verifyAll: (slicer) =>
+      reader.verifyAll(slicer).catch((error: unknown) => {
+        throw refuse(error);
+      }),
+    close: () => reader.close(),
+  };
 }
 
 /** The name, score, label and flags of every record of a snapshot (checked like any load), for diffs. */
 export async function readRecordSummaries(dir: string): Promise<{ snapshot_id: string; generated_at: string; records: RecordSummary[] }> {
   const root = path.resolve(dir);
-  const manifest = await readManifest(root);
+  const manifest = await readManifest(root, Object.keys(CARRIED_VERSIONS).map(Number));
   const bytes = await readVerified(root, manifest, 'records');
   const records: RecordSummary[] = [];
   let start = 0;
@@ -141,43 +178,51 @@ export async function readRecordSummaries(dir: string): Promise<{ snapshot_id: s
   return { snapshot_id: manifest.snapshot_id, generated_at: manifest.generated_at, records };
 }
 
-/** Check the manifest's files that serving does not read (such as changes.json), so none is left unchecked. */
-async function verifyOthers(dir: string, manifest: Manifest): Promise<void> {
-  const read = new Set<string>([...Object.values(ARTIFACT_FILES), HISTORY_FILE]);
-  for (const [name, expected] of Object.entries(manifest.files)) {
-    if (read.has(name)) continue;
-    const file = path.join(dir, name);
-    let bytes: Buffer;
-    try {
-      bytes = await readFile(file);
-    } catch (error) {
-      throw new SnapshotLoadError(`${file}: cannot read the artifact (${(error as NodeJS.ErrnoException).code ?? error})`);
-    }
-    if (bytes.length !== expected.bytes || createHash('sha256').update(bytes).digest('hex') !== expected.sha256) {
-      throw new SnapshotLoadError(`${file}: does not match the manifest (truncated or altered)`);
-    }
-  }
+/** An artifact checked and read when first asked for (once), not before: see `readSnapshot`. */
+export interface PendingArtifact {
+  /** The file's path, for messages. */
+  readonly file: string;
+  /** Read the file and check it against the manifest's size and hash (each call reads it again); rejects with a SnapshotLoadError. */
+  read(): Promise<Buffer>;
 }
 
-/** What the loader hands over: the manifest, the records' bytes and the parsed artifacts. */
+/** What the loader hands over: the manifest, what Get Server needs, and the rest still to be read. */
 export interface LoadedArtifacts {
   manifest: Manifest;
   records: RecordFile;
-  names: string[];
+  /** The names in record-id order (decoded one at a time, when asked for). */
+  names: StringTable;
   stats: Stats;
-  /** Parsers of artifacts whose bytes were already checked against the manifest; called on first use. */
-  columns: () => { trust_score: number[] };
-  sortIndexes: () => SortIndexes;
-  postings: () => Postings;
-  search: () => SearchArtifact;
-  lookup: () => LookupArtifact;
-  /** The score history, when the snapshot has one (parsed on first use). */
-  history: () => HistoryArtifact | undefined;
+  columns: PendingArtifact;
+  sortIndexes: PendingArtifact;
+  postings: PendingArtifact;
+  search: PendingArtifact;
+  lookup: PendingArtifact;
+  /** The score history, when the snapshot has one. */
+  history: PendingArtifact | undefined;
+  /** The files the manifest lists that serving never reads (changes.json), checked all the same. */
+  others: PendingArtifact[];
+}
+
+/** The error for an artifact that was read and checked but cannot be decoded. */
+export function undecodable(artifact: PendingArtifact, error: unknown): SnapshotLoadError {
+  if (error instanceof SnapshotLoadError) return error;
+  return new SnapshotLoadError(`${artifact.file}: cannot be decoded (${error instanceof Error ? error.message : String(error)})`);
+}
+
+function pending(dir: string, manifest: Manifest, name: string): PendingArtifact {
+  // Not kept: each part reads its files once and keeps what it decodes, not the bytes (a history's 35 MB of
+  // text is garbage once parsed).
+  return { file: path.join(dir, name), read: () => readVerifiedFile(dir, manifest, name) };
 }
 
 /**
- * Read and verify the snapshot in `dir`. Throws SnapshotLoadError when it cannot be served. The caller owns
- * the records' file from then on (`records.close()`).
+ * Read the snapshot in `dir`: the manifest (its artifact version refused when unknown), then what Get Server
+ * needs, read side by side and checked against the manifest before anything parses them (the records,
+ * indexed and hashed as they stream, and the names). Every other artifact is handed over pending: the query
+ * engine reads, checks and decodes each when it is first needed or when it loads them in the background, so
+ * nothing is served before its bytes are checked. Throws SnapshotLoadError when the snapshot cannot be
+ * served. The caller owns the records' file from then on (`records.close()`).
  */
 export async function readSnapshot(dir: string, timings: LoadTimings = {}): Promise<LoadedArtifacts> {
   const root = path.resolve(dir);
@@ -190,66 +235,69 @@ export async function readSnapshot(dir: string, timings: LoadTimings = {}): Prom
   };
   const manifest = await timed('manifest', () => readManifest(root));
   const verified = (role: ArtifactRole) => timed(role, () => readVerified(root, manifest, role));
-  // What `get` needs, read side by side: the records (indexed and verified as they stream) and the names.
-  const [records, names] = await Promise.all([
+  const settled = await Promise.allSettled([
     timed('records', () => openRecords(root, manifest)),
-    verified('names').then((bytes) => parseJson(root, 'names', bytes) as string[]),
-  ]);
+    verified('names').then((bytes) => {
+      try {
+        return decodeNames(bytes);
+      } catch (error) {
+        throw new SnapshotLoadError(`${path.join(root, ARTIFACT_FILES.names)}: cannot be decoded (${(error as Error).message})`);
+      }
+    }),
+    verified('stats').then((bytes) => {
+      const parsed = StatsSchema.safeParse(parseJson(root, 'stats', bytes));
+      if (!parsed.success) throw new SnapshotLoadError(`${path.join(root, ARTIFACT_FILES.stats)}: not a statistics record`);
+      return parsed.data;
+    }),
+  ] as const);
+  const failed = settled.find((result) => result.status === 'rejected');
+  if (failed) {
+    if (settled[0].status === 'fulfilled') settled[0].value.close();
+    throw failed.reason;
+  }
+  const [records, names, stats] = settled.map((result) => (result as PromiseFulfilledResult<unknown>).value) as [
+    RecordFile,
+    StringTable,
+    Stats,
+  ];
   timings.getReady = performance.now() - started;
-  // Every other artifact is read and checked now, so nothing unverified is ever served, but parsed only
-  // when first needed. They are the build's own output, checked by hash, so their shapes are trusted
-  // (validating millions of integers with zod would cost seconds for nothing).
-  let artifacts: LoadedArtifacts;
-  try {
-    // One after another: each is small beside the records, and the timings stay per artifact.
-    const columns = await verified('columns');
-    const stats = await verified('stats');
-    const sortIndexes = await verified('sortIndexes');
-    const postings = await verified('postings');
-    const search = await verified('search');
-    const lookup = await verified('lookup');
-    const historyBytes = manifest.files[HISTORY_FILE] ? await readVerifiedFile(root, manifest, HISTORY_FILE) : undefined;
-    // Each parser lets go of its bytes once it has parsed them: a million-server snapshot would
-    // otherwise hold a quarter of a gigabyte of JSON text it no longer needs.
-    const parse = <T>(role: ArtifactRole, bytes: Buffer) => {
-      let held: Buffer | undefined = bytes;
-      return () => {
-        if (held === undefined) throw new Error(`${ARTIFACT_FILES[role]} was parsed already`);
-        const value = parseJson(root, role, held) as T;
-        held = undefined;
-        return value;
-      };
-    };
-    artifacts = {
-      manifest,
-      records,
-      names,
-      stats: StatsSchema.parse(parseJson(root, 'stats', stats)),
-      columns: parse('columns', columns),
-      sortIndexes: parse('sortIndexes', sortIndexes),
-      postings: parse('postings', postings),
-      search: parse('search', search),
-      lookup: parse('lookup', lookup),
-      history: () => (historyBytes === undefined ? undefined : (JSON.parse(historyBytes.toString('utf8')) as HistoryArtifact)),
-    };
-  } catch (error) {
-    records.close();
-    throw error;
-  }
-  try {
-    await verifyOthers(root, manifest);
-    timings.total = performance.now() - started;
-    return artifacts;
-  } catch (error) {
-    records.close();
-    throw error;
-  }
+  const of = (role: ArtifactRole) => pending(root, manifest, ARTIFACT_FILES[role]);
+  const known = new Set<string>([...Object.values(ARTIFACT_FILES), HISTORY_FILE]);
+  return {
+    manifest,
+    records,
+    names,
+    stats,
+    columns: of('columns'),
+    sortIndexes: of('sortIndexes'),
+    postings: of('postings'),
+    search: of('search'),
+    lookup: of('lookup'),
+    history: manifest.files[HISTORY_FILE] ? pending(root, manifest, HISTORY_FILE) : undefined,
+    others: Object.keys(manifest.files)
+      .filter((name) => !known.has(name))
+      .map((name) => pending(root, manifest, name)),
+  };
 }
 
 /** The history of the snapshot in `dir`, checked against its manifest; undefined when it has none. */
 export async function readHistory(dir: string): Promise<HistoryArtifact | undefined> {
   const root = path.resolve(dir);
+  const manifest = await readManifest(root, Object.keys(CARRIED_VERSIONS).map(Number));
+  const carried = CARRIED_VERSIONS[manifest.artifact_version]!;
+  if (!manifest.files[carried.history]) return undefined;
+  const bytes = await readVerifiedFile(root, manifest, carried.history);
+  try {
+    return carried.decode(bytes);
+  } catch {
+    throw new SnapshotLoadError(`${path.join(root, carried.history)}: the history cannot be decoded`);
+  }
+}
+
+/** The names of the snapshot in `dir`, in record-id order (checked against the manifest): for tools and benchmarks. */
+export async function readNames(dir: string): Promise<string[]> {
+  const root = path.resolve(dir);
   const manifest = await readManifest(root);
-  if (!manifest.files[HISTORY_FILE]) return undefined;
-  return JSON.parse((await readVerifiedFile(root, manifest, HISTORY_FILE)).toString('utf8')) as HistoryArtifact;
+  const table = decodeNames(await readVerified(root, manifest, 'names'));
+  return Array.from({ length: table.length }, (_, i) => table.at(i));
 }

@@ -5,26 +5,28 @@
 import { z } from 'zod';
 
 /** Bump whenever the layout or meaning of any artifact changes. */
-export const ARTIFACT_VERSION = 2;
+export const ARTIFACT_VERSION = 3;
 
 /** The artifact files of a snapshot, by role. */
 export const ARTIFACT_FILES = {
   /** One record per line (compact JSON), in name order: line N is record id N. */
   records: 'records.ndjson',
-  /** The names in record-id order: all `get` needs besides the records. */
-  names: 'names.json',
-  /** Per-record numeric columns the filters need (trust_score). */
-  columns: 'columns.json',
+  /** Each record line's length and a hash per block of the records (`records-index.ts`; since version 3). */
+  recordsIndex: 'records-index.bin',
+  /** The names in record-id order, a string table (`tables.ts`; since version 3): all `get` needs besides the records. */
+  names: 'names.bin',
+  /** Per-record numeric columns the filters need (trust_score), binary (`binary.ts`; since version 3). */
+  columns: 'columns.bin',
   /** The statistics record, precomputed. */
   stats: 'stats.json',
-  /** For each sort field, record ids in ascending and in descending order (ties by name ascending). */
-  sortIndexes: 'sort-indexes.json',
-  /** For the flags, target and namespace filters: lower-cased value → ascending record ids. */
-  postings: 'postings.json',
-  /** The serialized MiniSearch name index and the exact-id table. */
-  search: 'search.json',
-  /** Packages and remote URLs → record ids, for reverse lookup (since artifact version 2). */
-  lookup: 'lookup.json',
+  /** For each sort field, record ids in ascending and in descending order (ties by name ascending); binary. */
+  sortIndexes: 'sort-indexes.bin',
+  /** For the flags, target and namespace filters: lower-cased value → ascending record ids; binary. */
+  postings: 'postings.bin',
+  /** The name index: terms, their record ids and static scores, and the exact-id table; binary (`search-postings.ts`). */
+  search: 'search.bin',
+  /** Packages and remote URLs → record ids, for reverse lookup (since version 2), as JSON lines. */
+  lookup: 'lookup.jsonl',
 } as const;
 export type ArtifactRole = keyof typeof ARTIFACT_FILES;
 

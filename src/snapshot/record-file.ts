@@ -1,8 +1,12 @@
 /**
- * The records artifact. Loading reads the file once to check its hash against the manifest and note where
- * each line starts. A file up to IN_MEMORY_MAX_BYTES is then kept in memory; a larger one is read on
- * demand, a record being one positioned read of its own bytes, so a snapshot of a million servers costs
- * its indexes, not a gigabyte of text, and the operating system's page cache keeps the hot records close.
+ * The records artifact, one record per line, found through its index (`records-index.ts`: each line's
+ * length and a hash per block). A file up to IN_MEMORY_MAX_BYTES is read whole and checked against the
+ * manifest's hash when it is opened, then kept in memory (a record is a slice of a buffer). A larger one is
+ * read on demand, a record being one positioned read of its own bytes, and checked a block at a time: the
+ * blocks a record spans are hashed before it is first returned, and `verifyAll` checks every block (and the
+ * whole file's hash) in the background. So a snapshot of a million servers answers its first Get Server
+ * without reading a gigabyte first, costs its indexes rather than its text in memory, and still never
+ * returns a byte that was not checked.
  *
  * Read on demand, the file is kept open: a later build renames a new folder into place and removes the old
  * one, which leaves this open file readable until it is closed, so a warm instance keeps serving what it
@@ -10,15 +14,16 @@
  */
 import { createHash } from 'node:crypto';
 import { readSync } from 'node:fs';
-import { open } from 'node:fs/promises';
-
-const NEWLINE = 0x0a;
-const CHUNK = 8 * 1024 * 1024;
+import { open, type FileHandle } from 'node:fs/promises';
+import { blockCount, blockHashMatches, type RecordsIndex } from './records-index.js';
+import { nextSlice, type Slicer } from './slicer.js';
 
 export interface RecordFile {
   readonly count: number;
-  /** The JSON text of record `id` (its line, without the newline). */
+  /** The JSON text of record `id` (its line, without the newline). Throws RecordFileError for a bad block. */
   json(id: number): string;
+  /** Check every byte not checked yet, a slice at a time; rejects with a RecordFileError on the first bad one. */
+  verifyAll(slicer: Slicer): Promise<void>;
   close(): void;
 }
 
@@ -26,87 +31,121 @@ export interface RecordFile {
 export class RecordFileError extends Error {}
 
 /**
- * Records files up to this size are kept in memory after verification (a record is then a slice of a
- * buffer, with no system call); larger ones are read on demand, so a million-server snapshot does not
- * hold a gigabyte of text. 256 MB is about 200,000 records with their signals.
+ * Records files up to this size are read whole and kept in memory (a record is then a slice of a buffer,
+ * with no system call); larger ones are read on demand from the operating system's page cache, which holds
+ * the hot records close without counting against the process. 16 MB is about 15,000 records with signals.
  */
-export const IN_MEMORY_MAX_BYTES = 256 * 1024 * 1024;
+export const IN_MEMORY_MAX_BYTES = 16 * 1024 * 1024;
+
+/** Where each line starts (and, at `count`, where the file ends), from the index's line lengths. */
+function lineOffsets(index: RecordsIndex, expected: { bytes: number; count: number }): Float64Array {
+  if (index.lengths.length !== expected.count) {
+    throw new RecordFileError(`the index holds ${index.lengths.length} lines where the manifest says ${expected.count} records`);
+  }
+  const offsets = new Float64Array(expected.count + 1);
+  for (let id = 0; id < expected.count; id++) offsets[id + 1] = offsets[id]! + index.lengths[id]!;
+  if (offsets[expected.count] !== expected.bytes) throw new RecordFileError("the index's lines do not add up to the file's size");
+  if (blockCount(index) !== Math.ceil(expected.bytes / index.blockBytes)) throw new RecordFileError('the index has the wrong number of block hashes');
+  return offsets;
+}
 
 /**
- * Open `file`, check it is `bytes` long with hash `sha256` and holds `count` lines, and index the lines.
- * The next chunk is read while the current one is hashed and scanned.
+ * Open `file`, check it is `bytes` long and agrees with `index` (already checked against the manifest), and
+ * return its reader. A file kept in memory is checked whole here (against `sha256`); a larger one as read.
  */
 export async function openRecordFile(
   file: string,
   expected: { bytes: number; sha256: string; count: number },
+  index: RecordsIndex,
   options: { inMemoryMaxBytes?: number } = {},
 ): Promise<RecordFile> {
+  const offsets = lineOffsets(index, expected);
   const handle = await open(file, 'r');
   let keepOpen = false;
   try {
     const size = (await handle.stat()).size;
     if (size !== expected.bytes) throw new RecordFileError(`${size} bytes where the manifest says ${expected.bytes} (truncated or altered)`);
-    const inMemory = size <= (options.inMemoryMaxBytes ?? IN_MEMORY_MAX_BYTES);
-    // In memory, every chunk lands in its place in one buffer; on demand, two chunk buffers alternate.
-    const whole = inMemory ? Buffer.allocUnsafe(size) : undefined;
-    const buffers: Buffer[] = inMemory ? [] : [Buffer.allocUnsafe(CHUNK), Buffer.allocUnsafe(CHUNK)];
-    const target = (step: number, position: number) => (whole ? { buffer: whole, at: position } : { buffer: buffers[step % 2]!, at: 0 });
-    const readAt = (step: number, position: number) => {
-      if (position >= size) return Promise.resolve(0);
-      const { buffer, at } = target(step, position);
-      return handle.read(buffer, at, Math.min(CHUNK, size - position), position).then((result) => result.bytesRead);
-    };
-    const offsets = new Float64Array(expected.count + 1);
-    const hash = createHash('sha256');
-    let lines = 0;
-    let pending = readAt(0, 0);
-    for (let position = 0, step = 0; position < size; step++) {
-      const read = await pending;
-      if (read === 0) throw new RecordFileError('shorter than the manifest says (truncated while reading)');
-      pending = readAt(step + 1, position + read);
-      const { buffer, at } = target(step, position);
-      const chunk = buffer.subarray(at, at + read);
-      hash.update(chunk);
-      for (let i = chunk.indexOf(NEWLINE); i >= 0; i = chunk.indexOf(NEWLINE, i + 1)) {
-        if (lines >= expected.count) throw new RecordFileError(`more lines than the manifest's ${expected.count} records`);
-        offsets[++lines] = position + i + 1;
-      }
-      position += read;
-    }
-    await pending;
-    // The chunk buffers share a scope with the reader returned below: drop them so they are not kept.
-    buffers.length = 0;
-    if (hash.digest('hex') !== expected.sha256) throw new RecordFileError("content does not match the manifest's hash (altered)");
-    if (lines !== expected.count) throw new RecordFileError(`${lines} lines where the manifest says ${expected.count} records`);
-
-    if (whole) {
-      return {
-        count: expected.count,
-        json: (id) => whole.toString('utf8', offsets[id]!, offsets[id + 1]! - 1),
-        close() {},
-      };
-    }
+    if (size <= (options.inMemoryMaxBytes ?? IN_MEMORY_MAX_BYTES)) return await inMemory(handle, size, expected, offsets);
     keepOpen = true;
-    const fd = handle.fd;
-    let scratch = Buffer.allocUnsafe(64 * 1024);
-    let closed = false;
-    return {
-      count: expected.count,
-      json(id) {
-        const start = offsets[id]!;
-        const length = offsets[id + 1]! - start - 1;
-        if (length > scratch.length) scratch = Buffer.allocUnsafe(length * 2);
-        // A synchronous positioned read: a few microseconds from the page cache, and no request waits
-        // behind the thread pool's queue.
-        const read = readSync(fd, scratch, 0, length, start);
-        return scratch.toString('utf8', 0, read);
-      },
-      close() {
-        if (!closed) void handle.close();
-        closed = true;
-      },
-    };
+    return onDemand(handle, size, expected, index, offsets);
   } finally {
     if (!keepOpen) await handle.close();
   }
+}
+
+async function inMemory(handle: FileHandle, size: number, expected: { sha256: string; count: number }, offsets: Float64Array): Promise<RecordFile> {
+  const whole = Buffer.allocUnsafe(size);
+  for (let at = 0; at < size; ) {
+    const { bytesRead } = await handle.read(whole, at, size - at, at);
+    if (bytesRead === 0) throw new RecordFileError('shorter than the manifest says (truncated while reading)');
+    at += bytesRead;
+  }
+  if (createHash('sha256').update(whole).digest('hex') !== expected.sha256) throw new RecordFileError("content does not match the manifest's hash (altered)");
+  return {
+    count: expected.count,
+    json: (id) => whole.toString('utf8', offsets[id]!, offsets[id + 1]! - 1),
+    verifyAll: async () => {},
+    close() {},
+  };
+}
+
+function onDemand(handle: FileHandle, size: number, expected: { count: number }, index: RecordsIndex, offsets: Float64Array): RecordFile {
+  const fd = handle.fd;
+  const blocks = blockCount(index);
+  /** 1 once a block's hash has matched; a block that failed stays refused (its error is kept). */
+  const checked = new Uint8Array(blocks);
+  let failure: RecordFileError | undefined;
+  const blockBuffer = Buffer.allocUnsafe(index.blockBytes);
+  let scratch = Buffer.allocUnsafe(64 * 1024);
+  let closed = false;
+
+  /** Read block `block` whole (synchronously: a block is a few hundred microseconds from the page cache). */
+  function readBlock(block: number): Buffer {
+    const start = block * index.blockBytes;
+    const length = Math.min(index.blockBytes, size - start);
+    let at = 0;
+    while (at < length) {
+      const read = readSync(fd, blockBuffer, at, length - at, start + at);
+      if (read === 0) throw new RecordFileError('shorter than the manifest says (truncated while reading)');
+      at += read;
+    }
+    return blockBuffer.subarray(0, length);
+  }
+
+  function check(block: number): void {
+    if (checked[block] === 1) return;
+    if (failure) throw failure;
+    const digest = createHash('sha256').update(readBlock(block)).digest();
+    if (!blockHashMatches(index, block, digest)) {
+      failure = new RecordFileError(`content does not match the manifest's hash (altered, in bytes ${block * index.blockBytes} onwards)`);
+      throw failure;
+    }
+    checked[block] = 1;
+  }
+
+  return {
+    count: expected.count,
+    json(id) {
+      const start = offsets[id]!;
+      const length = offsets[id + 1]! - start - 1;
+      for (let block = Math.floor(start / index.blockBytes); block <= Math.floor((start + length) / index.blockBytes); block++) check(block);
+      if (length > scratch.length) scratch = Buffer.allocUnsafe(length * 2);
+      // A synchronous positioned read: a few microseconds from the page cache, and no request waits
+      // behind the thread pool's queue.
+      const read = readSync(fd, scratch, 0, length, start);
+      return scratch.toString('utf8', 0, read);
+    },
+    async verifyAll(slicer) {
+      // The block hashes come from the index, itself checked against the manifest: every block matching
+      // its hash is the whole file matching the build's.
+      for (let block = 0; block < blocks; block++) {
+        check(block);
+        await nextSlice(slicer);
+      }
+    },
+    close() {
+      if (!closed) void handle.close();
+      closed = true;
+    },
+  };
 }

@@ -171,11 +171,13 @@ describe('loading a snapshot', () => {
     const out = path.join(work, 'corrupt');
     await buildSnapshot({ input: `${fixtures}/valid/*`, out });
     const names = path.join(out, ARTIFACT_FILES.names);
-    const original = await readFile(names, 'utf8');
-    await writeFile(names, original.slice(0, -3));
-    await expect(loadObjectEngine(out)).rejects.toThrow(/names\.json: \d+ bytes where the manifest says \d+ \(truncated or altered\)/);
-    await writeFile(names, original.replace('a', 'b'));
-    await expect(loadObjectEngine(out)).rejects.toThrow(/names\.json: content does not match the manifest's hash/);
+    const original = await readFile(names);
+    await writeFile(names, original.subarray(0, -3));
+    await expect(loadObjectEngine(out)).rejects.toThrow(/names\.bin: \d+ bytes where the manifest says \d+ \(truncated or altered\)/);
+    const altered = Buffer.from(original);
+    altered[altered.length - 1]! ^= 0x01;
+    await writeFile(names, altered);
+    await expect(loadObjectEngine(out)).rejects.toThrow(/names\.bin: content does not match the manifest's hash/);
     await rm(path.join(out, ARTIFACT_FILES.records));
     await expect(loadObjectEngine(out)).rejects.toBeInstanceOf(SnapshotLoadError);
   });

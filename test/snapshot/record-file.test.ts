@@ -1,4 +1,8 @@
-/** The records artifact gives the same records kept in memory and read on demand, and refuses a bad file either way. */
+/**
+ * The records artifact gives the same records kept in memory and read on demand, and refuses a bad file
+ * either way: kept in memory, when it is opened; read on demand, before any record of a bad block is
+ * returned, and in the background check of every block.
+ */
 import { readFile, writeFile, mkdtemp, copyFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,47 +10,85 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { generateRecords } from '../../src/bench/synthetic.js';
 import { ARTIFACT_FILES, MANIFEST_FILE, type Manifest } from '../../src/snapshot/manifest.js';
 import { openRecordFile, RecordFileError } from '../../src/snapshot/record-file.js';
+import { BLOCK_BYTES, decodeRecordsIndex, type RecordsIndex } from '../../src/snapshot/records-index.js';
+import { createSlicer } from '../../src/snapshot/slicer.js';
 import { buildTestSnapshot } from '../support/records.js';
 
 let file: string;
 let expected: { bytes: number; sha256: string; count: number };
+let index: RecordsIndex;
 let lines: string[];
 
 beforeAll(async () => {
-  const dir = await buildTestSnapshot(generateRecords(3000, 5));
+  // Enough records for several blocks, so a record may span two.
+  const dir = await buildTestSnapshot(generateRecords(6000, 5));
   file = path.join(dir, ARTIFACT_FILES.records);
   const manifest = JSON.parse(await readFile(path.join(dir, MANIFEST_FILE), 'utf8')) as Manifest;
   expected = { ...manifest.files[ARTIFACT_FILES.records]!, count: manifest.record_count };
+  index = decodeRecordsIndex(await readFile(path.join(dir, ARTIFACT_FILES.recordsIndex)));
   lines = (await readFile(file, 'utf8')).split('\n').slice(0, -1);
+  expect(expected.bytes).toBeGreaterThan(3 * BLOCK_BYTES);
 });
 
 const modes = [
   ['kept in memory', {}],
-  // A limit of 0 bytes forces reading on demand; the 8 MB read chunks then hold many records each.
+  // A limit of 0 bytes forces reading on demand, checked a block at a time.
   ['read on demand', { inMemoryMaxBytes: 0 }],
 ] as const;
 
-describe.each(modes)('a records file %s', (_, options) => {
+/** A copy of the records with one byte changed at `at`. */
+async function alteredCopy(at: number): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'mts-records-'));
+  const altered = path.join(dir, 'altered.ndjson');
+  const changed = Buffer.from(await readFile(file));
+  changed[at] = changed[at] === 0x61 ? 0x62 : 0x61;
+  await writeFile(altered, changed);
+  return altered;
+}
+
+describe.each(modes)('a records file %s', (mode, options) => {
   it('gives every record exactly as its line', async () => {
-    const records = await openRecordFile(file, expected, options);
+    const records = await openRecordFile(file, expected, index, options);
     for (let id = 0; id < lines.length; id++) expect(records.json(id)).toBe(lines[id]);
+    await records.verifyAll(createSlicer());
     records.close();
   });
 
-  it('refuses an altered file, a truncated one and a wrong record count', async () => {
+  it('refuses an altered file before any of the altered block is returned', async () => {
+    const at = 2 * BLOCK_BYTES + 10;
+    const altered = await alteredCopy(at);
+    if (mode === 'kept in memory') {
+      await expect(openRecordFile(altered, expected, index, options)).rejects.toThrow(/does not match the manifest's hash/);
+      return;
+    }
+    const records = await openRecordFile(altered, expected, index, options);
+    // A record of an intact block is served; one of the altered block never is, nor after the first refusal.
+    expect(records.json(0)).toBe(lines[0]);
+    const inAltered = lines.findIndex((_, id) => lines.slice(0, id + 1).join('\n').length + 1 > at);
+    expect(() => records.json(inAltered)).toThrow(/does not match the manifest's hash/);
+    expect(() => records.json(inAltered)).toThrow(RecordFileError);
+    await expect(records.verifyAll(createSlicer())).rejects.toThrow(/does not match the manifest's hash/);
+    records.close();
+  });
+
+  it('finds an altered block in the background check before any record of it is asked for', async () => {
+    if (mode === 'kept in memory') return;
+    const records = await openRecordFile(await alteredCopy(expected.bytes - 5), expected, index, options);
+    await expect(records.verifyAll(createSlicer())).rejects.toThrow(/does not match the manifest's hash/);
+    expect(() => records.json(lines.length - 1)).toThrow(RecordFileError);
+    records.close();
+  });
+
+  it('refuses a truncated file and a wrong record count when opened', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'mts-records-'));
-    const altered = path.join(dir, 'altered.ndjson');
-    const original = await readFile(file);
-    const changed = Buffer.from(original);
-    changed[10] = changed[10] === 0x61 ? 0x62 : 0x61;
-    await writeFile(altered, changed);
-    await expect(openRecordFile(altered, expected, options)).rejects.toThrow(/does not match the manifest's hash/);
     const truncated = path.join(dir, 'truncated.ndjson');
-    await writeFile(truncated, original.subarray(0, original.length - 5));
-    await expect(openRecordFile(truncated, expected, options)).rejects.toThrow(/bytes where the manifest says/);
+    await writeFile(truncated, (await readFile(file)).subarray(0, expected.bytes - 5));
+    await expect(openRecordFile(truncated, expected, index, options)).rejects.toThrow(/bytes where the manifest says/);
     const copy = path.join(dir, 'copy.ndjson');
     await copyFile(file, copy);
-    await expect(openRecordFile(copy, { ...expected, count: expected.count + 1 }, options)).rejects.toBeInstanceOf(RecordFileError);
-    await expect(openRecordFile(copy, { ...expected, count: expected.count - 1 }, options)).rejects.toThrow(/more lines than/);
+    await expect(openRecordFile(copy, { ...expected, count: expected.count + 1 }, index, options)).rejects.toThrow(
+      /the index holds \d+ lines where the manifest says/,
+    );
+    await expect(openRecordFile(copy, { ...expected, bytes: expected.bytes + 1 }, index, options)).rejects.toBeInstanceOf(RecordFileError);
   });
 });

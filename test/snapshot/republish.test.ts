@@ -44,7 +44,7 @@ describe('republishing against the previous snapshot', () => {
     const manifest = JSON.parse(await readFile(path.join(out, MANIFEST_FILE), 'utf8'));
     expect(manifest.files[CHANGES_FILE].sha256).toMatch(/^[0-9a-f]{64}$/);
     await writeFile(path.join(out, CHANGES_FILE), '{}');
-    await expect(loadObjectEngine(out)).rejects.toThrow(/changes\.json: does not match the manifest/);
+    await expect(loadObjectEngine(out)).rejects.toThrow(/changes\.json: .*\(truncated or altered\)/);
   });
 
   it('refuses a snapshot that lost more than 10% of the servers, and the old one still serves', async () => {

@@ -1,0 +1,167 @@
+/**
+ * The parts of a snapshot beyond what Get Server needs, each read, checked against the manifest and decoded
+ * when first needed or in the background after the server starts answering (`loadAll`), in slices that
+ * give the event loop a turn every few milliseconds, so loading never stalls the requests being served. A
+ * request waits only for the part it needs (`ready`); the engine's synchronous accessors are used after it.
+ * A part whose bytes fail their check is never decoded or served: its `ready` rejects with the loader's
+ * one-line error, for good.
+ */
+import { type HistoryArtifact } from '../snapshot/history.js';
+import type { LookupArtifact } from '../snapshot/lookup.js';
+import {
+  decodeColumns,
+  decodeHistory,
+  decodeLookup,
+  decodePostings,
+  decodeSortIndexes,
+  type PostingLists,
+  type SortOrders,
+} from '../snapshot/encode.js';
+import { type LoadedArtifacts, type LoadTimings, type PendingArtifact, undecodable } from '../snapshot/load.js';
+import { createSlicer, nextSlice, type Slicer } from '../snapshot/slicer.js';
+import { NameIndex } from './name-index.js';
+import type { SnapshotPart } from './types.js';
+
+/** What lists (and the score ties of searches and lookups) need. */
+export interface ListIndexes {
+  trustScore: Uint32Array;
+  /** atLeast[m]: how many records have a trust score of m or more (the total of a min_score filter). */
+  atLeast: Uint32Array;
+  orders: SortOrders;
+  postings: PostingLists;
+}
+
+export interface SearchIndexes {
+  nameIndex: NameIndex;
+}
+
+export type Part = SnapshotPart;
+/** The parts each part needs loaded too (a search breaks ties by score). */
+const NEEDS: Record<Part, readonly Part[]> = { lists: [], search: ['lists'], lookup: ['lists'], history: [] };
+
+/** A synchronous accessor was called before its part was ready: a bug in the caller, never a user error. */
+export class PartNotReadyError extends Error {}
+
+export interface SnapshotParts {
+  lists(): ListIndexes;
+  search(): SearchIndexes;
+  lookup(): LookupArtifact;
+  history(): HistoryArtifact | undefined;
+  /** Resolves once `part` (and what it needs) is loaded; rejects with the loader's error if it cannot be. */
+  ready(part: Part): Promise<void>;
+  /**
+   * Load every part not loaded yet (the history is checked but decoded on first use), check the records'
+   * blocks not read yet and the files serving never reads; resolves when all are.
+   */
+  loadAll(): Promise<void>;
+  /** Whether every part but the history (decoded on first use) is loaded. */
+  loaded(): boolean;
+  /** When each loaded part became ready (`performance.now()`), in the order they did. */
+  readyAt(): ReadonlyMap<Part, number>;
+}
+
+interface Slot<T> {
+  value?: { of: T };
+  loading?: Promise<void>;
+}
+
+export interface PartsOptions {
+  /** Milliseconds a loading slice may hold the event loop (default 8); Infinity loads in one go. */
+  sliceMs?: number;
+}
+
+export function createParts(
+  artifacts: LoadedArtifacts,
+  timings: LoadTimings = {},
+  options: PartsOptions = {},
+): SnapshotParts {
+  const count = artifacts.manifest.record_count;
+  const sliceMs = options.sliceMs ?? 8;
+
+  /** Read and check an artifact, then decode it, with errors that name the file. */
+  async function decode<T>(
+    artifact: PendingArtifact,
+    how: (bytes: Buffer, slicer: Slicer) => T | Promise<T>,
+  ): Promise<T> {
+    const bytes = await artifact.read();
+    try {
+      return await how(bytes, createSlicer(sliceMs));
+    } catch (error) {
+      throw undecodable(artifact, error);
+    }
+  }
+
+  const loaders: { [P in Part]: () => Promise<unknown> } = {
+    async lists(): Promise<ListIndexes> {
+      const [columns, orders, postings] = await Promise.all([
+        decode(artifacts.columns, (bytes) => decodeColumns(bytes, count)),
+        decode(artifacts.sortIndexes, (bytes) => decodeSortIndexes(bytes, count)),
+        decode(artifacts.postings, (bytes) => decodePostings(bytes)),
+      ]);
+      const trustScore = columns.trust_score;
+      const atLeast = new Uint32Array(102);
+      for (const score of trustScore) {
+        if (score > 100) throw undecodable(artifacts.columns, new Error(`a trust score of ${score}`));
+        atLeast[score]!++;
+      }
+      for (let score = 100; score >= 0; score--) atLeast[score]! += atLeast[score + 1]!;
+      return { trustScore, atLeast, orders, postings };
+    },
+    async search(): Promise<SearchIndexes> {
+      return { nameIndex: await decode(artifacts.search, (bytes, slicer) => NameIndex.load(bytes, slicer)) };
+    },
+    lookup: () => decode(artifacts.lookup, decodeLookup),
+    history: async () => (artifacts.history === undefined ? undefined : decode(artifacts.history, decodeHistory)),
+  };
+
+  const slots: { [P in Part]: Slot<unknown> } = { lists: {}, search: {}, lookup: {}, history: {} };
+  const readyTimes = new Map<Part, number>();
+
+  function ready(part: Part): Promise<void> {
+    const slot = slots[part];
+    if (slot.value) return Promise.resolve();
+    return (slot.loading ??= (async () => {
+      await Promise.all(NEEDS[part].map(ready));
+      const started = performance.now();
+      const value = await loaders[part]();
+      timings[part] = performance.now() - started;
+      slot.value = { of: value };
+      readyTimes.set(part, performance.now());
+    })());
+  }
+
+  function get<T>(part: Part): T {
+    const value = slots[part].value;
+    if (!value)
+      throw new PartNotReadyError(`the snapshot's ${part} part is not loaded yet (await ready('${part}') first)`);
+    return value.of as T;
+  }
+
+  let all: Promise<void> | undefined;
+  return {
+    lists: () => get<ListIndexes>('lists'),
+    search: () => get<SearchIndexes>('search'),
+    lookup: () => get<LookupArtifact>('lookup'),
+    history: () => get<HistoryArtifact | undefined>('history'),
+    ready,
+    loadAll() {
+      return (all ??= (async () => {
+        // One part after another: each yields as it goes, and the one a request needs can start at once.
+        for (const part of ['lists', 'search', 'lookup'] as const) await ready(part);
+        const slicer = createSlicer(sliceMs);
+        // The history is checked now but decoded only when a route first asks for it: it is the largest
+        // part (tens of megabytes of JSON at 100,000 servers) and most instances never serve it.
+        if (artifacts.history && !slots.history.value && !slots.history.loading) await artifacts.history.read();
+        // The records' blocks not read yet (a record's blocks are checked before it is first returned).
+        await artifacts.records.verifyAll(slicer);
+        for (const other of artifacts.others) {
+          await other.read();
+          await nextSlice(slicer);
+        }
+      })());
+    },
+    loaded: () =>
+      slots.lists.value !== undefined && slots.search.value !== undefined && slots.lookup.value !== undefined,
+    readyAt: () => readyTimes,
+  };
+}

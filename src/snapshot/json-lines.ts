@@ -1,0 +1,89 @@
+/**
+ * Large JSON artifacts written as lines, so a reader can parse them a slice at a time instead of in one
+ * `JSON.parse` that holds the event loop for as long as the file is big (a 35 MB history takes a quarter of
+ * a second in one piece). Each line is one member of a top-level object, or a chunk of one: `{"k":name,"v":value}`
+ * for a small member, `{"k":name,"a":[items]}` for a chunk of an array, `{"k":name,"o":[[key,value],...]}`
+ * for a chunk of an object (read back without a prototype). Chunks of one member are joined in order.
+ */
+import { nextSlice, type Slicer } from './slicer.js';
+
+/** About this many bytes per line: one line parses in a couple of milliseconds. */
+const BYTES_PER_LINE = 128 * 1024;
+
+/** `items` in lines of about BYTES_PER_LINE each (an item bigger than that is a line of its own). */
+function chunked(name: string, kind: 'a' | 'o', items: readonly unknown[], lines: string[]): void {
+  let chunk: string[] = [];
+  let size = 0;
+  const flush = () => {
+    lines.push(`{"k":${JSON.stringify(name)},"${kind}":[${chunk.join(',')}]}`);
+    chunk = [];
+    size = 0;
+  };
+  for (const item of items) {
+    const text = JSON.stringify(item);
+    chunk.push(text);
+    size += text.length;
+    if (size >= BYTES_PER_LINE) flush();
+  }
+  if (chunk.length > 0 || items.length === 0) flush();
+}
+
+/** The text of `value` (a plain object) with the members named in `split` written in chunks. */
+export function toJsonLines(value: Readonly<Record<string, unknown>>, split: readonly string[]): string {
+  const lines: string[] = [];
+  for (const [name, member] of Object.entries(value)) {
+    if (!split.includes(name)) lines.push(JSON.stringify({ k: name, v: member }));
+    else if (Array.isArray(member)) chunked(name, 'a', member, lines);
+    else chunked(name, 'o', Object.entries(member as Record<string, unknown>), lines);
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** Why a file is not JSON lines; the caller names the file. */
+export class JsonLinesError extends Error {}
+
+type Line = { k: string; v?: unknown; a?: unknown[]; o?: [string, unknown][] };
+
+function addLine(into: Record<string, unknown>, text: string): void {
+  let line: Line;
+  try {
+    line = JSON.parse(text) as Line;
+  } catch {
+    throw new JsonLinesError('not valid JSON lines');
+  }
+  if (typeof line?.k !== 'string') throw new JsonLinesError('a line without a member name');
+  // Objects without a prototype: a member or key called `__proto__` is data like any other.
+  if (line.a !== undefined) {
+    if (!Object.hasOwn(into, line.k)) into[line.k] = [];
+    const target = into[line.k] as unknown[];
+    for (const item of line.a) target.push(item);
+  } else if (line.o !== undefined) {
+    if (!Object.hasOwn(into, line.k)) into[line.k] = Object.create(null);
+    const target = into[line.k] as Record<string, unknown>;
+    for (const [key, value] of line.o) target[key] = value;
+  } else {
+    into[line.k] = line.v;
+  }
+}
+
+/** The object `bytes` holds, parsed a line at a time, yielding to the event loop between slices. */
+export async function parseJsonLines(bytes: Buffer, slicer: Slicer): Promise<Record<string, unknown>> {
+  const value = Object.create(null) as Record<string, unknown>;
+  let start = 0;
+  for (let end = bytes.indexOf(0x0a); end >= 0; start = end + 1, end = bytes.indexOf(0x0a, start)) {
+    addLine(value, bytes.toString('utf8', start, end));
+    await nextSlice(slicer);
+  }
+  if (start !== bytes.length) throw new JsonLinesError('the last line has no newline (truncated)');
+  return value;
+}
+
+/** The same, in one go (for a build or a tool, where nothing else waits). */
+export function parseJsonLinesSync(bytes: Buffer): Record<string, unknown> {
+  const value = Object.create(null) as Record<string, unknown>;
+  let start = 0;
+  for (let end = bytes.indexOf(0x0a); end >= 0; start = end + 1, end = bytes.indexOf(0x0a, start))
+    addLine(value, bytes.toString('utf8', start, end));
+  if (start !== bytes.length) throw new JsonLinesError('the last line has no newline (truncated)');
+  return value;
+}

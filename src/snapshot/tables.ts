@@ -1,0 +1,140 @@
+/**
+ * Tables inside binary artifacts (`binary.ts`), shared by the build that writes them and the server that
+ * reads them: texts in one blob with their end offsets (names, terms, filter values), and lists of record
+ * ids (with optional scores) back to back. Reading either costs nothing up front: a text is decoded when
+ * it is asked for, so a million names or terms need no parse and no million strings in memory.
+ */
+import type { Range, U32Artifact, U32Writer } from './binary.js';
+
+/** Where a string table lives in an artifact. */
+export interface StringTableRanges {
+  bytes: Range;
+  ends: Range;
+}
+
+/** Where a posting table lives in an artifact (scores optional). */
+export interface PostingTableRanges {
+  starts: Range;
+  ids: Range;
+  scores?: Range;
+}
+
+export function addStrings(writer: U32Writer, strings: readonly string[]): StringTableRanges {
+  const ends = new Uint32Array(strings.length);
+  const parts: Buffer[] = [];
+  let at = 0;
+  strings.forEach((text, i) => {
+    const bytes = Buffer.from(text, 'utf8');
+    parts.push(bytes);
+    ends[i] = at += bytes.length;
+  });
+  return { bytes: writer.addBytes(Buffer.concat(parts)), ends: writer.add(ends) };
+}
+
+/** Lists of ids (and their scores, stored as float32 bits) back to back, with where each starts. */
+export function addPostings(
+  writer: U32Writer,
+  lists: readonly { ids: ArrayLike<number>; scores?: Float32Array }[],
+  withScores = false,
+): PostingTableRanges {
+  const starts = new Uint32Array(lists.length + 1);
+  lists.forEach((list, i) => (starts[i + 1] = starts[i]! + list.ids.length));
+  const total = starts[lists.length]!;
+  const ids = new Uint32Array(total);
+  const scores = withScores ? new Float32Array(total) : undefined;
+  lists.forEach((list, i) => {
+    ids.set(list.ids, starts[i]);
+    if (scores && list.scores) scores.set(list.scores, starts[i]);
+  });
+  return {
+    starts: writer.add(starts),
+    ids: writer.add(ids),
+    ...(scores ? { scores: writer.add(new Uint32Array(scores.buffer)) } : {}),
+  };
+}
+
+/** UTF-16 order: the order `StringTable.find` searches in, and the build sorts keyed tables in. */
+export const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+export class StringTable {
+  private readonly blob: Buffer;
+  private readonly ends: Uint32Array;
+
+  constructor(artifact: U32Artifact, ranges: StringTableRanges) {
+    this.blob = artifact.bytes(ranges.bytes);
+    this.ends = artifact.slice(ranges.ends);
+  }
+
+  get length(): number {
+    return this.ends.length;
+  }
+
+  at(i: number): string {
+    return this.blob.toString('utf8', i === 0 ? 0 : this.ends[i - 1]!, this.ends[i]!);
+  }
+
+  /** Position of `text` in a table sorted with `byCodeUnits`, or -1. */
+  find(text: string): number {
+    let low = 0;
+    let high = this.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      const value = this.at(middle);
+      if (value === text) return middle;
+      if (value < text) low = middle + 1;
+      else high = middle - 1;
+    }
+    return -1;
+  }
+}
+
+export class PostingTable {
+  private readonly starts: Uint32Array;
+  private readonly ids: Uint32Array;
+  private readonly scores: Float32Array;
+
+  constructor(artifact: U32Artifact, ranges: PostingTableRanges) {
+    this.starts = artifact.slice(ranges.starts);
+    this.ids = artifact.slice(ranges.ids);
+    const words = ranges.scores ? artifact.slice(ranges.scores) : new Uint32Array(0);
+    this.scores = new Float32Array(words.buffer, words.byteOffset, words.length);
+    if (this.starts.length === 0 || this.starts[this.starts.length - 1] !== this.ids.length) {
+      throw new Error('a posting table whose lists do not add up');
+    }
+  }
+
+  get length(): number {
+    return this.starts.length - 1;
+  }
+
+  idsAt(i: number): Uint32Array {
+    return this.ids.subarray(this.starts[i]!, this.starts[i + 1]!);
+  }
+
+  scoresAt(i: number): Float32Array {
+    return this.scores.subarray(this.starts[i]!, this.starts[i + 1]!);
+  }
+}
+
+/** A sorted key table and its lists: `get(key)` is a binary search, nothing is parsed up front. */
+export class KeyedPostings {
+  private readonly keys: StringTable;
+  private readonly lists: PostingTable;
+
+  constructor(artifact: U32Artifact, ranges: { keys: StringTableRanges; lists: PostingTableRanges }) {
+    this.keys = new StringTable(artifact, ranges.keys);
+    this.lists = new PostingTable(artifact, ranges.lists);
+    if (this.keys.length !== this.lists.length) throw new Error('a keyed table with more keys than lists, or fewer');
+  }
+
+  get(key: string): Uint32Array | undefined {
+    const at = this.keys.find(key);
+    return at < 0 ? undefined : this.lists.idsAt(at);
+  }
+}
+
+/** Write `map` (key → ascending ids) as a keyed table. */
+export function addKeyedPostings(writer: U32Writer, map: Readonly<Record<string, ArrayLike<number>>>) {
+  const keys = Object.keys(map).sort(byCodeUnits);
+  return { keys: addStrings(writer, keys), lists: addPostings(writer, keys.map((key) => ({ ids: map[key]! }))) };
+}
