@@ -59,15 +59,46 @@ function compareKeys(a: number | string, b: number | string): number {
   return compareCodePoints(String(a), String(b));
 }
 
+/** Record ids in ascending order of `keys`, ties by id: a counting sort for small whole numbers (scores). */
+function sortAscending(keys: readonly (number | string)[]): number[] {
+  const n = keys.length;
+  const small = keys.every((key) => typeof key === 'number' && Number.isInteger(key) && key >= 0 && key <= 1000);
+  if (!small) {
+    return Array.from({ length: n }, (_, id) => id).sort((a, b) => compareKeys(keys[a]!, keys[b]!) || a - b);
+  }
+  const counts = new Uint32Array(1002);
+  for (const key of keys as number[]) counts[key + 1]!++;
+  for (let key = 1; key < counts.length; key++) counts[key]! += counts[key - 1]!;
+  const ids = new Array<number>(n);
+  for (let id = 0; id < n; id++) ids[counts[keys[id] as number]!++] = id;
+  return ids;
+}
+
+/**
+ * Descending order of the keys with ties still by id ascending: the ascending order's runs of equal keys,
+ * taken from the last run to the first, each kept as it is.
+ */
+function descendingFrom(asc: readonly number[], keys: readonly (number | string)[]): number[] {
+  const desc = new Array<number>(asc.length);
+  let out = 0;
+  for (let end = asc.length; end > 0; ) {
+    let start = end - 1;
+    while (start > 0 && compareKeys(keys[asc[start - 1]!]!, keys[asc[end - 1]!]!) === 0) start--;
+    for (let i = start; i < end; i++) desc[out++] = asc[i]!;
+    end = start;
+  }
+  return desc;
+}
+
 /** Decisions §6: `order` reverses the sort field only; ties stay name ascending. */
 export function buildSortIndex(records: readonly ServerRecord[], field: SortField): SortIndex {
-  const ids = records.map((_, id) => id);
-  if (field === 'name') return { asc: ids, desc: [...ids].reverse() };
-  const keyOf = SORT_KEYS[field];
-  const keys = records.map(keyOf);
-  const asc = [...ids].sort((a, b) => compareKeys(keys[a]!, keys[b]!) || a - b);
-  const desc = [...ids].sort((a, b) => compareKeys(keys[b]!, keys[a]!) || a - b);
-  return { asc, desc };
+  if (field === 'name') {
+    const ids = records.map((_, id) => id);
+    return { asc: ids, desc: [...ids].reverse() };
+  }
+  const keys = records.map(SORT_KEYS[field]);
+  const asc = sortAscending(keys);
+  return { asc, desc: descendingFrom(asc, keys) };
 }
 
 function addPosting(map: Record<string, number[]>, value: string, id: number): void {
