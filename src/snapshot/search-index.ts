@@ -39,7 +39,7 @@ export function nameWords(text: string): string[] {
   return words;
 }
 
-/** Only ASCII characters (a code unit above 0x7f is anything else). */
+/** A character outside ASCII: a name without one takes the fast path. */
 const NON_ASCII = /[^\p{ASCII}]/u;
 const CAPITAL = /[A-Z]/;
 
