@@ -28,7 +28,6 @@ import { createStaticHandler } from '../src/http/static-files.js';
 import { generateKey, hashKey, hashPrefix } from '../src/keys/keys.js';
 import { PLANS } from '../src/keys/plans.js';
 import { createServiceContext, type ServiceContext } from '../src/service/runtime.js';
-import { buildSnapshot } from '../src/snapshot/build.js';
 import { DEFAULT_INPUT_GLOB, DEFAULT_SNAPSHOT_DIR, snapshotIsStale } from '../src/snapshot/paths.js';
 
 /** How long open requests get to finish after a stop signal before connections are cut. */
@@ -51,6 +50,9 @@ async function ensureDefaultSnapshot(): Promise<void> {
   const started = performance.now();
   let manifest;
   try {
+    // Loaded only when a build is needed: the builder (MiniSearch, fast-glob, the validators) is a third of
+    // the bundle, and a start with a current snapshot should not pay to parse it.
+    const { buildSnapshot } = await import('../src/snapshot/build.js');
     manifest = await buildSnapshot({ input: DEFAULT_INPUT_GLOB, out: DEFAULT_SNAPSHOT_DIR });
   } catch (error) {
     fail(`Cannot build the snapshot: ${error instanceof Error ? error.message : String(error)}`);
