@@ -5,20 +5,19 @@
  * (autocannon, 50 connections, in this process) measures requests per second of:
  * - a bare `node:http` server answering a constant JSON body (the ceiling of this machine), loaded twice: with
  *   one path and no headers, and with exactly the requests of the Get Server case (the ratios use this one);
- * - the real server (`scripts/serve.ts`, STORE=memory, FREE_DAILY_LIMIT raised so nothing is refused) on
- *   Get Server, a filtered List page and Search, each twice: "cached", a small set of requests in turn, so
- *   after the first round every answer comes from the response cache; and "uncached", a new request every
- *   time (the next record, the next offset, the next name as the query), so every answer is computed;
- * and the cold start: process spawn to the first Get Server answer, median of 5.
+ * - the real server as `npm start` runs it (`node dist/serve.mjs`, STORE=memory, FREE_DAILY_LIMIT raised so
+ *   nothing is refused) on Get Server, a filtered List page and Search, each twice: "cached", a small set of
+ *   requests in turn, so after the first round every answer comes from the response cache; and "uncached",
+ *   a new request every time (the next record, the next filter combination, the next name as the query), so
+ *   every answer is computed.
  * Each server runs in its own process (the real one with its log lines going to a file); load and server
- * share the machine's two cores alike in every case.
- * Targets (issue 3): Get Server >= 50% of bare, List >= 30%, Search >= 20%; cold start < 300 ms.
+ * share the machine's two cores alike in every case. Targets (issue 11): Get Server >= 0.5 of bare, every
+ * List case >= 0.3, Search >= 0.2, each judged PASS or FAIL. Cold starts: `--only cold,stalls`.
  * `benchHttp` is exported for `npm run bench`.
  */
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync, type SpawnOptions } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
-import { build as esbuild } from 'esbuild';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -27,6 +26,7 @@ import { generateRecords } from '../src/bench/synthetic.js';
 import { splitName } from '../src/model/schema.js';
 import { writeSnapshot } from '../src/snapshot/build.js';
 import { autocannon, type AutocannonRequest } from './lib/autocannon.js';
+import { judged } from './bench-targets.js';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -34,7 +34,6 @@ export interface HttpBenchOptions {
   records?: number;
   seconds?: number;
   connections?: number;
-  coldStarts?: number;
 }
 
 export interface HttpBenchRow {
@@ -55,10 +54,6 @@ export interface HttpBenchResult {
   connections: number;
   seconds: number;
   rows: HttpBenchRow[];
-  /** `npm start` as it is: tsx compiles the sources at start. */
-  coldStartMs: { median: number; all: number[]; medianLoad: number; medianReady: number };
-  /** The same entry compiled ahead into one file, as a deployment runs it. */
-  compiledColdStartMs: { median: number; all: number[]; medianLoad: number; medianReady: number };
 }
 
 /** A path generator: each call gives the next request's path. */
@@ -81,6 +76,18 @@ async function load(url: string, paths: Paths, seconds: number, connections: num
   };
 }
 
+/**
+ * With `taskset`, every server runs on core 0 and this process (the load tool) on core 1, so the load tool
+ * does not take the server's time, alike for the bare server and the real one.
+ */
+const pinned = spawnSync('taskset', ['-pc', '1', String(process.pid)], { stdio: 'ignore' }).status === 0;
+
+function spawnPinned(args: string[], options: SpawnOptions): ChildProcess {
+  return pinned
+    ? spawn('taskset', ['-c', '0', process.execPath, ...args], options)
+    : spawn(process.execPath, args, options);
+}
+
 /** A bare node:http server in its own process, answering one constant JSON body. */
 async function startBareServer(): Promise<{ url: string; stop: () => void }> {
   const source = `
@@ -91,9 +98,9 @@ async function startBareServer(): Promise<{ url: string; stop: () => void }> {
       res.end(body);
     });
     server.listen(0, '127.0.0.1', () => console.log('port ' + server.address().port));`;
-  const child = spawn(process.execPath, ['-e', source], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawnPinned(['-e', source], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
       const match = /port (\d+)/.exec(chunk.toString());
       if (match?.[1]) resolve(Number(match[1]));
     });
@@ -102,17 +109,8 @@ async function startBareServer(): Promise<{ url: string; stop: () => void }> {
   return { url: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
 }
 
-export interface ColdStart {
-  /** Spawn to the first Get Server answer. */
-  totalMs: number;
-  /** Of which: loading the snapshot, as the server reports it. */
-  loadMs: number;
-  /** Of which: from the process's start to listening, as the server reports it (boot, imports, load). */
-  readyMs: number;
-}
-
 /**
- * The real server (`scripts/serve.ts`, as `npm start` runs it) with its stdout (a JSON line per request) going
+ * The real server (`node dist/serve.mjs`, as `npm start` runs it) with its stdout (a JSON line per request) going
  * to a file, as under a process manager. Not a pipe into this process: reading 1 MB/s of log lines here
  * would take CPU from the load tool on a two-core machine and slow both ends.
  */
@@ -121,7 +119,7 @@ async function startServer(
   logFile: string,
 ): Promise<{ url: string; stop: () => Promise<void> }> {
   const out = await open(logFile, 'w');
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join('scripts', 'serve.ts')], {
+  const child = spawnPinned([path.join('dist', 'serve.mjs')], {
     cwd: REPO_ROOT,
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...env },
     stdio: ['ignore', out.fd, 'inherit'],
@@ -142,42 +140,11 @@ async function startServer(
   }
 }
 
-/** Spawn to first Get Server answer, in milliseconds, for one fresh process, with the server's own figures. */
-async function coldStart(snapshotDir: string, key: string, name: string, entry: string[]): Promise<ColdStart> {
-  const started = performance.now();
-  const child = spawn(process.execPath, entry, {
-    cwd: REPO_ROOT,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', SNAPSHOT_DIR: snapshotDir, API_KEYS: key },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  try {
-    let out = '';
-    const url = await new Promise<string>((resolve, reject) => {
-      child.stdout.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        const match = /Listening on (http:\/\/\S+)/.exec(out);
-        if (match?.[1]) resolve(match[1]);
-      });
-      child.once('exit', (code) => reject(new Error(`the server exited with ${code}: ${out}`)));
-    });
-    const response = await fetch(`${url}/v1/servers/${name}`, { headers: { 'x-api-key': key } });
-    await response.text();
-    if (!response.ok) throw new Error(`Get Server answered ${response.status}`);
-    const totalMs = performance.now() - started;
-    const figures = /snapshot loaded in (\d+) ms; ready (\d+) ms after process start/.exec(out);
-    return { totalMs, loadMs: Number(figures?.[1] ?? Number.NaN), readyMs: Number(figures?.[2] ?? Number.NaN) };
-  } finally {
-    child.kill('SIGTERM');
-    await new Promise((resolve) => child.once('exit', resolve));
-  }
-}
-
 /** Run every case; see the header comment. */
 export async function benchHttp(options: HttpBenchOptions = {}): Promise<HttpBenchResult> {
   const records = options.records ?? 100_000;
   const seconds = options.seconds ?? 5;
   const connections = options.connections ?? 50;
-  const coldStarts = options.coldStarts ?? 5;
 
   const dir = await mkdtemp(path.join(tmpdir(), 'mts-bench-http-'));
   try {
@@ -269,89 +236,27 @@ export async function benchHttp(options: HttpBenchOptions = {}): Promise<HttpBen
       await server.stop();
     }
 
-    // Two ways to start: `npm start` as it is (tsx compiles the TypeScript sources at every start), and
-    // the same entry compiled ahead into one file, as a deployment runs it (Vercel compiles functions at
-    // build time), which isolates what the service itself costs from what compiling on the fly costs.
-    // Packages are bundled too: one file to parse instead of an ESM graph of hundreds of modules.
-    const compiledEntry = path.join(dir, 'serve.mjs');
-    await esbuild({
-      entryPoints: [path.join(REPO_ROOT, 'scripts', 'serve.ts')],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      outfile: compiledEntry,
-      // CommonJS packages inside an ESM bundle still call require() for Node's built-in modules.
-      banner: {
-        js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);",
-      },
-      logLevel: 'error',
-    });
-    const colds: ColdStart[] = [];
-    const compiledColds: ColdStart[] = [];
-    for (let i = 0; i < coldStarts; i++) {
-      colds.push(
-        await coldStart(snapshotDir, key, names[i] ?? '', ['--import', 'tsx', path.join('scripts', 'serve.ts')]),
-      );
-      compiledColds.push(await coldStart(snapshotDir, key, names[i + coldStarts] ?? '', [compiledEntry]));
-    }
-    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
-    return {
-      compiledColdStartMs: {
-        median: median(compiledColds.map((cold) => cold.totalMs)),
-        all: compiledColds.map((cold) => cold.totalMs),
-        medianLoad: median(compiledColds.map((cold) => cold.loadMs)),
-        medianReady: median(compiledColds.map((cold) => cold.readyMs)),
-      },
-      records,
-      connections,
-      seconds,
-      rows,
-      coldStartMs: {
-        median: median(colds.map((cold) => cold.totalMs)),
-        all: colds.map((cold) => cold.totalMs),
-        medianLoad: median(colds.map((cold) => cold.loadMs)),
-        medianReady: median(colds.map((cold) => cold.readyMs)),
-      },
-    };
+    return { records, connections, seconds, rows };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 }
 
-/** The result as a table and the cold start line. */
+/** The result as a table, with a verdict per target. */
 export function formatHttpBench(result: HttpBenchResult): string {
   const lines = [
-    `HTTP, ${result.records.toLocaleString('en-US')} records, autocannon ${result.connections} connections, ${result.seconds} s per case`,
-    `${'case'.padEnd(44)} ${'req/s'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'of bare'.padStart(8)}  target`,
+    `${result.records.toLocaleString('en-US')} records, autocannon ${result.connections} connections, ${result.seconds} s per case, \`node dist/serve.mjs\`${pinned ? ', servers pinned to core 0 and the load tool to core 1' : ''}`,
+    '',
+    '| case | req/s | p50 ms | p99 ms | of bare | target |',
+    '|---|---:|---:|---:|---:|---|',
   ];
   for (const row of result.rows) {
-    const verdict =
-      row.target === undefined ? '' : `>= ${row.target * 100}%: ${row.ratio >= row.target ? 'met' : 'NOT met'}`;
+    const target = row.target === undefined ? '' : judged(row.ratio, row.target, '', 'min');
+    const failed = row.failures > 0 ? ` (${row.failures} failed)` : '';
     lines.push(
-      `${row.name.padEnd(44)} ${row.requestsPerSecond.toFixed(0).padStart(7)} ${String(row.p50Ms).padStart(7)} ` +
-        `${String(row.p99Ms).padStart(7)} ${(Number.isNaN(row.ratio) ? '' : `${(row.ratio * 100).toFixed(0)}%`).padStart(8)}  ${verdict}` +
-        (row.failures > 0 ? `  (${row.failures} failed)` : ''),
+      `| ${row.name}${failed} | ${row.requestsPerSecond.toFixed(0)} | ${row.p50Ms} | ${row.p99Ms} | ${Number.isNaN(row.ratio) ? '' : row.ratio.toFixed(2)} | ${target} |`,
     );
   }
-  const describe = (label: string, cold: HttpBenchResult['coldStartMs'], startup: string) => [
-    `cold start, ${label}, spawn to first Get Server answer: median ${cold.median.toFixed(0)} ms ` +
-      `(${cold.all.map((ms) => ms.toFixed(0)).join(', ')}); target < 300 ms: ${cold.median < 300 ? 'met' : 'NOT met'}`,
-    `  of which (medians, as the server reports them): listening ${cold.medianReady} ms after its process started, ` +
-      `${cold.medianLoad} ms of it loading the snapshot, so ${cold.medianReady - cold.medianLoad} ms of ${startup}`,
-  ];
-  lines.push(
-    ...describe(
-      'npm start (tsx)',
-      result.coldStartMs,
-      'runtime start-up (node, the tsx loader compiling TypeScript, imports)',
-    ),
-    ...describe(
-      'compiled ahead into one bundle',
-      result.compiledColdStartMs,
-      'runtime start-up (node, parsing the bundle)',
-    ),
-  );
   return lines.join('\n');
 }
 

@@ -162,7 +162,7 @@ async function main() {
     }
   }
   if (parts.has('http')) {
-    console.log('\n## HTTP benchmark (issue 3 targets)\n');
+    console.log('\n## HTTP throughput against a bare node:http server (issue 11 targets)\n');
     console.log(formatHttpBench(await benchHttp({ records: count, seconds: Number(values.seconds) })));
   }
   if (parts.has('cold')) {
