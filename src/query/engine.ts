@@ -134,7 +134,16 @@ export function createQueryEngine(
         return { ids: Array.from(ordered.subarray(Math.min(offset, count), Math.min(end, count))), total: count };
       const total = atLeast[minScore]!;
       if (offset >= total) return { ids: [], total };
-      return { ids: walk(ordered, (id) => trustScore[id]! >= minScore, offset, limit), total };
+      // A tight loop (no callback per record): a deep page of a large order walks a long way.
+      const ids: number[] = [];
+      let seen = 0;
+      for (let position = 0; position < ordered.length && ids.length < limit; position++) {
+        const id = ordered[position]!;
+        if (trustScore[id]! < minScore) continue;
+        if (seen >= offset) ids.push(id);
+        seen++;
+      }
+      return { ids, total };
     }
 
     // One pass marks the matches and counts them; a single filter's postings are not even copied.
@@ -188,16 +197,23 @@ export function createQueryEngine(
     const mark = ++exactGeneration;
     for (const id of nameIndex.exact(key)) exactMarks[id] = mark;
     // Exact id matches first; then relevance; ties to the higher trust score, then name order.
-    const best = topK(ids.length, limit, (a, b) => {
-      const x = ids[a]!;
-      const y = ids[b]!;
-      return (
-        Number(exactMarks[y] === mark) - Number(exactMarks[x] === mark) ||
-        scores[b]! - scores[a]! ||
-        trustScore[y]! - trustScore[x]! ||
-        x - y
-      );
-    });
+    const exact = (i: number) => exactMarks[ids[i]!] === mark;
+    const best = topK(
+      ids.length,
+      limit,
+      (a, b) => {
+        const x = ids[a]!;
+        const y = ids[b]!;
+        return (
+          Number(exactMarks[y] === mark) - Number(exactMarks[x] === mark) ||
+          scores[b]! - scores[a]! ||
+          trustScore[y]! - trustScore[x]! ||
+          x - y
+        );
+      },
+      // A lower relevance never beats the page's worst unless exactness decides.
+      (item, worst) => scores[item]! < scores[worst]! && exact(item) === exact(worst),
+    );
     return { ids: best.map((i) => ids[i]!), total: ids.length };
   }
 

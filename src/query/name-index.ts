@@ -48,7 +48,15 @@ interface Directory {
 
 export class NameIndex {
   /** Per-document scratch, reused by every query; marks (generation numbers) avoid clearing it. */
-  private scratch?: { stamp: Uint32Array; best: Float32Array; total: Float32Array; candidate: Uint32Array };
+  private scratch?: {
+    stamp: Uint32Array;
+    best: Float32Array;
+    total: Float32Array;
+    candidate: Uint32Array;
+    /** The matches so far, and this word's (record ids, in the order found). */
+    touched: Uint32Array;
+    next: Uint32Array;
+  };
   private stamp = 0;
   private expansionCache = new Map<string, Map<string, number>>();
 
@@ -136,8 +144,10 @@ export class NameIndex {
       best: new Float32Array(count),
       total: new Float32Array(count),
       candidate: new Uint32Array(count),
+      touched: new Uint32Array(count),
+      next: new Uint32Array(count),
     };
-    const { stamp, best, total, candidate } = this.scratch;
+    const { stamp, best, total, candidate, touched, next } = this.scratch;
     let candidateMark = 0;
 
     // Each word's expansions with their postings; the rarest word goes first, so the words after it only
@@ -156,46 +166,60 @@ export class NameIndex {
     expanded.sort((a, b) => a.size - b.size);
     if (expanded[0]!.size === 0) return none;
 
-    let candidates: number[] = [];
+    // The matches of the words so far, in `touched[0..matched)`; `candidate` marks them for the next word.
+    let matched = 0;
     for (let w = 0; w < expanded.length; w++) {
       const mark = ++this.stamp;
-      const touched: number[] = [];
-      const offer = (id: number, score: number) => {
-        if (stamp[id] !== mark) {
-          stamp[id] = mark;
-          best[id] = score;
-          touched.push(id);
-        } else if (score > best[id]!) best[id] = score;
-      };
+      const previous = touched.subarray(0, matched);
+      let found = 0;
       for (const { postings, weight } of expanded[w]!.terms) {
         const { ids, scores } = postings;
-        if (w === 0) {
-          for (let i = 0; i < ids.length; i++) offer(ids[i]!, weight * scores[i]!);
-        } else if (candidates.length * 16 < ids.length) {
+        if (w > 0 && matched * 16 < ids.length) {
           // Few candidates, long postings: find each candidate in the sorted ids.
-          for (const id of candidates) {
+          for (let c = 0; c < matched; c++) {
+            const id = previous[c]!;
             const at = binarySearch(ids, id);
-            if (at >= 0) offer(id, weight * scores[at]!);
+            if (at < 0) continue;
+            const score = weight * scores[at]!;
+            if (stamp[id] !== mark) {
+              stamp[id] = mark;
+              best[id] = score;
+              next[found++] = id;
+            } else if (score > best[id]!) best[id] = score;
           }
-        } else {
-          for (let i = 0; i < ids.length; i++) {
-            const id = ids[i]!;
-            // Only documents that matched every earlier word count (AND).
-            if (candidate[id] === candidateMark) offer(id, weight * scores[i]!);
-          }
+          continue;
+        }
+        // Only documents that matched every earlier word count (AND); the first word takes every document.
+        const everyone = w === 0;
+        for (let i = 0; i < ids.length; i++) {
+          const id = ids[i]!;
+          if (!everyone && candidate[id] !== candidateMark) continue;
+          const score = weight * scores[i]!;
+          if (stamp[id] !== mark) {
+            stamp[id] = mark;
+            best[id] = score;
+            next[found++] = id;
+          } else if (score > best[id]!) best[id] = score;
         }
       }
-      for (const id of touched) total[id] = (w === 0 ? 0 : total[id]!) + best[id]!;
+      if (w === expanded.length - 1 || found === 0) {
+        // The last word: its matches are the answer, with the relevance summed over the words.
+        const ids = next.slice(0, found);
+        const scores = new Float32Array(found);
+        for (let i = 0; i < found; i++) scores[i] = (w === 0 ? 0 : total[ids[i]!]!) + best[ids[i]!]!;
+        return { ids, scores };
+      }
       // This word's matches are the next word's candidates; a fresh mark says so without clearing.
       candidateMark = ++this.stamp;
-      for (const id of touched) candidate[id] = candidateMark;
-      candidates = touched;
-      if (touched.length === 0) break;
+      for (let i = 0; i < found; i++) {
+        const id = next[i]!;
+        total[id] = (w === 0 ? 0 : total[id]!) + best[id]!;
+        candidate[id] = candidateMark;
+      }
+      touched.set(next.subarray(0, found));
+      matched = found;
     }
-    const ids = Uint32Array.from(candidates);
-    const scores = new Float32Array(ids.length);
-    for (let i = 0; i < ids.length; i++) scores[i] = total[ids[i]!]!;
-    return { ids, scores };
+    return none;
   }
 }
 

@@ -3,7 +3,13 @@
  * max-heap keeps the best k seen so far (O(count · log k)), which is what a search page needs when a
  * common word matches most of the dataset.
  */
-export function topK(count: number, k: number, compare: (a: number, b: number) => number): number[] {
+export function topK(
+  count: number,
+  k: number,
+  compare: (a: number, b: number) => number,
+  /** Optional: true when `item` cannot come before `worst` (a cheap test that spares most comparisons). */
+  cannotBeat?: (item: number, worst: number) => boolean,
+): number[] {
   if (k <= 0 || count === 0) return [];
   if (count <= k * 4) {
     const all = Array.from({ length: count }, (_, i) => i);
@@ -36,7 +42,7 @@ export function topK(count: number, k: number, compare: (a: number, b: number) =
     if (heap.length < k) {
       heap.push(item);
       siftUp(heap.length - 1);
-    } else if (compare(item, heap[0]!) < 0) {
+    } else if (!(cannotBeat?.(item, heap[0]!) ?? false) && compare(item, heap[0]!) < 0) {
       heap[0] = item;
       siftDown(0);
     }
