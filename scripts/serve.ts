@@ -103,16 +103,6 @@ async function main(): Promise<void> {
   process.on('exit', () => logs.flush()); // log lines gather for up to 100 ms; none is lost on exit
   const context = await createServiceContext(config, { log: (line) => logs.write(line) });
   const { engine, store } = context;
-  // The rest of the snapshot (list indexes, search index, lookup table; the history is checked) starts loading now, a
-  // slice at a time, and goes on while requests are answered; a request that needs a part first waits for
-  // that part only. A part that fails its check is never served: the server says which file and why, and
-  // stops.
-  const loading = engine.loadAll();
-  loading.catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : String(error));
-    logs.flush();
-    process.exit(1);
-  });
   const newKey = await ensureLocalKey(context);
 
   const api = createNodeHandler(context.gateway);
@@ -176,16 +166,33 @@ async function main(): Promise<void> {
     );
   }
   console.log(`Listening on ${base} (API under ${base}/v1, site from ${display(PUBLIC_DIR)}/)`);
-  void loading.then(
-    () => {
-      eventLoop.disable();
-      console.log(
-        `Snapshot fully loaded ${Math.round(performance.now())} ms after process start ` +
-          `(the event loop was held at most ${(eventLoop.max / 1e6).toFixed(1)} ms at a time; ready: ${[...engine.readyAt()].map(([part, at]) => `${part} ${Math.round(at)} ms`).join(', ')})`,
-      );
-    },
-    () => {},
+  // The rest of the snapshot (list indexes, search index, lookup table; the history's bytes are checked)
+  // loads in the background, a slice at a time, while requests are answered: from the first answer on, or
+  // 100 ms after listening if none comes, so a cold instance's first answer does not share the processor
+  // with it. A request that needs a part before then starts that part at once and waits for it only. A
+  // part that fails its check is never served: the server says which file and why, and stops.
+  let loading: Promise<void> | undefined;
+  const loadTheRest = () => {
+    loading ??= engine.loadAll().then(
+      () => {
+        eventLoop.disable();
+        const readyAt = [...engine.readyAt()].map(([part, at]) => `${part} ${Math.round(at)} ms`).join(', ');
+        console.log(
+          `Snapshot fully loaded ${Math.round(performance.now())} ms after process start ` +
+            `(the event loop was held at most ${(eventLoop.max / 1e6).toFixed(1)} ms at a time; ready: ${readyAt})`,
+        );
+      },
+      (error: unknown) => {
+        console.error(error instanceof Error ? error.message : String(error));
+        logs.flush();
+        process.exit(1);
+      },
+    );
+  };
+  server.once('request', (_request: http.IncomingMessage, response: http.ServerResponse) =>
+    response.once('finish', () => setImmediate(loadTheRest)),
   );
+  setTimeout(loadTheRest, 100).unref();
 
   let stopping = false;
   const stop = (signal: string) => {
