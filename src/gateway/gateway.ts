@@ -15,6 +15,7 @@
 import { ApiError, type ErrorCode, quote } from '../api/errors.js';
 import { readRequestTarget } from '../api/request-target.js';
 import type { Answer, Computed, Route } from '../api/route.js';
+import { OperatorError } from '../errors/operator-error.js';
 import { BodyTooLarge, readJsonBody } from './body.js';
 import { ROUTES } from '../api/routes.js';
 import { hashPrefix } from '../keys/keys.js';
@@ -253,8 +254,10 @@ export function createGateway(deps: GatewayDeps): Gateway {
         // 405 is answered with a body even to HEAD: the method is not one the route knows.
         response = out.error(error, state.decision, nowMs, head && error.code !== 'method_not_allowed');
       } else {
-        // A bug, not a client's mistake: answer with the error body rather than drop the connection.
-        console.error('gateway: unexpected error', error);
+        // A bug, not a client's mistake: answer with the error body rather than drop the connection. A part
+        // of the snapshot that failed its check is the operator's to fix: its one line, no stack.
+        if (error instanceof OperatorError) console.error(`gateway: answering 500, ${error.message}`);
+        else console.error('gateway: unexpected error', error);
         const internal = new ApiError('internal_error', 'Internal error');
         response = out.error(internal, uncounted(freeLimit, nowMs), nowMs, head);
       }
