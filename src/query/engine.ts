@@ -285,6 +285,7 @@ export function createQueryEngine(artifacts: LoadedArtifacts, timings: LoadTimin
     searchJson: (q, limit) => toJsonPage(searchIds(q, limit)),
     lookupJson: (by) => toJsonPage(lookupIds(by)),
     history: historyOf,
+    registry: once(() => artifacts.registry()),
     historyJson,
     changesJson,
     warm() {

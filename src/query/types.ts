@@ -4,6 +4,7 @@
  */
 import type { ListParams } from '../model/schema.js';
 import type { HistoryArtifact, SnapshotRef } from '../snapshot/history.js';
+import type { RegistryArtifact } from '../registry/artifact.js';
 
 /** A page as JSON text (`json` is the text of the array of records), for responses built without a parse. */
 export interface JsonPage {
@@ -42,6 +43,8 @@ export interface QueryEngine {
   lookupJson(by: LookupKey): JsonPage;
   /** The whole score history (undefined for a snapshot built before histories), parsed once. */
   history(): HistoryArtifact | undefined;
+  /** The registry entries of the scored servers (undefined for a snapshot built without registry data), parsed once. */
+  registry(): RegistryArtifact | undefined;
   /** The score history of the server named `name` (any case), newest first; undefined for an unknown name. */
   historyJson(name: string): string | undefined;
   /**

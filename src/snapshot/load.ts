@@ -14,6 +14,7 @@ import { type Stats, StatsSchema } from '../model/schema.js';
 import type { Postings, SearchArtifact, SortIndexes } from './artifacts.js';
 import { HISTORY_FILE, type HistoryArtifact, type PreviousRecord } from './history.js';
 import type { LookupArtifact } from './lookup.js';
+import { parseRegistryArtifact, REGISTRY_FILE, type RegistryArtifact } from '../registry/artifact.js';
 import { ARTIFACT_FILES, ARTIFACT_VERSION, MANIFEST_FILE, ManifestSchema, type ArtifactRole, type Manifest } from './manifest.js';
 
 /** The snapshot cannot be served: the message is one line that says which file and why. */
@@ -143,7 +144,7 @@ export async function readRecordSummaries(dir: string): Promise<{ snapshot_id: s
 
 /** Check the manifest's files that serving does not read (such as changes.json), so none is left unchecked. */
 async function verifyOthers(dir: string, manifest: Manifest): Promise<void> {
-  const read = new Set<string>([...Object.values(ARTIFACT_FILES), HISTORY_FILE]);
+  const read = new Set<string>([...Object.values(ARTIFACT_FILES), HISTORY_FILE, REGISTRY_FILE]);
   for (const [name, expected] of Object.entries(manifest.files)) {
     if (read.has(name)) continue;
     const file = path.join(dir, name);
@@ -173,6 +174,8 @@ export interface LoadedArtifacts {
   lookup: () => LookupArtifact;
   /** The score history, when the snapshot has one (parsed on first use). */
   history: () => HistoryArtifact | undefined;
+  /** The registry entries of the scored servers, when the snapshot has them (parsed on first use). */
+  registry: () => RegistryArtifact | undefined;
 }
 
 /**
@@ -209,6 +212,7 @@ export async function readSnapshot(dir: string, timings: LoadTimings = {}): Prom
     const search = await verified('search');
     const lookup = await verified('lookup');
     const historyBytes = manifest.files[HISTORY_FILE] ? await readVerifiedFile(root, manifest, HISTORY_FILE) : undefined;
+    const registryBytes = manifest.files[REGISTRY_FILE] ? await readVerifiedFile(root, manifest, REGISTRY_FILE) : undefined;
     // Each parser lets go of its bytes once it has parsed them: a million-server snapshot would
     // otherwise hold a quarter of a gigabyte of JSON text it no longer needs.
     const parse = <T>(role: ArtifactRole, bytes: Buffer) => {
@@ -231,6 +235,7 @@ export async function readSnapshot(dir: string, timings: LoadTimings = {}): Prom
       search: parse('search', search),
       lookup: parse('lookup', lookup),
       history: () => (historyBytes === undefined ? undefined : (JSON.parse(historyBytes.toString('utf8')) as HistoryArtifact)),
+      registry: () => (registryBytes === undefined ? undefined : parseRegistryArtifact(registryBytes.toString('utf8'))),
     };
   } catch (error) {
     records.close();
