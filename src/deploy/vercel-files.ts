@@ -15,7 +15,7 @@ export interface Rewrite {
 }
 
 /** `/v1/servers/{namespace}/{id}` → `/v1/servers/:namespace/:id`, Vercel's path syntax. */
-const vercelPath = (template: string) => template.replace(/\{([a-z_]+)\}/g, ':$1');
+const vercelPath = (template: string) => template.replace(/\{([A-Za-z_]+)\}/g, ':$1');
 
 /**
  * A path whose parameter carries a suffix (`{id}.svg`) cannot name a file segment by segment; such a route
@@ -39,6 +39,8 @@ export function rewritesFor(routes: readonly Route[]): Rewrite[] {
     { source: '/v1/', destination: '/api/v1/not-found' },
     { source: '/v1/:path+/', destination: '/api/v1/not-found' },
     { source: NOT_FOUND_SOURCE, destination: '/api/v1/not-found' },
+    // The registry API's other paths: the same 404, in the registry document's error shape.
+    { source: '/v0.1/:path*', destination: '/api/v1/not-found' },
   ];
 }
 
@@ -48,7 +50,7 @@ export function rewritesFor(routes: readonly Route[]): Rewrite[] {
  */
 export function functionFileOf(route: Route, routes: readonly Route[]): string {
   if (hasSuffixParameter(route)) return `api${staticPrefix(route)}/${route.id}.ts`;
-  const base = `api${route.path.replace(/\{([a-z_]+)\}/g, '[$1]')}`;
+  const base = `api${route.path.replace(/\{([A-Za-z_]+)\}/g, '[$1]')}`;
   const hasChildren = routes.some((other) => other.path.startsWith(`${route.path}/`));
   return hasChildren ? `${base}/index.ts` : `${base}.ts`;
 }

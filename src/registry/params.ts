@@ -41,8 +41,7 @@ export const RegistryListParamsSchema = z.strictObject({
 });
 export type RegistryListParams = z.infer<typeof RegistryListParamsSchema>;
 
-/** The path of the version routes: a server name (URL-encoded, `/` as `%2F`) and a version (or `latest`). */
-export const RegistryServerPathSchema = z.strictObject({
-  serverName: z.string().min(1).max(200),
-  version: z.string().min(1).max(255),
-});
+/** The path of the versions route: a server name, URL-encoded (`io.github.owner%2Fname`). */
+export const RegistryNamePathSchema = z.strictObject({ serverName: z.string().min(1).max(200) });
+/** The path of the version route: a server name and a version (or `latest`), both URL-encoded. */
+export const RegistryVersionPathSchema = RegistryNamePathSchema.extend({ version: z.string().min(1).max(255) });

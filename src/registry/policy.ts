@@ -26,18 +26,13 @@ export const MAX_DENY_FLAGS = 32;
 export const DenyFlagsSchema = z
   .string()
   .transform((text) => [...new Set(text.split(',').map((flag) => flag.trim().toUpperCase()))].filter((f) => f !== ''))
-  .pipe(
-    z
-      .array(
-        z
-          .string()
-          .max(64)
-          .regex(FLAG_PATTERN, {
-            error: 'REGISTRY_DENY_FLAGS holds flag names such as NO_SOURCE, separated by commas',
-          }),
-      )
-      .max(MAX_DENY_FLAGS, { error: `REGISTRY_DENY_FLAGS names at most ${MAX_DENY_FLAGS} flags` }),
-  );
+  .refine((flags) => flags.every((flag) => flag.length <= 64 && FLAG_PATTERN.test(flag)), {
+    error:
+      'REGISTRY_DENY_FLAGS must be flag names (letters, digits, _) separated by commas, such as NO_SOURCE,DEAD_ENTRY',
+  })
+  .refine((flags) => flags.length <= MAX_DENY_FLAGS, {
+    error: `REGISTRY_DENY_FLAGS names at most ${MAX_DENY_FLAGS} flags`,
+  });
 
 /** What a server is judged on. */
 export interface PolicySubject {
