@@ -7,7 +7,7 @@
  * without touching the output file.
  */
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { ImportError, parseInput, RegistryDumpSchema, ScorecardIndexSchema } from '../src/import/inputs.js';
@@ -16,7 +16,7 @@ import { importRegistryEntries, type RegistryImport, serializeRegistryData } fro
 import { DEFAULT_REGISTRY_DATA } from '../src/registry/artifact.js';
 
 const USAGE =
-  'usage: npm run import -- --scores <index.json> --registry <servers.json> [--registry <more.json> ...] [--out data/servers.json] [--registry-out data/registry/servers.json]';
+  'usage: npm run import -- --scores <index.json> --registry <servers.json> [--registry <more.json> ...] [--out data/servers.json] [--registry-out <dir of --out>/registry/servers.json]';
 const DEFAULT_OUT = 'data/servers.json';
 
 /** The text of an input file, or an ImportError that says why it cannot be read. */
@@ -105,7 +105,9 @@ function main(argv: string[]): number {
     return 2;
   }
   const out = values.out ?? DEFAULT_OUT;
-  const registryOut = values['registry-out'] ?? DEFAULT_REGISTRY_DATA;
+  // Beside the dataset it belongs to: data/servers.json → data/registry/servers.json.
+  const registryOut =
+    values['registry-out'] ?? join(dirname(out), relative(dirname(DEFAULT_OUT), DEFAULT_REGISTRY_DATA));
 
   try {
     const scorecard = parseInput(readInput(values.scores), values.scores, ScorecardIndexSchema);

@@ -8,6 +8,8 @@ import type { Route } from '../api/route.js';
 /** The rewrite that sends every other `/v1` path to the JSON 404, and its function. */
 export const NOT_FOUND_SOURCE = '/v1/:path*';
 export const NOT_FOUND_FILE = 'api/v1/not-found.ts';
+/** Every other `/v0.1` path (the registry API's): the same function. */
+export const REGISTRY_NOT_FOUND_SOURCE = '/v0.1/:path*';
 
 export interface Rewrite {
   source: string;
@@ -38,9 +40,9 @@ export function rewritesFor(routes: readonly Route[]): Rewrite[] {
     // A trailing slash matches no route: the JSON 404 too, as locally (the catch-all below misses `/v1/`).
     { source: '/v1/', destination: '/api/v1/not-found' },
     { source: '/v1/:path+/', destination: '/api/v1/not-found' },
-    { source: NOT_FOUND_SOURCE, destination: '/api/v1/not-found' },
     // The registry API's other paths: the same 404, in the registry document's error shape.
-    { source: '/v0.1/:path*', destination: '/api/v1/not-found' },
+    { source: REGISTRY_NOT_FOUND_SOURCE, destination: '/api/v1/not-found' },
+    { source: NOT_FOUND_SOURCE, destination: '/api/v1/not-found' },
   ];
 }
 

@@ -153,7 +153,7 @@ export const TrustMetaSchema = z.strictObject({
   scored_at: isoUtc(),
   snapshot_id: z.string().min(1),
   /** The path of the server's `/v1` record on this host (`GET` it with a key for the whole record). */
-  record_url: z.string().startsWith('/v1/servers/'),
+  record_url: z.string().regex(/^\/v1\/servers\/[^/]+\/[^/]+$/),
 });
 export type TrustMeta = z.infer<typeof TrustMetaSchema>;
 
