@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { MAX_CURSOR_LENGTH } from './cursor.js';
+import { rfc3339 } from './schema.js';
 
 export const REGISTRY_LIMIT = { min: 1, max: 100, default: 30 } as const;
 
@@ -24,9 +25,7 @@ export const RegistryListParamsSchema = z.strictObject({
     .min(1, { error: 'search must be 1 to 200 characters' })
     .max(200, { error: 'search must be 1 to 200 characters' })
     .optional(),
-  updated_since: z.iso
-    .datetime({ offset: true, error: 'updated_since must be an RFC 3339 timestamp, such as 2026-01-01T00:00:00Z' })
-    .optional(),
+  updated_since: rfc3339('updated_since must be an RFC 3339 timestamp, such as 2026-01-01T00:00:00Z').optional(),
   version: z
     .string()
     .min(1, { error: 'version must be 1 to 255 characters' })

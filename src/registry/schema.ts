@@ -91,7 +91,7 @@ const PackageSchema = z.looseObject({
 const IconSchema = z.looseObject({
   src: uri().max(255),
   mimeType: z.enum(['image/png', 'image/jpeg', 'image/jpg', 'image/svg+xml', 'image/webp']).optional(),
-  sizes: z.array(z.string().regex(/^(\d+x\d+|any)$/)).optional(),
+  sizes: z.array(z.string().regex(/^([0-9]+x[0-9]+|any)$/)).optional(),
   theme: z.enum(['light', 'dark']).optional(),
 });
 
@@ -122,7 +122,15 @@ export const RegistryServerSchema = z.looseObject({
 });
 export type RegistryServer = z.infer<typeof RegistryServerSchema>;
 
-const timestamp = () => z.iso.datetime({ offset: true });
+/** RFC 3339 date-time (any fraction, `Z` or an offset), in the syntax every published pattern keeps to. */
+export const RFC3339_PATTERN =
+  /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$/;
+export const rfc3339 = (error = 'must be an RFC 3339 timestamp, such as 2026-01-01T00:00:00Z') =>
+  z
+    .string()
+    .regex(RFC3339_PATTERN, { error })
+    .refine((text) => !Number.isNaN(Date.parse(text)), { error });
+const timestamp = () => rfc3339();
 
 /** The official registry's metadata of an entry, as the document closes it. */
 export const OfficialMetaSchema = z.strictObject({
