@@ -12,11 +12,17 @@ import { buildSnapshotWithDiff, RepublishRefused } from '../src/snapshot/build.j
 import { DEFAULT_GUARDS, summarizeDiff } from '../src/snapshot/diff.js';
 import { readManifest } from '../src/snapshot/load.js';
 import { CHANGES_FILE } from '../src/snapshot/manifest.js';
-import { DEFAULT_INPUT_GLOB, DEFAULT_SNAPSHOT_DIR, snapshotIsStale } from '../src/snapshot/paths.js';
+import {
+  DEFAULT_INPUT_GLOB,
+  DEFAULT_SNAPSHOT_DIR,
+  defaultRegistryData,
+  snapshotIsStale,
+} from '../src/snapshot/paths.js';
 import { InputError } from '../src/snapshot/read-input.js';
 import { DEFAULT_HISTORY_LENGTH } from '../src/snapshot/history.js';
 
-const USAGE = `usage: npm run build -- [--input "<glob>"] [--out <dir>] [--previous <dir>] [--max-removed <share>] [--max-score-changed <share>] [--force]
+const USAGE = `usage: npm run build -- [--input "<glob>"] [--registry <file>] [--out <dir>] [--previous <dir>] [--max-removed <share>] [--max-score-changed <share>] [--force]
+  --registry <file>           the registry entries of the feed (/v0.1); default data/registry/servers.json when --input is not given
   --previous <dir>            compare with the snapshot this one replaces, write changes.json, apply the guards
   --max-removed <share>       refuse when more than this share of the previous servers is gone (default ${DEFAULT_GUARDS.maxRemovedShare})
   --max-score-changed <share> refuse when more than this share of the scores changed (default ${DEFAULT_GUARDS.maxScoreChangedShare})
@@ -37,6 +43,7 @@ async function main(): Promise<number> {
     ({ values } = parseArgs({
       options: {
         input: { type: 'string' },
+        registry: { type: 'string' },
         out: { type: 'string' },
         previous: { type: 'string' },
         'max-removed': { type: 'string' },
@@ -58,6 +65,8 @@ async function main(): Promise<number> {
   }
   const input = values.input ?? DEFAULT_INPUT_GLOB;
   const out = values.out ?? DEFAULT_SNAPSHOT_DIR;
+  // The committed dataset comes with its registry data; another dataset brings its own (or has none).
+  const registry = values.registry ?? (values.input === undefined ? await defaultRegistryData() : undefined);
   let guards;
   try {
     guards = {
@@ -75,7 +84,7 @@ async function main(): Promise<number> {
   // A release builds and checks a snapshot, then the platform runs this same command: a snapshot that is
   // already current for the dataset (same input hash, same artifact version) is kept as it is, with its
   // changes.json, so what deploys is exactly what was checked.
-  if (values.previous === undefined && !values.force && !(await snapshotIsStale(out, input))) {
+  if (values.previous === undefined && !values.force && !(await snapshotIsStale(out, input, registry))) {
     const manifest = await readManifest(out);
     console.log(
       `snapshot ${manifest.snapshot_id} in ${out} is current for "${input}" (same input hash): kept as it is` +
@@ -94,6 +103,7 @@ async function main(): Promise<number> {
     const { manifest, diff } = await buildSnapshotWithDiff({
       input,
       out,
+      registry,
       previous: values.previous,
       guards,
       force: values.force,

@@ -7,13 +7,16 @@
  * without touching the output file.
  */
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
+import { z } from 'zod';
 import { ImportError, parseInput, RegistryDumpSchema, ScorecardIndexSchema } from '../src/import/inputs.js';
 import { joinDatasets, serializeDataset, type ImportSummary } from '../src/import/join.js';
+import { importRegistryEntries, type RegistryImport, serializeRegistryData } from '../src/import/registry.js';
+import { DEFAULT_REGISTRY_DATA } from '../src/registry/artifact.js';
 
 const USAGE =
-  'usage: npm run import -- --scores <index.json> --registry <servers.json> [--registry <more.json> ...] [--out data/servers.json]';
+  'usage: npm run import -- --scores <index.json> --registry <servers.json> [--registry <more.json> ...] [--out data/servers.json] [--registry-out <dir of --out>/registry/servers.json]';
 const DEFAULT_OUT = 'data/servers.json';
 
 /** The text of an input file, or an ImportError that says why it cannot be read. */
@@ -65,12 +68,31 @@ function report(summary: ImportSummary, out: string): string {
   ].join('\n');
 }
 
+function registryReport(result: RegistryImport, out: string): string {
+  return [
+    `wrote ${result.entries.length} registry entries to ${out}` +
+      ` (${result.missing.length} scored servers have none; ${result.repaired} empty repository objects dropped)`,
+    `  left out of the feed, breaking the registry's schema (2025-12-01): ${result.refused.length}`,
+    ...result.refused.map(({ name, reason }) => `    ${name}: ${reason}`),
+  ].join('\n');
+}
+
 function main(argv: string[]): number {
-  let values: { scores?: string | undefined; registry?: string[] | undefined; out?: string | undefined };
+  let values: {
+    scores?: string | undefined;
+    registry?: string[] | undefined;
+    out?: string | undefined;
+    'registry-out'?: string | undefined;
+  };
   try {
     ({ values } = parseArgs({
       args: argv,
-      options: { scores: { type: 'string' }, registry: { type: 'string', multiple: true }, out: { type: 'string' } },
+      options: {
+        scores: { type: 'string' },
+        registry: { type: 'string', multiple: true },
+        out: { type: 'string' },
+        'registry-out': { type: 'string' },
+      },
       strict: true,
       allowPositionals: false,
     }));
@@ -83,18 +105,35 @@ function main(argv: string[]): number {
     return 2;
   }
   const out = values.out ?? DEFAULT_OUT;
+  // Beside the dataset it belongs to: data/servers.json → data/registry/servers.json.
+  const registryOut =
+    values['registry-out'] ?? join(dirname(out), relative(dirname(DEFAULT_OUT), DEFAULT_REGISTRY_DATA));
 
   try {
     const scorecard = parseInput(readInput(values.scores), values.scores, ScorecardIndexSchema);
     // Every dump given, in order: a server's newest version is chosen across all of them.
-    const registry = values.registry.flatMap((file) => parseInput(readInput(file), file, RegistryDumpSchema));
+    const texts = values.registry.map((file) => ({ file, text: readInput(file) }));
+    const registry = texts.flatMap(({ file, text }) => parseInput(text, file, RegistryDumpSchema));
+    // The same dumps as they are (parseInput keeps only what the join reads), entry for entry.
+    const raw = texts.flatMap(({ file, text }) => parseInput(text, file, z.array(z.unknown())));
     const { records, summary } = joinDatasets(scorecard, registry);
-    try {
-      writeAtomically(out, serializeDataset(records));
-    } catch (error) {
-      throw new ImportError(`cannot write ${out}: ${(error as Error).message}`);
+    const entries = importRegistryEntries(
+      records.map((record) => record.name),
+      registry,
+      raw,
+    );
+    for (const [file, text] of [
+      [out, serializeDataset(records)],
+      [registryOut, serializeRegistryData(entries.entries)],
+    ] as const) {
+      try {
+        writeAtomically(file, text);
+      } catch (error) {
+        throw new ImportError(`cannot write ${file}: ${(error as Error).message}`);
+      }
     }
     console.log(report(summary, out));
+    console.log(registryReport(entries, registryOut));
     return 0;
   } catch (error) {
     if (error instanceof ImportError) {

@@ -28,7 +28,12 @@ import { createStaticHandler } from '../src/http/static-files.js';
 import { generateKey, hashKey, hashPrefix } from '../src/keys/keys.js';
 import { PLANS } from '../src/keys/plans.js';
 import { createServiceContext, type ServiceContext } from '../src/service/runtime.js';
-import { DEFAULT_INPUT_GLOB, DEFAULT_SNAPSHOT_DIR, snapshotIsStale } from '../src/snapshot/paths.js';
+import {
+  DEFAULT_INPUT_GLOB,
+  DEFAULT_SNAPSHOT_DIR,
+  defaultRegistryData,
+  snapshotIsStale,
+} from '../src/snapshot/paths.js';
 
 /** How long open requests get to finish after a stop signal before connections are cut. */
 const SHUTDOWN_GRACE_MS = 5000;
@@ -45,7 +50,8 @@ function display(file: string): string {
 
 /** Build the default snapshot when it is missing or older than the committed dataset. */
 async function ensureDefaultSnapshot(): Promise<void> {
-  if (!(await snapshotIsStale(DEFAULT_SNAPSHOT_DIR, DEFAULT_INPUT_GLOB))) return;
+  const registry = await defaultRegistryData();
+  if (!(await snapshotIsStale(DEFAULT_SNAPSHOT_DIR, DEFAULT_INPUT_GLOB, registry))) return;
   console.log(`Building the snapshot of ${DEFAULT_INPUT_GLOB} into ${display(DEFAULT_SNAPSHOT_DIR)}/ ...`);
   const started = performance.now();
   let manifest;
@@ -53,7 +59,7 @@ async function ensureDefaultSnapshot(): Promise<void> {
     // Loaded only when a build is needed: the builder (MiniSearch, fast-glob, the validators) is a third of
     // the bundle, and a start with a current snapshot should not pay to parse it.
     const { buildSnapshot } = await import('../src/snapshot/build.js');
-    manifest = await buildSnapshot({ input: DEFAULT_INPUT_GLOB, out: DEFAULT_SNAPSHOT_DIR });
+    manifest = await buildSnapshot({ input: DEFAULT_INPUT_GLOB, out: DEFAULT_SNAPSHOT_DIR, registry });
   } catch (error) {
     fail(`Cannot build the snapshot: ${error instanceof Error ? error.message : String(error)}`);
   }

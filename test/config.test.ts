@@ -18,6 +18,7 @@ describe('loadConfig', () => {
       upstashToken: undefined,
       keysFile: path.resolve('.local/keys.json'),
       selfService: { enabled: true, perDay: 3, trustProxy: false },
+      registryPolicy: { minScore: 0, denyFlags: [], requireVerified: false },
     });
   });
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROUTE_PATHS } from '../src/api/paths.js';
 import { ROUTES } from '../src/api/routes.js';
-import { functionFileOf, NOT_FOUND_SOURCE } from '../src/deploy/vercel-files.js';
+import { functionFileOf, NOT_FOUND_SOURCE, REGISTRY_NOT_FOUND_SOURCE } from '../src/deploy/vercel-files.js';
 import { generatedFiles, strayFunctionFiles } from '../scripts/generated-files.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -24,7 +24,7 @@ describe('the generated files', () => {
     expect(await strayFunctionFiles(new Set((await generatedFiles()).keys()))).toEqual([]);
   });
 
-  it("rewrites exactly the table's routes, in its order, then every other /v1 path to the JSON 404", async () => {
+  it("rewrites exactly the table's routes, in its order, then every other /v1 and /v0.1 path to the JSON 404", async () => {
     const config = JSON.parse(await readFile(path.join(ROOT, 'vercel.json'), 'utf8')) as {
       rewrites: { source: string }[];
     };
@@ -33,6 +33,7 @@ describe('the generated files', () => {
       ...ROUTES.map((route) => route.path.replace(/\{(\w+)\}/g, ':$1')),
       '/v1/',
       '/v1/:path+/',
+      REGISTRY_NOT_FOUND_SOURCE,
       NOT_FOUND_SOURCE,
     ]);
   });

@@ -59,9 +59,32 @@ const RECORDS = [
   }),
 ];
 
+/** A registry entry (the registry's ServerResponse) for the first record, so the /v0.1 routes answer. */
+const REGISTRY = [
+  {
+    server: {
+      name: 'io.github.acme/postgres-mcp',
+      description: 'Query PostgreSQL databases.',
+      version: '1.2.3',
+      repository: { url: 'https://github.com/acme/postgres-mcp', source: 'github' },
+      packages: [
+        { registryType: 'npm', identifier: '@acme/postgres-mcp', version: '1.2.3', transport: { type: 'stdio' } },
+      ],
+    },
+    _meta: {
+      'io.modelcontextprotocol.registry/official': {
+        status: 'active',
+        publishedAt: '2026-01-02T03:04:05.123456Z',
+        updatedAt: '2026-01-02T03:04:05.123456Z',
+        isLatest: true,
+      },
+    },
+  },
+];
+
 let engine: QueryEngine;
 beforeAll(async () => {
-  engine = await loadSnapshot(await buildTestSnapshot(RECORDS));
+  engine = await loadSnapshot(await buildTestSnapshot(RECORDS, REGISTRY));
 });
 
 describe('the generated document', () => {
@@ -91,7 +114,8 @@ describe('the generated document', () => {
         route === '/v1/health' ||
         route === '/v1/keys' ||
         route.startsWith('/badges/') ||
-        route.startsWith('/feeds/')
+        route.startsWith('/feeds/') ||
+        route.startsWith('/v0.1/')
       ) {
         expect(op(item).security).toEqual([]);
       } else expect(op(item).security).toBeUndefined();
@@ -568,6 +592,33 @@ describe('real answers of the gateway', () => {
       const response = await h.call(target, init);
       expect(response.status, target).toBe(status);
       await conforms(response, new URL(target, 'http://x').pathname);
+    }
+  });
+
+  it('answers the registry routes with every documented status, each matching the document', async () => {
+    const name = encodeURIComponent('io.github.acme/postgres-mcp');
+    for (const url of ['/v0.1/servers', `/v0.1/servers/${name}/versions`, `/v0.1/servers/${name}/versions/latest`]) {
+      const path = new URL(url, 'http://x').pathname;
+      const ok = await h.call(url, { key: null });
+      expect(ok.status, url).toBe(200);
+      await conforms(ok, path);
+      const again = await h.call(url, { key: null, headers: { 'if-none-match': ok.headers.get('etag') ?? '' } });
+      expect(again.status).toBe(304);
+      await conforms(again, path);
+      const bad = await h.call(`${url}?limit=0&x=1`, { key: null });
+      expect(bad.status).toBe(400);
+      await conforms(bad, path);
+      const post = await h.call(url, { key: null, method: 'POST' });
+      expect(post.status).toBe(405);
+      await conforms(post, path);
+      const long = await h.call(`${url}?x=${'a'.repeat(2048)}`, { key: null });
+      expect(long.status).toBe(414);
+      await conforms(long, path);
+    }
+    for (const url of ['/v0.1/servers/io.github.nobody%2Fnothing/versions', `/v0.1/servers/${name}/versions/9.9.9`]) {
+      const missing = await h.call(url, { key: null });
+      expect(missing.status, url).toBe(404);
+      await conforms(missing, url);
     }
   });
 

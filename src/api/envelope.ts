@@ -20,6 +20,14 @@ import {
 import { BANDS_TEXT, FLAGS } from '../model/vocabulary.js';
 import { CheckAnswerSchema } from '../model/check.js';
 import { IssuedKeySchema } from './handlers/keys.js';
+import {
+  RegistryErrorSchema,
+  RegistryServerListSchema,
+  RegistryServerResponseSchema,
+  RegistryServerSchema,
+  TRUST_META_KEY,
+  TrustMetaSchema,
+} from '../registry/schema.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // Envelopes. The records come from src/schema.ts; what wraps them is the gateway's (specification 2.1 and 7,
@@ -202,6 +210,23 @@ export const COMPONENTS = {
   StatsResponse: [StatsResponseSchema, 'Ecosystem Statistics'],
   HealthResponse: [HealthResponseSchema, 'Health Check'],
   Error: [ErrorBodySchema, 'Every error: a message for people, the HTTP status, and a stable `code` for programs.'],
+  RegistryServerDetail: [
+    RegistryServerSchema,
+    "`ServerDetail` of the MCP registry's OpenAPI document (2025-12-01): the server.json of the server's latest version, as the official registry served it.",
+  ],
+  RegistryTrustMeta: [
+    TrustMetaSchema,
+    `The trust data of a registry entry (\`_meta["${TRUST_META_KEY}"]\`): the server's \`/v1\` record in short, the snapshot it comes from, and the path of the whole record (\`record_url\`, on this host, needs a key).`,
+  ],
+  RegistryServerResponse: [
+    RegistryServerResponseSchema,
+    "`ServerResponse` of the registry's document: `server`, and `_meta` with the official registry's metadata and this service's trust data.",
+  ],
+  RegistryServerList: [
+    RegistryServerListSchema,
+    "`ServerList` of the registry's document: a page of entries in name order; `metadata.nextCursor` (absent on the last page) and `metadata.count`.",
+  ],
+  RegistryError: [RegistryErrorSchema, "Every error of the registry routes, in the registry document's shape."],
 } as const satisfies Record<string, readonly [z.ZodType, string]>;
 
 export type SchemaComponentName = keyof typeof COMPONENTS;

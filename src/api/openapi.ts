@@ -187,7 +187,46 @@ function documentOperation(route: Route): JsonObject {
   };
 }
 
+/** A route of the MCP registry API (`/v0.1`): keyless, public, errors in the registry document's shape. */
+function registryOperation(route: Route): JsonObject {
+  const spec = route.doc;
+  const errorHeaders = headerRefs([...RATE_LIMIT_HEADERS, 'Cache-Control']);
+  const error = (description: string, extra: HeaderName[] = []) => ({
+    description: `${description} The body is the registry document's error, \`{"error": "<message>"}\`.`,
+    headers: extra.length > 0 ? headerRefs([...RATE_LIMIT_HEADERS, 'Cache-Control', ...extra]) : errorHeaders,
+    content: jsonContent(ref('RegistryError')),
+  });
+  return {
+    operationId: spec.operationId,
+    summary: spec.summary,
+    description: spec.description,
+    tags: [spec.tag],
+    security: [],
+    parameters: [
+      ...(spec.path ? parametersOf(spec.path.schema, 'path', spec.path.descriptions) : []),
+      ...(spec.query ? parametersOf(spec.query.schema, 'query', spec.query.descriptions) : []),
+      { $ref: '#/components/parameters/IfNoneMatch' },
+    ],
+    responses: {
+      '200': {
+        description: 'Success, public and cacheable (`Cache-Control: public`, an `ETag`).',
+        headers: headerRefs([...RATE_LIMIT_HEADERS, 'ETag', 'Cache-Control']),
+        content: jsonContent(ref(spec.body)),
+      },
+      '304': responseRef('NotModified'),
+      '400': error('Invalid parameters, path or URL; the message names each problem and what is allowed.'),
+      ...(spec.notFound
+        ? { '404': error('The server is not in this registry, or (a version route) the version is not the one held.') }
+        : {}),
+      '405': error(ERROR_RESPONSES.MethodNotAllowed.description, ['Allow']),
+      '414': error(ERROR_RESPONSES.UriTooLong.description),
+      '500': error(ERROR_RESPONSES.InternalError.description),
+    },
+  };
+}
+
 function operation(route: Route): JsonObject {
+  if (route.doc.registry) return registryOperation(route);
   if (route.doc.media !== undefined) return documentOperation(route);
   const spec = { ...route.doc, keyed: route.keyed };
   // Cached answers carry an ETag and may be 304; a POST answer is made for its body and never cached.
@@ -257,6 +296,11 @@ export function buildOpenApiDocument(): JsonObject {
     tags: [
       { name: 'Servers', description: 'Trust records of MCP servers.' },
       { name: 'Service', description: 'Health and ecosystem statistics.' },
+      {
+        name: 'Registry',
+        description:
+          "The MCP registry's read API (v0.1, its OpenAPI document of 2025-12-01), keyless: the registry entries of the scored servers that meet this deployment's policy, each with its trust data under `_meta`.",
+      },
     ],
     paths: Object.fromEntries(
       ROUTES.map((route) => [route.path, { [(route.method ?? 'GET').toLowerCase()]: operation(route) }]),

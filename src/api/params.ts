@@ -35,7 +35,8 @@ interface ParamSpec<T> {
   defaults: T | undefined;
 }
 
-function spec<T>(
+/** The parameters of an endpoint: its schema, which are integers, which are compared in any case. */
+export function spec<T>(
   schema: z.ZodType<T>,
   names: readonly string[],
   integers: string[],
@@ -67,7 +68,7 @@ const DIGITS = /^[0-9]+$/;
  * Validate `query` (the text after `?`, without it) against `parameters`. Throws one `ApiError`
  * `invalid_parameter` naming every problem.
  */
-function parse<T>(query: string, parameters: ParamSpec<T>): T {
+export function parse<T>(query: string, parameters: ParamSpec<T>): T {
   if (query === '' && parameters.defaults !== undefined) return parameters.defaults;
   checkQuery(query);
 

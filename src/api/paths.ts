@@ -19,10 +19,22 @@ export const ROUTE_PATHS = {
   badge: '/badges/{namespace}/{id}.svg',
   feedChanges: '/feeds/changes.atom',
   feedServer: '/feeds/servers/{namespace}/{id}.atom',
+  registryList: '/v0.1/servers',
+  registryVersions: '/v0.1/servers/{serverName}/versions',
+  registryVersion: '/v0.1/servers/{serverName}/versions/{version}',
 } as const;
 
 /** The path prefixes the gateway answers (everything else is the site's). */
-export const GATEWAY_PREFIXES = ['/v1', '/badges/', '/feeds/'] as const;
+export const GATEWAY_PREFIXES = ['/v1', '/badges/', '/feeds/', '/v0.1/'] as const;
+
+/** The prefix of the MCP registry API (`/v0.1`), whose errors take the registry document's shape. */
+export const REGISTRY_PREFIX = '/v0.1';
+
+/** Whether `path` (a request target, or an absolute URL) is under the registry API, in any letter case. */
+export function isRegistryTarget(path: string): boolean {
+  const lower = path.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '').slice(0, 6).toLowerCase();
+  return lower === REGISTRY_PREFIX || lower === `${REGISTRY_PREFIX}/` || lower === `${REGISTRY_PREFIX}?`;
+}
 
 /** Whether `url` (a request target) is the gateway's, in any letter case. */
 export function isGatewayTarget(url: string): boolean {
@@ -32,7 +44,10 @@ export function isGatewayTarget(url: string): boolean {
     lower.startsWith('/v1/') ||
     lower.startsWith('/v1?') ||
     lower.startsWith('/badges/') ||
-    lower.startsWith('/feeds/')
+    lower.startsWith('/feeds/') ||
+    lower === '/v0.1' ||
+    lower.startsWith('/v0.1/') ||
+    lower.startsWith('/v0.1?')
   );
 }
 
@@ -48,7 +63,7 @@ export function pathParamNames(template: string): string[] {
 
 /** `template` with each `{name}` replaced by its value, percent-encoded (so `/` in a value stays one segment). */
 export function fillPath(template: string, values: Readonly<Record<string, string>> = {}): string {
-  return template.replace(/\{([a-z_]+)\}/g, (_, name: string) => {
+  return template.replace(/\{([A-Za-z_]+)\}/g, (_, name: string) => {
     const value = values[name];
     if (value === undefined) throw new Error(`no value for path parameter ${name} of ${template}`);
     return encodeURIComponent(value);

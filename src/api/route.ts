@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import type { QueryEngine, SnapshotPart } from '../query/types.js';
+import type { RegistryPolicy } from '../registry/policy.js';
 import type { ApiError } from './errors.js';
 import type { SchemaComponentName } from './envelope.js';
 import type { RouteId } from './paths.js';
@@ -23,6 +24,8 @@ export interface HandlerContext {
   issueKey(label: string): Promise<{ key: string; plan: string; dailyLimit: number; label: string; createdAt: string }>;
   /** The counter store as health reports it: its kind, and whether it answers within its bound. */
   store: { kind: 'memory' | 'redis' | 'upstash'; answers(): Promise<boolean> };
+  /** Which servers the registry feed (`/v0.1`) holds: the deployment's policy (default: all of them). */
+  registryPolicy?: RegistryPolicy;
 }
 
 /** A computed answer: `data` as JSON text, and `meta` members after `cached` (`,"total":3,...`), as text. */
@@ -70,7 +73,7 @@ export interface OperationDoc {
   operationId: string;
   summary: string;
   description: string;
-  tag: 'Service' | 'Servers';
+  tag: 'Service' | 'Servers' | 'Registry';
   /** The component of the success body. */
   body: SchemaComponentName;
   query?: ParameterDoc;
@@ -83,6 +86,8 @@ export interface OperationDoc {
   extraErrors?: readonly ('Forbidden' | 'TooManyRequests' | 'BadGateway')[];
   /** A route that answers a document other than JSON (a badge): its media type. */
   media?: 'image/svg+xml' | 'application/atom+xml';
+  /** A route of the MCP registry API (`/v0.1`): public JSON in the registry document's shapes. */
+  registry?: true;
 }
 
 /** A route that takes a JSON body: how to validate it, and how many requests it counts as. */

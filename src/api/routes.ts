@@ -24,6 +24,7 @@ import { changesAtom, serverAtom } from './handlers/feeds.js';
 import { changes, serverExplanation, serverHistory } from './handlers/history.js';
 import { checkServers } from './handlers/check.js';
 import { lookupServers } from './handlers/lookup.js';
+import { REGISTRY_ROUTES } from './registry-routes.js';
 import { getServer, listServers, searchServers } from './handlers/servers.js';
 import { health, stats } from './handlers/service.js';
 import { ROUTE_PATHS, type RouteId } from './paths.js';
@@ -291,6 +292,7 @@ export const ROUTES: readonly Route[] = [
       media: 'application/atom+xml',
     },
   },
+  ...REGISTRY_ROUTES,
 ];
 
 /** The row of route `id`. */

@@ -8,6 +8,8 @@ import type { Route } from '../api/route.js';
 /** The rewrite that sends every other `/v1` path to the JSON 404, and its function. */
 export const NOT_FOUND_SOURCE = '/v1/:path*';
 export const NOT_FOUND_FILE = 'api/v1/not-found.ts';
+/** Every other `/v0.1` path (the registry API's): the same function. */
+export const REGISTRY_NOT_FOUND_SOURCE = '/v0.1/:path*';
 
 export interface Rewrite {
   source: string;
@@ -15,7 +17,7 @@ export interface Rewrite {
 }
 
 /** `/v1/servers/{namespace}/{id}` → `/v1/servers/:namespace/:id`, Vercel's path syntax. */
-const vercelPath = (template: string) => template.replace(/\{([a-z_]+)\}/g, ':$1');
+const vercelPath = (template: string) => template.replace(/\{([A-Za-z_]+)\}/g, ':$1');
 
 /**
  * A path whose parameter carries a suffix (`{id}.svg`) cannot name a file segment by segment; such a route
@@ -38,6 +40,8 @@ export function rewritesFor(routes: readonly Route[]): Rewrite[] {
     // A trailing slash matches no route: the JSON 404 too, as locally (the catch-all below misses `/v1/`).
     { source: '/v1/', destination: '/api/v1/not-found' },
     { source: '/v1/:path+/', destination: '/api/v1/not-found' },
+    // The registry API's other paths: the same 404, in the registry document's error shape.
+    { source: REGISTRY_NOT_FOUND_SOURCE, destination: '/api/v1/not-found' },
     { source: NOT_FOUND_SOURCE, destination: '/api/v1/not-found' },
   ];
 }
@@ -48,7 +52,7 @@ export function rewritesFor(routes: readonly Route[]): Rewrite[] {
  */
 export function functionFileOf(route: Route, routes: readonly Route[]): string {
   if (hasSuffixParameter(route)) return `api${staticPrefix(route)}/${route.id}.ts`;
-  const base = `api${route.path.replace(/\{([a-z_]+)\}/g, '[$1]')}`;
+  const base = `api${route.path.replace(/\{([A-Za-z_]+)\}/g, '[$1]')}`;
   const hasChildren = routes.some((other) => other.path.startsWith(`${route.path}/`));
   return hasChildren ? `${base}/index.ts` : `${base}.ts`;
 }

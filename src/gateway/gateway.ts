@@ -16,6 +16,8 @@ import { ApiError, type ErrorCode, quote } from '../api/errors.js';
 import { readRequestTarget } from '../api/request-target.js';
 import type { Answer, Computed, Route } from '../api/route.js';
 import { OperatorError } from '../errors/operator-error.js';
+import { isRegistryTarget } from '../api/paths.js';
+import type { RegistryPolicy } from '../registry/policy.js';
 import { BodyTooLarge, readJsonBody } from './body.js';
 import { ROUTES } from '../api/routes.js';
 import { hashPrefix } from '../keys/keys.js';
@@ -58,6 +60,8 @@ export interface GatewayConfig {
   cache?: Partial<CacheOptions>;
   /** Get Access (`POST /v1/keys`): on or off, keys per address and day, whether to trust X-Forwarded-For. */
   selfService?: Partial<SelfServiceConfig>;
+  /** Which servers the registry feed (`/v0.1`) holds (`REGISTRY_*` settings); default: every one. */
+  registryPolicy?: RegistryPolicy;
 }
 
 export interface GatewayDeps {
@@ -214,6 +218,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       store: calls,
       body,
       issueKey,
+      ...(config.registryPolicy === undefined ? {} : { registryPolicy: config.registryPolicy }),
     });
     if (answer.kind === 'document') {
       const headers = out.headers(state.decision, nowMs, answer.cacheControl, false);
@@ -252,7 +257,13 @@ export function createGateway(deps: GatewayDeps): Gateway {
     } catch (error) {
       if (error instanceof ApiError) {
         // 405 is answered with a body even to HEAD: the method is not one the route knows.
-        response = out.error(error, state.decision, nowMs, head && error.code !== 'method_not_allowed');
+        response = out.error(
+          error,
+          state.decision,
+          nowMs,
+          head && error.code !== 'method_not_allowed',
+          isRegistryTarget(request.url),
+        );
       } else {
         // A bug, not a client's mistake: answer with the error body rather than drop the connection. A part
         // of the snapshot that failed its check is the operator's to fix: its one line, no stack.

@@ -24,8 +24,17 @@ export interface Responder {
   headers(decision: RateLimitDecision, nowMs: number, cacheControl: string, json: boolean): Record<string, string>;
   /** A response with `body`, or for HEAD the same headers (the length included) and no body. */
   withBody(status: number, headers: Record<string, string>, body: string, head: boolean): GatewayResponse;
-  /** The error body, with the usual headers and any the error asks for (405's `Allow`). */
-  error(error: ApiError, decision: RateLimitDecision, nowMs: number, head: boolean): GatewayResponse;
+  /**
+   * The error body, with the usual headers and any the error asks for (405's `Allow`). `registry`: in the
+   * MCP registry document's shape, `{"error": "<message>"}`, for the `/v0.1` routes.
+   */
+  error(
+    error: ApiError,
+    decision: RateLimitDecision,
+    nowMs: number,
+    head: boolean,
+    registry?: boolean,
+  ): GatewayResponse;
   /** The 204 of a CORS preflight for a route answering `methods`. */
   preflight(decision: RateLimitDecision, nowMs: number, methods: string): GatewayResponse;
 }
@@ -57,8 +66,9 @@ export function createResponder(): Responder {
   return {
     headers,
     withBody,
-    error(error, decision, nowMs, head) {
-      const response = withBody(error.status, headers(decision, nowMs, NO_STORE, true), errorBody(error), head);
+    error(error, decision, nowMs, head, registry = false) {
+      const body = registry ? JSON.stringify({ error: error.message }) : errorBody(error);
+      const response = withBody(error.status, headers(decision, nowMs, NO_STORE, true), body, head);
       if (error.headers !== undefined) Object.assign(response.headers, error.headers);
       return response;
     },

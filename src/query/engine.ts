@@ -264,6 +264,7 @@ export function createQueryEngine(
     searchJson: (q, limit) => toJsonPage(searchIds(q, limit)),
     lookupJson: (by) => toJsonPage(lookupIds(by)),
     history: historyOf,
+    registry: () => parts.registry(),
     historyJson,
     changesJson,
     ready: (part) => parts.ready(part),

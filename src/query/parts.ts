@@ -8,6 +8,7 @@
  */
 import { type HistoryArtifact } from '../snapshot/history.js';
 import type { LookupArtifact } from '../snapshot/lookup.js';
+import { parseRegistryArtifact, type RegistryArtifact } from '../registry/artifact.js';
 import {
   decodeColumns,
   decodeHistory,
@@ -37,7 +38,13 @@ export interface SearchIndexes {
 
 export type Part = SnapshotPart;
 /** The parts each part needs loaded too (a search breaks ties by score). */
-const NEEDS: Record<Part, readonly Part[]> = { lists: [], search: ['lists'], lookup: ['lists'], history: [] };
+const NEEDS: Record<Part, readonly Part[]> = {
+  lists: [],
+  search: ['lists'],
+  lookup: ['lists'],
+  history: [],
+  registry: [],
+};
 
 /** A synchronous accessor was called before its part was ready: a bug in the caller, never a user error. */
 export class PartNotReadyError extends Error {}
@@ -47,6 +54,7 @@ export interface SnapshotParts {
   search(): SearchIndexes;
   lookup(): LookupArtifact;
   history(): HistoryArtifact | undefined;
+  registry(): RegistryArtifact | undefined;
   /** Resolves once `part` (and what it needs) is loaded; rejects with the loader's error if it cannot be. */
   ready(part: Part): Promise<void>;
   /**
@@ -112,9 +120,13 @@ export function createParts(
     },
     lookup: () => decode(artifacts.lookup, decodeLookup),
     history: async () => (artifacts.history === undefined ? undefined : decode(artifacts.history, decodeHistory)),
+    registry: async () =>
+      artifacts.registry === undefined
+        ? undefined
+        : decode(artifacts.registry, (bytes) => parseRegistryArtifact(bytes.toString('utf8'))),
   };
 
-  const slots: { [P in Part]: Slot<unknown> } = { lists: {}, search: {}, lookup: {}, history: {} };
+  const slots: { [P in Part]: Slot<unknown> } = { lists: {}, search: {}, lookup: {}, history: {}, registry: {} };
   const readyTimes = new Map<Part, number>();
 
   function ready(part: Part): Promise<void> {
@@ -143,15 +155,20 @@ export function createParts(
     search: () => get<SearchIndexes>('search'),
     lookup: () => get<LookupArtifact>('lookup'),
     history: () => get<HistoryArtifact | undefined>('history'),
+    registry: () => get<RegistryArtifact | undefined>('registry'),
     ready,
     loadAll() {
       return (all ??= (async () => {
         // One part after another: each yields as it goes, and the one a request needs can start at once.
         for (const part of ['lists', 'search', 'lookup'] as const) await ready(part);
         const slicer = createSlicer(sliceMs);
-        // The history is checked now but decoded only when a route first asks for it: it is the largest
-        // part (tens of megabytes of JSON at 100,000 servers) and most instances never serve it.
-        if (artifacts.history && !slots.history.value && !slots.history.loading) await artifacts.history.read();
+        // The history and the registry entries are checked now but decoded only when a route first asks
+        // for them: the history is the largest part (tens of megabytes of JSON at 100,000 servers), and
+        // most instances serve neither.
+        for (const part of ['history', 'registry'] as const) {
+          const artifact = artifacts[part];
+          if (artifact && !slots[part].value && !slots[part].loading) await artifact.read();
+        }
         // The records' blocks not read yet (a record's blocks are checked before it is first returned).
         await artifacts.records.verifyAll(slicer);
         for (const other of artifacts.others) {

@@ -4,6 +4,7 @@
  */
 import type { ListParams } from '../model/schema.js';
 import type { HistoryArtifact, SnapshotRef } from '../snapshot/history.js';
+import type { RegistryArtifact } from '../registry/artifact.js';
 
 /** A page as JSON text (`json` is the text of the array of records), for responses built without a parse. */
 export interface JsonPage {
@@ -18,7 +19,7 @@ export interface LookupKey {
 }
 
 /** The parts of a snapshot loaded after Get Server's (see `src/query/parts.ts`). */
-export type SnapshotPart = 'lists' | 'search' | 'lookup' | 'history';
+export type SnapshotPart = 'lists' | 'search' | 'lookup' | 'history' | 'registry';
 
 export interface SnapshotInfo {
   /** Hash of the snapshot's content: the same dataset always gives the same id. */
@@ -45,6 +46,8 @@ export interface QueryEngine {
   lookupJson(by: LookupKey): JsonPage;
   /** The whole score history (undefined for a snapshot built before histories), parsed once. */
   history(): HistoryArtifact | undefined;
+  /** The registry entries of the scored servers (undefined for a snapshot built without registry data), parsed once. */
+  registry(): RegistryArtifact | undefined;
   /** The score history of the server named `name` (any case), newest first; undefined for an unknown name. */
   historyJson(name: string): string | undefined;
   /**

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { OperatorError } from '../errors/operator-error.js';
 import { hashKey, MAX_PRESENTED_KEY_LENGTH } from '../keys/keys.js';
+import { DenyFlagsSchema, type RegistryPolicy } from '../registry/policy.js';
 
 /** Where `npm start` and `npm run keys` keep issued keys (hashes only) when `STORE=memory`; gitignored. */
 export const DEFAULT_KEYS_FILE = '.local/keys.json';
@@ -55,6 +56,11 @@ const EnvSchema = z.object({
   ),
   SELF_SERVICE_KEYS_PER_DAY: integerText('SELF_SERVICE_KEYS_PER_DAY', 1, 1000),
   TRUST_PROXY: optionalText.pipe(z.enum(['true', 'false'], { error: 'TRUST_PROXY must be true or false' }).optional()),
+  REGISTRY_MIN_SCORE: integerText('REGISTRY_MIN_SCORE', 0, 100),
+  REGISTRY_DENY_FLAGS: optionalText.pipe(DenyFlagsSchema.optional()),
+  REGISTRY_REQUIRE_VERIFIED: optionalText.pipe(
+    z.enum(['true', 'false'], { error: 'REGISTRY_REQUIRE_VERIFIED must be true or false' }).optional(),
+  ),
 });
 
 /** The validated configuration. Plain keys from `API_KEYS` are already hashed: no plain key is kept. */
@@ -74,6 +80,8 @@ export interface Config {
   keysFile: string;
   /** Get Access: whether anyone may be issued a key, how many per address and day, whether to trust X-Forwarded-For. */
   selfService: { enabled: boolean; perDay: number; trustProxy: boolean };
+  /** Which servers the registry feed (`/v0.1`) holds: `REGISTRY_MIN_SCORE`, `REGISTRY_DENY_FLAGS`, `REGISTRY_REQUIRE_VERIFIED`. */
+  registryPolicy: RegistryPolicy;
 }
 
 /** A configuration error: its message is one line, meant to be printed as is. */
@@ -136,6 +144,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       enabled: (vars.SELF_SERVICE_KEYS ?? 'on') === 'on',
       perDay: vars.SELF_SERVICE_KEYS_PER_DAY ?? 3,
       trustProxy: vars.TRUST_PROXY === 'true',
+    },
+    registryPolicy: {
+      minScore: vars.REGISTRY_MIN_SCORE ?? 0,
+      denyFlags: vars.REGISTRY_DENY_FLAGS ?? [],
+      requireVerified: vars.REGISTRY_REQUIRE_VERIFIED === 'true',
     },
   };
 }

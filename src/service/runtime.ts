@@ -50,6 +50,7 @@ export async function createServiceContext(config: Config, options: ServiceOptio
       freeDailyLimit: config.freeDailyLimit,
       apiKeyHashes: config.apiKeyHashes,
       selfService: config.selfService,
+      registryPolicy: config.registryPolicy,
     },
     log: options.log ?? ((line) => console.log(JSON.stringify(line))),
   });

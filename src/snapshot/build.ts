@@ -6,7 +6,7 @@
 import { HISTORY_FILE, type HistoryArtifact, nextHistory, seedHistory } from './history.js';
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { once } from 'node:events';
 import type { ServerRecord } from '../model/schema.js';
@@ -16,7 +16,15 @@ import { encodeColumns, encodeNames, encodeHistory, encodeLookup, encodePostings
 import { ARTIFACT_FILES, ARTIFACT_VERSION, CHANGES_FILE, MANIFEST_FILE, type ArtifactRole, type Manifest } from './manifest.js';
 import { DEFAULT_GUARDS, diffSnapshots, guardViolations, type RepublishGuards, type SnapshotDiff } from './diff.js';
 import { readHistory, readRecordSummaries } from './load.js';
-import { readDataset, RecordCollector } from './read-input.js';
+import { combineRegistryHash, InputError, readDataset, RecordCollector } from './read-input.js';
+import {
+  makeRegistryArtifact,
+  parseRegistryData,
+  REGISTRY_FILE,
+  RegistryDataError,
+  serializeRegistryArtifact,
+} from '../registry/artifact.js';
+import type { RegistryEntry } from '../registry/schema.js';
 
 export interface BuildOptions {
   /** Build time recorded in the manifest; defaults to now. */
@@ -28,6 +36,8 @@ export interface BuildOptions {
   force?: boolean | undefined;
   /** How many snapshots the history covers (default DEFAULT_HISTORY_LENGTH). */
   historyLength?: number | undefined;
+  /** The registry data (`data/registry/servers.json`): the feed of `/v0.1`. None: the feed is empty. */
+  registry?: string | undefined;
 }
 
 /** A guard refused the new snapshot; nothing was written and the previous snapshot is untouched. */
@@ -55,6 +65,15 @@ export async function buildSnapshot(opts: { input: string; out: string } & Build
 /** Build, comparing with and guarding against `previous` when given. */
 export async function buildSnapshotWithDiff(opts: { input: string; out: string } & BuildOptions): Promise<BuildResult> {
   const dataset = await readDataset(opts.input);
+  let registry: RegistryEntry[] | undefined;
+  let inputHash = dataset.inputHash;
+  if (opts.registry !== undefined) {
+    const bytes = await readFile(opts.registry).catch((error: NodeJS.ErrnoException) => {
+      throw new InputError([`${opts.registry}: cannot read the registry data (${error.code ?? String(error)})`]);
+    });
+    registry = registryEntries(() => parseRegistryData(bytes.toString('utf8'), opts.registry!));
+    inputHash = combineRegistryHash(inputHash, opts.registry, bytes);
+  }
   let diff: SnapshotDiff | undefined;
   let history: HistoryArtifact | undefined;
   if (opts.previous !== undefined) {
@@ -66,7 +85,8 @@ export async function buildSnapshotWithDiff(opts: { input: string; out: string }
     history = (await readHistory(opts.previous)) ?? seedHistory(previous);
   }
   const manifest = await writeArtifacts(dataset.records, opts.out, {
-    inputHash: dataset.inputHash,
+    inputHash,
+    registry,
     now: opts.now,
     diff,
     history,
@@ -75,13 +95,34 @@ export async function buildSnapshotWithDiff(opts: { input: string; out: string }
   return diff ? { manifest, diff } : { manifest };
 }
 
-/** Validate in-memory records (as a dataset file would hold them) and write their snapshot into `out`. */
-export async function writeSnapshot(records: readonly unknown[], out: string, options: BuildOptions = {}): Promise<Manifest> {
+/** Registry data errors as the build reports input errors: every line, nothing published. */
+function registryEntries(parse: () => RegistryEntry[]): RegistryEntry[] {
+  try {
+    return parse();
+  } catch (error) {
+    if (error instanceof RegistryDataError) throw new InputError(error.lines);
+    throw error;
+  }
+}
+
+/**
+ * Validate in-memory records (as a dataset file would hold them) and write their snapshot into `out`, with
+ * the registry entries `registry` (as the registry data file would hold them) when given.
+ */
+export async function writeSnapshot(
+  records: readonly unknown[],
+  out: string,
+  options: Omit<BuildOptions, 'registry'> & { registry?: readonly unknown[] } = {},
+): Promise<Manifest> {
   const collector = new RecordCollector();
   records.forEach((raw, index) => collector.add(raw, '(records)', `record #${index + 1}`));
   const valid = collector.result();
-  const inputHash = createHash('sha256').update(JSON.stringify(records)).digest('hex');
-  return writeArtifacts(valid, out, { inputHash, now: options.now });
+  const registry =
+    options.registry === undefined
+      ? undefined
+      : registryEntries(() => parseRegistryData(JSON.stringify(options.registry), '(registry)'));
+  const inputHash = createHash('sha256').update(JSON.stringify([records, options.registry ?? null])).digest('hex');
+  return writeArtifacts(valid, out, { inputHash, now: options.now, registry });
 }
 
 interface Written {
@@ -125,6 +166,7 @@ async function writeArtifacts(
   opts: {
     inputHash: string;
     now?: Date | undefined;
+    registry?: readonly RegistryEntry[] | undefined;
     diff?: SnapshotDiff | undefined;
     history?: HistoryArtifact | undefined;
     historyLength?: number | undefined;
@@ -153,6 +195,11 @@ async function writeArtifacts(
     const fileTable: Record<string, Written> = Object.fromEntries(
       (Object.keys(ARTIFACT_FILES) as ArtifactRole[]).map((role) => [ARTIFACT_FILES[role], files[role]]),
     );
+    // The registry entries are answered (`/v0.1`), so they are part of the id, unlike the history.
+    if (opts.registry) {
+      const artifact = makeRegistryArtifact(opts.registry, artifacts.names);
+      fileTable[REGISTRY_FILE] = await writeText(path.join(temporary, REGISTRY_FILE), serializeRegistryArtifact(artifact));
+    }
     if (opts.diff) fileTable[CHANGES_FILE] = await writeText(path.join(temporary, CHANGES_FILE), JSON.stringify(opts.diff));
     // The id depends on the content only, never on when or where it was built.
     const contentHash = createHash('sha256');

@@ -15,6 +15,7 @@ import { type Stats, StatsSchema } from '../model/schema.js';
 import { HISTORY_FILE, type HistoryArtifact, type PreviousRecord } from './history.js';
 import { decodeHistorySync, decodeNames } from './encode.js';
 import type { StringTable } from './tables.js';
+import { REGISTRY_FILE } from '../registry/artifact.js';
 import { ARTIFACT_FILES, ARTIFACT_VERSION, MANIFEST_FILE, ManifestSchema, type ArtifactRole, type Manifest } from './manifest.js';
 
 /** The snapshot cannot be served: the message is one line that says which file and why. */
@@ -23,7 +24,7 @@ export class SnapshotLoadError extends OperatorError {
 }
 
 /** Milliseconds per artifact (read, verified and decoded), and milestones. */
-export type LoadTimings = Partial<Record<ArtifactRole | 'history' | 'lists' | 'manifest' | 'getReady' | 'total', number>>;
+export type LoadTimings = Partial<Record<ArtifactRole | 'history' | 'registry' | 'lists' | 'manifest' | 'getReady' | 'total', number>>;
 
 /**
  * Artifact versions whose records and history a build can still carry forward from (`--previous`), so the
@@ -200,6 +201,8 @@ export interface LoadedArtifacts {
   lookup: PendingArtifact;
   /** The score history, when the snapshot has one. */
   history: PendingArtifact | undefined;
+  /** The registry entries of the scored servers, when the snapshot has them (`src/registry/artifact.ts`). */
+  registry: PendingArtifact | undefined;
   /** The files the manifest lists that serving never reads (changes.json), checked all the same. */
   others: PendingArtifact[];
 }
@@ -262,7 +265,7 @@ export async function readSnapshot(dir: string, timings: LoadTimings = {}): Prom
   ];
   timings.getReady = performance.now() - started;
   const of = (role: ArtifactRole) => pending(root, manifest, ARTIFACT_FILES[role]);
-  const known = new Set<string>([...Object.values(ARTIFACT_FILES), HISTORY_FILE]);
+  const known = new Set<string>([...Object.values(ARTIFACT_FILES), HISTORY_FILE, REGISTRY_FILE]);
   return {
     manifest,
     records,
@@ -274,6 +277,7 @@ export async function readSnapshot(dir: string, timings: LoadTimings = {}): Prom
     search: of('search'),
     lookup: of('lookup'),
     history: manifest.files[HISTORY_FILE] ? pending(root, manifest, HISTORY_FILE) : undefined,
+    registry: manifest.files[REGISTRY_FILE] ? pending(root, manifest, REGISTRY_FILE) : undefined,
     others: Object.keys(manifest.files)
       .filter((name) => !known.has(name))
       .map((name) => pending(root, manifest, name)),

@@ -1,5 +1,7 @@
 /** Where things live by default, relative to the repository root (the process's working directory). */
+import { access } from 'node:fs/promises';
 import path from 'node:path';
+import { DEFAULT_REGISTRY_DATA } from '../registry/artifact.js';
 
 /** The snapshot `npm start` serves and `npm run build` writes when given no arguments (gitignored). */
 export const DEFAULT_SNAPSHOT_DIR = path.resolve('snapshot');
@@ -11,15 +13,25 @@ export const DEFAULT_INPUT_GLOB = 'data/*.json';
  * True when the snapshot in `dir` should be (re)built from `inputGlob`: it is missing or unreadable, was
  * made by another artifact version, or the dataset has changed since (the manifest records its hash).
  */
-export async function snapshotIsStale(dir: string, inputGlob: string): Promise<boolean> {
+export async function snapshotIsStale(dir: string, inputGlob: string, registryFile?: string): Promise<boolean> {
   const { readManifest } = await import('./load.js');
-  const { hashInput } = await import('./read-input.js');
+  const { hashInputs } = await import('./read-input.js');
   try {
     const manifest = await readManifest(dir);
     const { ARTIFACT_VERSION } = await import('./manifest.js');
     if (manifest.artifact_version !== ARTIFACT_VERSION) return true;
-    return manifest.input_hash !== (await hashInput(inputGlob));
+    return manifest.input_hash !== (await hashInputs(inputGlob, registryFile));
   } catch {
     return true;
+  }
+}
+
+/** The committed registry data when the checkout has it (`data/registry/servers.json`), else undefined. */
+export async function defaultRegistryData(): Promise<string | undefined> {
+  try {
+    await access(path.resolve(DEFAULT_REGISTRY_DATA));
+    return DEFAULT_REGISTRY_DATA;
+  } catch {
+    return undefined;
   }
 }

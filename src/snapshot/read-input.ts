@@ -214,6 +214,22 @@ export async function hashInput(glob: string, cwd = process.cwd()): Promise<stri
   return inputHash.digest('hex');
 }
 
+/**
+ * The input hash of a dataset with its registry data: the dataset's hash alone when there is none, so a
+ * snapshot built without registry data keeps the hash (and `npm start` its verdict) it always had.
+ */
+export function combineRegistryHash(datasetHash: string, registryFile: string, bytes: Buffer): string {
+  const registryHash = createHash('sha256').update(bytes).digest('hex');
+  return createHash('sha256').update(`${datasetHash}\n${registryFile}\0${registryHash}\n`).digest('hex');
+}
+
+/** `hashInput`, with the registry data file when there is one (how `npm start` tells what changed). */
+export async function hashInputs(glob: string, registryFile: string | undefined, cwd = process.cwd()): Promise<string> {
+  const datasetHash = await hashInput(glob, cwd);
+  if (registryFile === undefined) return datasetHash;
+  return combineRegistryHash(datasetHash, registryFile, await readOrFail(path.resolve(cwd, registryFile)));
+}
+
 function indent(text: string): string {
   return text
     .split('\n')

@@ -22,10 +22,11 @@ export function makeRecord(overrides: Partial<ServerRecord> & { name: string }):
   };
 }
 
-/** Build a snapshot of `records` in a fresh temp folder and return the folder. */
-export async function buildTestSnapshot(records: readonly unknown[]): Promise<string> {
+/** Build a snapshot of `records` (and registry entries `registry`) in a fresh temp folder and return the folder. */
+export async function buildTestSnapshot(records: readonly unknown[], registry?: readonly unknown[]): Promise<string> {
   const dir = path.join(await mkdtemp(path.join(tmpdir(), 'mts-snapshot-')), 'snapshot');
-  await writeSnapshot(records, dir, { now: new Date('2026-03-01T00:00:00.000Z') });
+  const now = new Date('2026-03-01T00:00:00.000Z');
+  await writeSnapshot(records, dir, registry === undefined ? { now } : { now, registry });
   return dir;
 }
 
