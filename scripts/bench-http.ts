@@ -18,7 +18,7 @@
 import { type ChildProcess, spawn, spawnSync, type SpawnOptions } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -80,7 +80,13 @@ async function load(url: string, paths: Paths, seconds: number, connections: num
  * With `taskset`, every server runs on core 0 and this process (the load tool) on core 1, so the load tool
  * does not take the server's time, alike for the bare server and the real one.
  */
-const pinned = spawnSync('taskset', ['-pc', '1', String(process.pid)], { stdio: 'ignore' }).status === 0;
+const hasTaskset = spawnSync('taskset', ['-c', '0', 'true'], { stdio: 'ignore' }).status === 0;
+let pinned = false;
+
+/** Pin this process to `cores` (`taskset -pc`); children spawned later inherit it, so undo it when done. */
+function pinSelf(cores: string): boolean {
+  return hasTaskset && spawnSync('taskset', ['-pc', cores, String(process.pid)], { stdio: 'ignore' }).status === 0;
+}
 
 function spawnPinned(args: string[], options: SpawnOptions): ChildProcess {
   return pinned
@@ -147,6 +153,7 @@ export async function benchHttp(options: HttpBenchOptions = {}): Promise<HttpBen
   const connections = options.connections ?? 50;
 
   const dir = await mkdtemp(path.join(tmpdir(), 'mts-bench-http-'));
+  pinned = pinSelf('1');
   try {
     const snapshotDir = path.join(dir, 'snapshot');
     // Only the names stay in this process: the records would make the load tool's heap, and its pauses, big.
@@ -238,6 +245,7 @@ export async function benchHttp(options: HttpBenchOptions = {}): Promise<HttpBen
 
     return { records, connections, seconds, rows };
   } finally {
+    if (pinned) pinSelf(`0-${Math.max(1, availableParallelism() - 1)}`);
     await rm(dir, { recursive: true, force: true });
   }
 }

@@ -5,8 +5,8 @@
  * answers, one search for a common word and one list are sent. Measured: spawn → first Get Server answer,
  * spawn → the first search's and the first list's answers, the slowest Get Server answer until the snapshot
  * is fully loaded, the event loop's longest delay from start to fully loaded (the server reports it), and
- * the server's RSS once loaded. The server runs on one core and this process on the other when `taskset`
- * is there, so the load generator does not steal the server's time.
+ * the server's RSS once loaded. The server is pinned to core 0 when `taskset` is there, so it never
+ * waits for the processor behind this process.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -133,7 +133,7 @@ export function formatStalls(runs: readonly StallFigures[]): string {
   const row = (label: string, value: number, unit: 'ms' | 'MiB', target?: number) =>
     `| ${label} | ${unit === 'ms' ? ms(value) : `${Math.round(value)} MiB`} | ${target === undefined ? '' : judged(value, target, ` ${unit}`)} |`;
   return [
-    `${records.toLocaleString('en')} records, \`node dist/serve.mjs\`${hasTaskset ? ' pinned to core 0 (load from core 1)' : ''}, Get Server every ~${TRICKLE_MS} ms from the spawn; median of ${runs.length} run(s)`,
+    `${records.toLocaleString('en')} records, \`node dist/serve.mjs\`${hasTaskset ? ' pinned to core 0' : ''}, Get Server every ~${TRICKLE_MS} ms from the spawn; median of ${runs.length} run(s)`,
     '',
     '| figure | value | target |',
     '|---|---:|---|',

@@ -31,8 +31,8 @@ interface ParamSpec<T> {
   integers: ReadonlySet<string>;
   /** Parameters compared in any case, lower-cased before validation. */
   lowerCased: ReadonlySet<string>;
-  /** What a request with no query string means (the schema's defaults), computed once. */
-  defaults: T | undefined;
+  /** What a request with no query string means (the schema's defaults), computed on first use. */
+  defaults(): T | undefined;
 }
 
 /** The parameters of an endpoint: its schema, which are integers, which are compared in any case. */
@@ -42,13 +42,21 @@ export function spec<T>(
   integers: string[],
   lowerCased: string[],
 ): ParamSpec<T> {
-  const empty = schema.safeParse({});
+  // Not at module load: a schema's first parse compiles it, which a cold start should not pay for routes
+  // it has not been asked yet.
+  let empty: { value: T | undefined } | undefined;
   return {
     schema,
     names,
     integers: new Set(integers),
     lowerCased: new Set(lowerCased),
-    defaults: empty.success ? empty.data : undefined,
+    defaults() {
+      if (empty === undefined) {
+        const parsed = schema.safeParse({});
+        empty = { value: parsed.success ? parsed.data : undefined };
+      }
+      return empty.value;
+    },
   };
 }
 
@@ -69,7 +77,10 @@ const DIGITS = /^[0-9]+$/;
  * `invalid_parameter` naming every problem.
  */
 export function parse<T>(query: string, parameters: ParamSpec<T>): T {
-  if (query === '' && parameters.defaults !== undefined) return parameters.defaults;
+  if (query === '') {
+    const defaults = parameters.defaults();
+    if (defaults !== undefined) return defaults;
+  }
   checkQuery(query);
 
   const values: Record<string, unknown> = {};

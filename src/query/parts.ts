@@ -8,7 +8,7 @@
  */
 import { type HistoryArtifact } from '../snapshot/history.js';
 import type { LookupArtifact } from '../snapshot/lookup.js';
-import { parseRegistryArtifact, type RegistryArtifact } from '../registry/artifact.js';
+import { parseRegistryArtifact, type RegistryArtifact } from '../registry/files.js';
 import {
   decodeColumns,
   decodeHistory,

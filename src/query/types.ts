@@ -4,7 +4,7 @@
  */
 import type { ListParams } from '../model/schema.js';
 import type { HistoryArtifact, SnapshotRef } from '../snapshot/history.js';
-import type { RegistryArtifact } from '../registry/artifact.js';
+import type { RegistryArtifact } from '../registry/files.js';
 
 /** A page as JSON text (`json` is the text of the array of records), for responses built without a parse. */
 export interface JsonPage {

@@ -10,15 +10,9 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { type RegistryEntry, RegistryEntrySchema } from './schema.js';
+import type { RegistryArtifact } from './files.js';
 
-export const REGISTRY_FILE = 'registry.json';
-/** The committed registry data `npm run import` writes and `npm run build` reads by default. */
-export const DEFAULT_REGISTRY_DATA = 'data/registry/servers.json';
-
-export interface RegistryArtifact {
-  /** In name order (code points of the lower-cased name, then of the name), one per server. */
-  servers: RegistryEntry[];
-}
+export { DEFAULT_REGISTRY_DATA, parseRegistryArtifact, REGISTRY_FILE, type RegistryArtifact } from './files.js';
 
 /** The registry data cannot be used: each line names the file, the entry and the rule. */
 export class RegistryDataError extends Error {
@@ -98,6 +92,3 @@ export function makeRegistryArtifact(entries: readonly RegistryEntry[], names: r
 
 /** The artifact's text, as the build writes it. */
 export const serializeRegistryArtifact = (artifact: RegistryArtifact): string => JSON.stringify(artifact);
-
-/** The artifact from its text (already checked against the manifest's hash: its shape is the build's). */
-export const parseRegistryArtifact = (text: string): RegistryArtifact => JSON.parse(text) as RegistryArtifact;

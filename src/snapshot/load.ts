@@ -15,7 +15,7 @@ import { type Stats, StatsSchema } from '../model/schema.js';
 import { HISTORY_FILE, type HistoryArtifact, type PreviousRecord } from './history.js';
 import { decodeHistorySync, decodeNames } from './encode.js';
 import type { StringTable } from './tables.js';
-import { REGISTRY_FILE } from '../registry/artifact.js';
+import { REGISTRY_FILE } from '../registry/files.js';
 import { ARTIFACT_FILES, ARTIFACT_VERSION, MANIFEST_FILE, ManifestSchema, type ArtifactRole, type Manifest } from './manifest.js';
 
 /** The snapshot cannot be served: the message is one line that says which file and why. */

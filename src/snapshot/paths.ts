@@ -1,7 +1,7 @@
 /** Where things live by default, relative to the repository root (the process's working directory). */
 import { access } from 'node:fs/promises';
 import path from 'node:path';
-import { DEFAULT_REGISTRY_DATA } from '../registry/artifact.js';
+import { DEFAULT_REGISTRY_DATA } from '../registry/files.js';
 
 /** The snapshot `npm start` serves and `npm run build` writes when given no arguments (gitignored). */
 export const DEFAULT_SNAPSHOT_DIR = path.resolve('snapshot');
@@ -15,7 +15,7 @@ export const DEFAULT_INPUT_GLOB = 'data/*.json';
  */
 export async function snapshotIsStale(dir: string, inputGlob: string, registryFile?: string): Promise<boolean> {
   const { readManifest } = await import('./load.js');
-  const { hashInputs } = await import('./read-input.js');
+  const { hashInputs } = await import('./input-files.js');
   try {
     const manifest = await readManifest(dir);
     const { ARTIFACT_VERSION } = await import('./manifest.js');
