@@ -178,5 +178,16 @@ export function formatStalls(runs: readonly StallFigures[]): string {
       'MiB',
       targets.rssMiB,
     ),
+    row(
+      'then the first history request (decodes the history)',
+      median((r) => r.firstHistoryMs),
+      'ms',
+    ),
+    row(
+      'server RSS with the history decoded too',
+      median((r) => r.rssWithHistoryMiB),
+      'MiB',
+      targets.rssMiB,
+    ),
   ].join('\n');
 }
