@@ -96,6 +96,47 @@ function differences(example: Example, answer: Answer): string[] {
   return problems;
 }
 
+describe('the comparison of a documented example with an answer (it can fail)', () => {
+  it('reads a curl example and its answer from Markdown, with the server settings of its fence', () => {
+    const markdown = [
+      '```sh env=FREE_DAILY_LIMIT=1 nth=2',
+      'curl -i $BASE/v1/stats',
+      '```',
+      '',
+      '```',
+      'HTTP/1.1 429 Too Many Requests',
+      'retry-after: 5',
+      '',
+      '{"a": 1}',
+      '```',
+    ].join('\n');
+    expect(examplesOf('x.md', markdown)).toEqual([
+      {
+        where: 'x.md:2',
+        command: 'curl -i $BASE/v1/stats',
+        env: { FREE_DAILY_LIMIT: '1' },
+        nth: 2,
+        shown: {
+          status: { code: 429, reason: 'Too Many Requests' },
+          headers: [['retry-after', '5']],
+          body: '{"a": 1}',
+        },
+      },
+    ]);
+  });
+
+  it('tells a changed value, a member not shown and a value of the wrong form', () => {
+    expect(compareJson({ total: 44 }, { total: 45 })).toEqual(['$.total: got 45, shown 44']);
+    expect(compareJson({ a: 1 }, { a: 1, b: 2 })).toEqual(['$: the answer also has b']);
+    expect(compareJson({ a: 1, '...': '...' }, { a: 1, b: 2 })).toEqual([]);
+    expect(compareJson({ snapshot_id: 'fc0c7acc761ac5d0bde2' }, { snapshot_id: '9ca9dea96f6849813863' })).toEqual([]);
+    expect(compareJson({ snapshot_id: 'fc0c7acc761ac5d0bde2' }, { snapshot_id: 'x' })).toHaveLength(1);
+    expect(compareHeader('etag', 'W/"OBNcUjpeAABnlzAodIZoDB"', 'W/"9ca9dea96f68-1wfown0"')).toHaveLength(1);
+    expect(compareHeader('etag', 'W/"fc0c7acc761a-abc"', 'W/"9ca9dea96f68-1wfown0"')).toEqual([]);
+    expect(compareHeader('content-length', '1942', '2096')).toHaveLength(1);
+  });
+});
+
 describe('the examples of README.md and docs/*.md', { timeout: 60_000 }, () => {
   let work: string;
   let snapshotDir: string;
