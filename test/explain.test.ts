@@ -76,7 +76,7 @@ describe('explainRecord on hand-made signals', () => {
     // 0.1 * 55 + 0.1 * 30 + 0.1 * 15 = 5.5 + 3 + 1.5 = 10
     expect(p.computed).toBe(10);
     expect(p.contributions[0]).toMatchObject({ signal: 'github_stars', value: 3, points: 5.5, max: 55 });
-    expect(p.contributions[0]?.note).toBe('github_stars 3: 5.5 of 55 points (log brackets 1, 10, 100, 1000, 10000).');
+    expect(p.contributions[0]?.note).toBe('3 GitHub stars: 5.5 of 55 points (log brackets 1, 10, 100, 1000, 10000).');
     const top = sub(
       explainRecord(record({ github_stars: 10000, github_forks: 1000, github_watchers: 100 })),
       'popularity',
@@ -114,7 +114,7 @@ describe('explainRecord on hand-made signals', () => {
     expect(m.computed).toBe(78);
     const unknown = sub(explainRecord(record({ active_commit_weeks: null, contributor_count: null })), 'maintenance');
     expect(unknown.contributions.find((c) => c.signal === 'contributor_count')?.note).toBe(
-      'contributor_count not measured: 0 of 15 points.',
+      'Contributors not measured: 0 of 15 points.',
     );
   });
 

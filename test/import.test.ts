@@ -349,13 +349,13 @@ describe('badges', () => {
     for (const badge of badges) expect(BadgeSchema.safeParse(badge).success).toBe(true);
   });
 
-  it('gives popular from the star threshold on, saying the signal and its value', () => {
+  it('gives popular from the star threshold on, saying the stars and the threshold in words', () => {
     expect(badgesFor({ ...base, github_stars: POPULAR_MIN_STARS - 1 })).toEqual([]);
     expect(badgesFor({ ...base, github_stars: POPULAR_MIN_STARS })).toEqual([
       {
         id: 'popular',
         label: 'Popular',
-        evidence: `github_stars is ${POPULAR_MIN_STARS} (at least ${POPULAR_MIN_STARS})`,
+        evidence: `${POPULAR_MIN_STARS} GitHub stars (the badge needs at least ${POPULAR_MIN_STARS})`,
       },
     ]);
   });
@@ -366,7 +366,7 @@ describe('badges', () => {
     expect(ids(ACTIVE_MIN_PUSH_RECENCY - 0.001)).toEqual([]);
     expect(ids(ACTIVE_MIN_PUSH_RECENCY)).toEqual(['actively-maintained']);
     const evidence = badgesFor({ ...base, github_stars: 0, last_push_recency: 1 })[0]?.evidence;
-    expect(evidence).toContain('last_push_recency is 1');
+    expect(evidence).toBe('Last push within 30 days of the scan (the badge needs a push within about 64 days)');
   });
 });
 

@@ -33,7 +33,7 @@ const RECORDS = [
     name: 'io.github.acme/postgres-mcp',
     trust_score: 86,
     scores: { provenance: 90, maintenance: 80, popularity: 85, permissions: 88 },
-    badges: [{ id: 'popular', label: 'Popular', evidence: 'github_stars is 1234 (at least 100)' }],
+    badges: [{ id: 'popular', label: 'Popular', evidence: '1,234 GitHub stars (the badge needs at least 100)' }],
     verified_publisher: true,
     targets: ['PostgreSQL'],
     install: {

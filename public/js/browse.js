@@ -3,6 +3,7 @@ import { showServer } from './card.js';
 import { api, state } from './client.js';
 import { $, fmt, h } from './dom.js';
 import { labelChip, nameNode, scorePill } from './labels.js';
+import { unknownFilterNotes } from './filters.js';
 import { explainGlobally, keyWorks } from './notices.js';
 import { flagMeaning } from './words.js';
 
@@ -91,6 +92,41 @@ export function filterByFlag(flag) {
   $('browse-title').focus({ preventScroll: true });
 }
 
+/**
+ * Under an empty list, say which flag or target the data does not know and name the known ones; otherwise
+ * clear that note.
+ * @param {number} seq the list load this belongs to
+ * @param {{ flags: string, target: string } | null} filters the filters of an empty answer, or null
+ */
+async function explainEmpty(seq, filters) {
+  const box = $('browse-unknown');
+  const notes = filters ? await unknownFilterNotes(filters, useKnownValue) : null;
+  if (seq !== state.listSeq) return;
+  box.replaceChildren(...(notes ?? []));
+  box.hidden = notes === null;
+}
+
+/**
+ * Put a known value in place of the unknown one (the other flags of the field stay), and list again.
+ * @param {'flags' | 'target'} field
+ * @param {string} from
+ * @param {string} to
+ */
+function useKnownValue(field, from, to) {
+  const form = /** @type {HTMLFormElement} */ ($('browse-form'));
+  const input = /** @type {HTMLInputElement} */ (form.elements.namedItem(field));
+  input.value =
+    field === 'target'
+      ? to
+      : input.value
+          .split(',')
+          .map((part) => (part.trim() === from ? to : part.trim()))
+          .filter(Boolean)
+          .join(',');
+  state.list.offset = 0;
+  void loadList();
+}
+
 /** @param {boolean} [paging] */
 export async function loadList(paging = false) {
   const seq = ++state.listSeq;
@@ -165,6 +201,7 @@ export async function loadList(paging = false) {
         ),
       );
     }
+    void explainEmpty(seq, meta.total === 0 ? params : null);
     const first = data.length === 0 ? 0 : meta.offset + 1;
     const last = meta.offset + data.length;
     $('page-status').textContent =
@@ -175,6 +212,7 @@ export async function loadList(paging = false) {
     if (paging) $('browse').scrollIntoView({ block: 'nearest' });
   } catch (failure) {
     if (seq !== state.listSeq) return;
+    $('browse-unknown').hidden = true;
     if (!explainGlobally(failure)) {
       error.textContent = failure instanceof Error ? failure.message : String(failure);
       error.hidden = false;

@@ -26,6 +26,8 @@ export const state = {
   doc: null,
   /** @type {string[]} */
   labels: [],
+  /** The last `/v1/stats` answer's data: the flags and targets the list's filters know. @type {any} */
+  stats: null,
   list: { offset: 0, total: 0, limit: 25 },
   searchSeq: 0,
   listSeq: 0,

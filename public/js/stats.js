@@ -3,6 +3,7 @@ import { filterByFlag } from './browse.js';
 import { api, state } from './client.js';
 import { $, fmt, h, svg } from './dom.js';
 import { bandKey } from './labels.js';
+import { offerFilterValues } from './filters.js';
 import { explainGlobally, keyWorks } from './notices.js';
 import { BAND_RANGES, flagMeaning } from './words.js';
 
@@ -46,7 +47,7 @@ function renderStats(stats) {
   const flagNames = Object.keys(stats.flag_summary).sort(
     (a, b) => stats.flag_summary[b] - stats.flag_summary[a] || a.localeCompare(b),
   );
-  $('flag-names').replaceChildren(...flagNames.map((flag) => h('option', { value: flag })));
+  offerFilterValues(stats);
 
   const flagTable = h(
     'table',

@@ -172,9 +172,7 @@ export function generateRecords(count: number, seed = 42): ServerRecord[] {
       scores,
       flags,
       badges:
-        stars >= 1000
-          ? [{ id: 'popular', label: 'Popular', evidence: `github_stars is ${stars} (at least 1000)` }]
-          : [],
+        stars >= 1000 ? [{ id: 'popular', label: 'Popular', evidence: `${stars} GitHub stars (at least 1000)` }] : [],
       verified_publisher: random() < 0.01,
       targets,
       scored_at: `2026-02-${String(day).padStart(2, '0')}T${String(int(0, 23)).padStart(2, '0')}:00:00.000Z`,

@@ -12,11 +12,12 @@
  * shows the stored values, so a reader is never handed an invented breakdown as the pipeline's own.
  */
 import type { ServerRecord, Signals } from '../model/schema.js';
+import { signalWords } from '../model/signal-words.js';
 
 export const EXPLAIN_METHOD_VERSION = 'mcp-scorecard@7bc729d32417798a50c24bc4f5d5d9bb9cfa10f3';
 
 export interface SignalContribution {
-  signal: string;
+  signal: keyof Signals;
   value: boolean | number | null;
   points: number;
   max: number;
@@ -127,6 +128,11 @@ export function roundHalfEven(x: number): number {
 /** Points to show: two decimals are enough for a reader; the sums use the unrounded values. */
 const shown = (points: number): number => Math.round(points * 100) / 100;
 
+/** The signal's value in words (never its field name), for the notes and the summary. */
+function words(signal: keyof Signals, value: boolean | number | null): string {
+  return signalWords(signal, value as never);
+}
+
 function contribution(
   signal: keyof Signals,
   value: boolean | number | null,
@@ -134,7 +140,8 @@ function contribution(
   max: number,
   why: string,
 ): SignalContribution {
-  const label = value === null ? `${signal} not measured` : `${signal} ${String(value)}`;
+  const said = words(signal, value);
+  const label = `${said.charAt(0).toUpperCase()}${said.slice(1)}`;
   return { signal, value, points: shown(points), max, note: `${label}: ${shown(points)} of ${max} points${why}.` };
 }
 
@@ -163,7 +170,7 @@ function maintenance(s: Signals): Category {
     ['repo_age_over_90d', s.repo_age_over_90d, s.repo_age_over_90d ? 10 : 0, 10, ''],
     // The pipeline scaled the unrounded fraction; the record keeps it to 3 decimals, so this can be off
     // by up to 0.0125 points, which only matters when the total lands next to a .5.
-    ['last_push_recency', s.last_push_recency, recency * 25, 25, ' (scaled: 1 within 30 days, 0 at 365)'],
+    ['last_push_recency', s.last_push_recency, recency * 25, 25, ' (full points within 30 days, none at 365)'],
     ['active_commit_weeks', s.active_commit_weeks, weeks > 0 ? Math.min(weeks / 52, 1) * 20 : 0, 20, ' (weeks of 52)'],
     ['contributor_count', s.contributor_count, bracket(s.contributor_count, CONTRIBUTOR_TIERS) * 15, 15, ''],
     // Pipeline v0.1 records one version for every server (a stub) and the tiers give it 5 points.
@@ -253,7 +260,7 @@ function weakestReason(sub: SubScoreExplanation, s: Signals): string {
     .filter((c) => c.points < c.max)
     .sort((a, b) => b.max - b.points - (a.max - a.points))
     .slice(0, 3)
-    .map((c) => `${c.signal} ${c.value === null ? 'unknown' : String(c.value)} (${c.points} of ${c.max})`);
+    .map((c) => `${words(c.signal, c.value)} (${c.points} of ${c.max})`);
   return missing.length === 0
     ? `${sub.name} is ${sub.computed}, every signal at full points`
     : `${sub.name} is ${sub.computed}, held back mostly by ${missing.join(', ')}`;
@@ -297,7 +304,7 @@ export function explainRecord(record: ServerRecord): Explanation | undefined {
         (sub) =>
           `${sub.name} is ${sub.computed} here, ${sub.stored} stored` +
           (roundingMisses.has(sub.name)
-            ? ' (last_push_recency is kept to 3 decimals, and its unrounded value can give the stored score)'
+            ? ' (the recency of the last push is kept to 3 decimals, and its unrounded value can give the stored score)'
             : ''),
       );
     if (trust.computed !== trust.stored) {

@@ -1,10 +1,11 @@
 /**
  * Badges: a few positive facts about a server, each read from one scoring signal by the table below and
- * shown with its evidence. Flags already carry the negative findings, so badges only ever say something good;
- * a badge that is absent means "not shown by the signals", never "known to be false". data/README.md mirrors
- * the table (a test keeps the two in step).
+ * shown with its evidence, that signal's value in words (src/model/signal-words.ts). Flags already carry the
+ * negative findings, so badges only ever say something good; a badge that is absent means "not shown by the
+ * signals", never "known to be false". data/README.md mirrors the table (a test keeps the two in step).
  */
 import type { Badge, Signals } from '../model/schema.js';
+import { daysSincePush, signalWords } from '../model/signal-words.js';
 
 /** One row of the badge table: the badge, its rule in words, and the rule itself. */
 export interface BadgeRule {
@@ -12,8 +13,12 @@ export interface BadgeRule {
   readonly label: string;
   /** The rule as data/README.md states it. */
   readonly rule: string;
-  /** The evidence sentence when the rule holds, or `undefined` when it does not. */
-  readonly evidence: (signals: Signals) => string | undefined;
+  /** The signal the badge is read from; its evidence says that signal's value in words (signal-words.ts). */
+  readonly signal: keyof Signals;
+  /** Whether the rule holds. */
+  readonly holds: (signals: Signals) => boolean;
+  /** The threshold in words, added to the evidence where the rule has one. */
+  readonly threshold?: string;
 }
 
 /** Stars from which a server counts as popular: about the top 6% of the 2026-02-21 scorecard. */
@@ -25,73 +30,67 @@ export const POPULAR_MIN_STARS = 100;
  */
 export const ACTIVE_MIN_PUSH_RECENCY = 0.9;
 
-const when = (holds: boolean, evidence: string): string | undefined => (holds ? evidence : undefined);
-
 /** The badge table, in output order. */
 export const BADGE_RULES: readonly BadgeRule[] = [
-  {
-    id: 'license',
-    label: 'License',
-    rule: 'has_license is true',
-    evidence: (s) =>
-      when(s.has_license, 'has_license is true: the repository declares a license the scoring pipeline recognises'),
-  },
+  { id: 'license', label: 'License', rule: 'has_license is true', signal: 'has_license', holds: (s) => s.has_license },
   {
     id: 'security-policy',
     label: 'Security policy',
     rule: 'has_security_md is true',
-    evidence: (s) => when(s.has_security_md, 'has_security_md is true: the repository has a SECURITY.md policy'),
+    signal: 'has_security_md',
+    holds: (s) => s.has_security_md,
   },
   {
     id: 'code-of-conduct',
     label: 'Code of conduct',
     rule: 'has_code_of_conduct is true',
-    evidence: (s) => when(s.has_code_of_conduct, 'has_code_of_conduct is true: the repository has a code of conduct'),
+    signal: 'has_code_of_conduct',
+    holds: (s) => s.has_code_of_conduct,
   },
   {
     id: 'established',
     label: 'Established',
     rule: 'repo_age_over_90d is true',
-    evidence: (s) =>
-      when(s.repo_age_over_90d, 'repo_age_over_90d is true: the repository was over 90 days old when scored'),
+    signal: 'repo_age_over_90d',
+    holds: (s) => s.repo_age_over_90d,
   },
   {
     id: 'actively-maintained',
     label: 'Actively maintained',
     rule: `last_push_recency is at least ${ACTIVE_MIN_PUSH_RECENCY}`,
-    evidence: (s) =>
-      s.last_push_recency !== null && s.last_push_recency >= ACTIVE_MIN_PUSH_RECENCY
-        ? `last_push_recency is ${s.last_push_recency} (at least ${ACTIVE_MIN_PUSH_RECENCY}): ` +
-          'the repository was pushed to within about 64 days of the scan'
-        : undefined,
+    signal: 'last_push_recency',
+    holds: (s) => s.last_push_recency !== null && s.last_push_recency >= ACTIVE_MIN_PUSH_RECENCY,
+    threshold: `the badge needs a push within about ${daysSincePush(ACTIVE_MIN_PUSH_RECENCY)} days`,
   },
   {
     id: 'popular',
     label: 'Popular',
     rule: `github_stars is at least ${POPULAR_MIN_STARS}`,
-    evidence: (s) =>
-      s.github_stars !== null && s.github_stars >= POPULAR_MIN_STARS
-        ? `github_stars is ${s.github_stars} (at least ${POPULAR_MIN_STARS})`
-        : undefined,
+    signal: 'github_stars',
+    holds: (s) => s.github_stars !== null && s.github_stars >= POPULAR_MIN_STARS,
+    threshold: `the badge needs at least ${POPULAR_MIN_STARS}`,
   },
   {
     id: 'namespace-owner-match',
     label: 'Namespace matches repository owner',
     rule: 'namespace_matches_owner is true',
-    evidence: (s) =>
-      when(
-        s.namespace_matches_owner,
-        'namespace_matches_owner is true: the registry namespace matches the GitHub owner of the repository',
-      ),
+    signal: 'namespace_matches_owner',
+    holds: (s) => s.namespace_matches_owner,
   },
 ];
+
+/** The evidence of a badge whose rule holds: its signal's value in words, and the threshold if it has one. */
+export function badgeEvidence(rule: BadgeRule, signals: Signals): string {
+  const words = signalWords(rule.signal, signals[rule.signal]);
+  const sentence = `${words.charAt(0).toUpperCase()}${words.slice(1)}`;
+  return rule.threshold === undefined ? sentence : `${sentence} (${rule.threshold})`;
+}
 
 /** The badges a server earns from its signals, in the order of BADGE_RULES. */
 export function badgesFor(signals: Signals): Badge[] {
   const badges: Badge[] = [];
   for (const rule of BADGE_RULES) {
-    const evidence = rule.evidence(signals);
-    if (evidence !== undefined) badges.push({ id: rule.id, label: rule.label, evidence });
+    if (rule.holds(signals)) badges.push({ id: rule.id, label: rule.label, evidence: badgeEvidence(rule, signals) });
   }
   return badges;
 }

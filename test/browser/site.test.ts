@@ -17,6 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FLAGS } from '../../src/model/vocabulary.js';
 import { buildSnapshot } from '../../src/snapshot/build.js';
 import { type ServerProcess, startServerProcess } from '../../scripts/lib/server-process.js';
 
@@ -39,6 +40,8 @@ const LIMITED_KEY = 'site-test-limited-key-0123456789';
 const VIEW_KEY = 'site-test-view-key-0123456789';
 /** For the check of a pasted configuration: each item of a check is a request of the key's day. */
 const CHECK_KEY = 'site-test-check-key-0123456789';
+/** For the steps of the filters' known values. */
+const FILTER_KEY = 'site-test-filter-key-0123456789';
 /** Small enough to use up in the test, large enough for every other step of it. */
 const DAILY_LIMIT = 60;
 
@@ -91,7 +94,7 @@ suite(title, { timeout: 90_000 }, () => {
     // The store-down server: Redis on a port nothing listens on. `API_KEYS` keys are checked without the
     // store, so a valid key reaches the counter, which cannot be reached: 502.
     [server, storeDown] = await Promise.all([
-      startServerProcess({ ...common, API_KEYS: `${KEY},${LIMITED_KEY},${VIEW_KEY},${CHECK_KEY}` }),
+      startServerProcess({ ...common, API_KEYS: `${KEY},${LIMITED_KEY},${VIEW_KEY},${CHECK_KEY},${FILTER_KEY}` }),
       startServerProcess({ ...common, API_KEYS: KEY, STORE: 'redis', REDIS_URL: 'redis://127.0.0.1:9' }),
     ]);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
@@ -338,6 +341,66 @@ suite(title, { timeout: 90_000 }, () => {
     expectClean(watch);
   });
 
+  it('offers the known flags and targets, and names them, closest first, when a filter matches nothing known', async () => {
+    const { page, watch } = await openPage(server.url);
+    await enterKey(page, FILTER_KEY);
+    const status = page.locator('#page-status');
+    await poll(() => status.textContent()).toBe('1–25 of 2,296');
+    // The fields' choices: every target of the statistics, most common first, and every flag of the vocabulary.
+    const stats = (await (
+      await page.request.get(`${server.url}/v1/stats`, { headers: { 'X-API-Key': FILTER_KEY } })
+    ).json()) as { data: { target_summary: Record<string, number> } };
+    const targets = Object.keys(stats.data.target_summary);
+    expect(targets.length).toBeGreaterThan(50);
+    await poll(() => page.locator('#target-names option').count()).toBe(targets.length);
+    expect(await page.locator('#target-names option').first().getAttribute('value')).toBe(targets[0]);
+    expect(await page.locator('#f-target').getAttribute('list')).toBe('target-names');
+    const flagChoices = await page
+      .locator('#flag-names option')
+      .evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
+    for (const flag of FLAGS) expect(flagChoices).toContain(flag.name);
+
+    // A target the data does not know: the empty page says so and names the known ones, closest first.
+    const notice = page.locator('#browse-unknown');
+    await page.getByLabel('Target').fill('postgres');
+    await listReload(page, () => page.getByRole('button', { name: 'Apply' }).click());
+    expect(await status.textContent()).toBe('0 of 0');
+    await notice.waitFor();
+    expect(await notice.textContent()).toContain(
+      'No server has the target "postgres": targets are named as platforms.',
+    );
+    expect(await notice.textContent()).toContain(`(${targets.length} in all; the field offers every one)`);
+    expect(await notice.locator('.known-value').first().textContent()).toBe('PostgreSQL');
+    await shot(page, '05b-unknown-target', '#browse');
+    // Choosing a named value puts it in the filter and lists again.
+    await listReload(page, () => notice.locator('.known-value', { hasText: 'PostgreSQL' }).click());
+    expect(await page.getByLabel('Target').inputValue()).toBe('PostgreSQL');
+    expect(await status.textContent()).toMatch(/^1–\d+ of \d+$/);
+    expect(await notice.isHidden()).toBe(true);
+
+    // A misspelt flag: the closest flag in use comes first; a word that is no flag at all is said to be none.
+    await page.getByLabel('Target').fill('');
+    await page.getByLabel('Flag', { exact: true }).fill('NO_SORCE');
+    await listReload(page, () => page.getByRole('button', { name: 'Apply' }).click());
+    await notice.waitFor();
+    expect(await notice.textContent()).toContain('"NO_SORCE" is not a flag this service knows');
+    expect(await notice.locator('.known-value').first().textContent()).toBe('NO_SOURCE');
+    await page.getByLabel('Flag', { exact: true }).fill('NOPE');
+    await listReload(page, () => page.getByRole('button', { name: 'Apply' }).click());
+    await poll(() => notice.textContent()).toContain('"NOPE" is not a flag this service knows');
+    expect(await notice.textContent()).toContain('Flags in use, closest first:');
+
+    // Known values that together match nothing: the page says nothing matches, and names no values.
+    await page.getByLabel('Flag', { exact: true }).fill('REPO_ARCHIVED');
+    await page.getByLabel('Target').fill('PostgreSQL');
+    await page.getByLabel('Minimum score').fill('100');
+    await listReload(page, () => page.getByRole('button', { name: 'Apply' }).click());
+    expect(await status.textContent()).toBe('0 of 0');
+    await poll(() => notice.isHidden()).toBe(true);
+    expect(await page.locator('#browse-rows').textContent()).toContain('No server matches');
+    expectClean(watch);
+  });
+
   it('says a server was not found (404) and suggests searching', async () => {
     const { page, watch } = await openPage(server.url);
     await enterKey(page, KEY);
@@ -492,7 +555,12 @@ suite(title, { timeout: 90_000 }, () => {
     await details.locator('summary').click();
     expect(await details.locator('.explain-list > li').count()).toBe(4);
     expect(await details.locator('.explain-head').first().textContent()).toBe('Provenance · weight 30% · 80 of 100');
-    expect(await details.textContent()).toContain('has_source_repo true: 25 of 25 points.');
+    expect(await details.textContent()).toContain('A source repository in the registry entry: 25 of 25 points.');
+    // Badge evidence and the explanation say signals in words, never by their field names.
+    expect(await card.locator('.evidence').allTextContents()).toContain(
+      'Last push within 30 days of the scan (the badge needs a push within about 64 days)',
+    );
+    expect(await card.textContent()).not.toMatch(/\b(has_[a-z_]+|last_push_recency|github_stars|[a-z]+_count)\b/);
     await shot(page, '11-card-history-explain', '#server');
     expectClean(watch);
 

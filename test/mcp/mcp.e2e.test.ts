@@ -26,7 +26,7 @@ const RECORDS: ServerRecord[] = [
     name: 'io.github.acme/postgres-mcp',
     trust_score: 86,
     scores: { provenance: 90, maintenance: 80, popularity: 70, permissions: 95 },
-    badges: [{ id: 'license', label: 'License', evidence: 'has_license is true' }],
+    badges: [{ id: 'license', label: 'License', evidence: 'A licence the scoring pipeline recognises' }],
     verified_publisher: true,
     targets: ['PostgreSQL'],
     install: {
