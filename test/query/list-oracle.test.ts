@@ -157,5 +157,21 @@ describe('list agrees with a naive oracle', () => {
       const page = engine.list(params);
       expect({ names: page.items.map((r) => r.name), total: page.total }).toEqual(expected);
     }
+    // Deep pages of a min_score filter alone skip whole blocks of 1,024 positions of the order by their
+    // counts: every page boundary, near one and past the end.
+    const deep = fc.record({
+      sort: fc.constantFrom(...SORT_FIELDS),
+      order: fc.constantFrom('asc' as const, 'desc' as const),
+      min_score: fc.integer({ min: 0, max: 100 }),
+      offset: fc.oneof(
+        fc.integer({ min: 0, max: records.length }),
+        fc.constantFrom(1023, 1024, 1025, 2047, 2048, 4096),
+      ),
+      limit: fc.integer({ min: 1, max: 200 }),
+    });
+    for (const params of fc.sample(deep, { numRuns: 300, seed: 13 })) {
+      const page = engine.list(params);
+      expect({ names: page.items.map((r) => r.name), total: page.total }).toEqual(oracle(records, params));
+    }
   });
 });
