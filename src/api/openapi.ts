@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { PLANS } from '../keys/plans.js';
 import { ISO_UTC_PATTERN } from '../model/schema.js';
 import { COMPONENTS, errorBodyFor, type SchemaComponentName } from './envelope.js';
-import type { Route } from './route.js';
+import type { OperationDoc, Route } from './route.js';
 import { ROUTES } from './routes.js';
 
 /** The version of the document (of the interface it describes), not of the package. */
@@ -154,7 +154,11 @@ function errorResponses(): Record<ErrorResponseName, JsonObject> {
 
 const responseRef = (name: ErrorResponseName | 'NotModified') => ({ $ref: `#/components/responses/${name}` });
 
-/** The GET operation of `route`, as the document describes it. */
+/** What names and describes an operation, the same for every kind of route. */
+function described(spec: OperationDoc): JsonObject {
+  return { operationId: spec.operationId, summary: spec.summary, description: spec.description, tags: [spec.tag] };
+}
+
 /** A keyless document route (the badge): its own media type, public caching, the badge even for a 404. */
 function documentOperation(route: Route): JsonObject {
   const spec = route.doc;
@@ -162,10 +166,7 @@ function documentOperation(route: Route): JsonObject {
   const svg = { [media]: { schema: { type: 'string', description: media === 'image/svg+xml' ? 'An SVG image.' : 'An Atom 1.0 feed.' } } };
   const headers = headerRefs([...RATE_LIMIT_HEADERS, 'ETag', 'Cache-Control']);
   return {
-    operationId: spec.operationId,
-    summary: spec.summary,
-    description: spec.description,
-    tags: [spec.tag],
+    ...described(spec),
     security: [],
     parameters: [
       ...(spec.path ? parametersOf(spec.path.schema, 'path', spec.path.descriptions) : []),
@@ -197,10 +198,7 @@ function registryOperation(route: Route): JsonObject {
     content: jsonContent(ref('RegistryError')),
   });
   return {
-    operationId: spec.operationId,
-    summary: spec.summary,
-    description: spec.description,
-    tags: [spec.tag],
+    ...described(spec),
     security: [],
     parameters: [
       ...(spec.path ? parametersOf(spec.path.schema, 'path', spec.path.descriptions) : []),
@@ -258,10 +256,7 @@ function operation(route: Route): JsonObject {
     content: jsonContent(embedded(z.toJSONSchema(route.body.schema, { io: 'input' }) as JsonObject)),
   };
   return {
-    operationId: spec.operationId,
-    summary: spec.summary,
-    description: spec.description,
-    tags: [spec.tag],
+    ...described(spec),
     ...(spec.keyed ? {} : { security: [] }),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(requestBody ? { requestBody } : {}),
