@@ -14,6 +14,9 @@ export function judged(value: number, limit: number, unit: string, kind: 'max' |
   return `${kind === 'max' ? '≤' : '≥'} ${limit}${unit}: ${verdict(value, limit, kind)}`;
 }
 
+/** Spawn → first Get Server answer on the committed dataset, ms (issue 11). */
+export const COMMITTED_COLD_START_MS = 150;
+
 export interface SizeTargets {
   /** Spawn → first Get Server answer, ms (issue 11: 250 at 100,000). */
   coldStartMs?: number;
