@@ -105,6 +105,11 @@ async function childQuery(dir: string, records: number) {
     ['search: rare word "kubernetes"', () => engine.searchJson('kubernetes', 20)],
     ['search: typo "postgrse"', () => engine.searchJson('postgrse', 20)],
     ['search: two words "slack tools"', () => engine.searchJson('slack tools', 20)],
+    [
+      'search: names + descriptions "manage files"',
+      () => engine.searchJson('manage files', 20, { in: ['name', 'description'] }),
+    ],
+    ['search: "mcp", offset N/100', () => engine.searchJson('mcp', 20, { offset: Math.floor(records / 100) })],
   ];
   const results = cases.map(([name, fn]) => ({ name, ...latency(fn, name.startsWith('search') ? 500 : CALLS) }));
   return {

@@ -21,6 +21,12 @@ export function setupSearch() {
     }
     timer = setTimeout(() => void runSearch(query), SEARCH_DEBOUNCE_MS);
   });
+  // Searching descriptions too is a choice of where to look: the same words, asked again.
+  $('search-descriptions').addEventListener('change', () => {
+    clearTimeout(timer);
+    const query = input.value.trim();
+    if (query.length >= SEARCH_MIN) void runSearch(query);
+  });
   $('search-form').addEventListener('submit', (event) => {
     event.preventDefault();
     clearTimeout(timer);
@@ -57,7 +63,12 @@ export async function runSearch(query) {
   status.textContent = 'Searching…';
   list.setAttribute('aria-busy', 'true');
   try {
-    const { data, meta } = await api('/search', { q: query, limit: SEARCH_LIMIT });
+    const descriptions = /** @type {HTMLInputElement} */ ($('search-descriptions')).checked;
+    const { data, meta } = await api('/search', {
+      q: query,
+      limit: SEARCH_LIMIT,
+      ...(descriptions ? { in: 'name,description' } : {}),
+    });
     if (seq !== state.searchSeq) return;
     keyWorks();
     list.replaceChildren(
@@ -80,7 +91,9 @@ export async function runSearch(query) {
     );
     status.textContent =
       meta.total === 0
-        ? `No server name matches “${query}”.`
+        ? descriptions
+          ? `No server name or description matches “${query}”.`
+          : `No server name matches “${query}”. Tick “Also search what servers do” to look in their descriptions.`
         : meta.total > data.length
           ? `Best ${data.length} of ${fmt(meta.total)} matches for “${query}”.`
           : `${fmt(meta.total)} ${meta.total === 1 ? 'match' : 'matches'} for “${query}”.`;

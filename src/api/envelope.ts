@@ -49,7 +49,7 @@ const pageMeta = (limits: { min: number; max: number }) =>
 
 /** `meta` of List Servers: the page's bounds and how many matched in all. */
 export const ListMetaSchema = pageMeta(LIMITS.list);
-/** `meta` of Search: `offset` is always 0 (search has no paging, only `limit`). */
+/** `meta` of Search: `total` matches, `limit`, and the `offset` asked for (default 0). */
 export const SearchMetaSchema = pageMeta(LIMITS.search);
 
 /** Health's `data`: the record of the specification plus what the gateway knows about its snapshot and store. */
@@ -171,7 +171,7 @@ export const COMPONENTS = {
   HealthData: [HealthDataSchema, 'Health (specification 2.4): `status` is "ok", or "degraded" when the counter store does not answer.'],
   ResponseMeta: [ResponseMetaSchema, 'Request metadata: `cached` is true exactly when the body came from the one-hour response cache. May carry more members.'],
   ListMeta: [ListMetaSchema, 'Metadata of a list page: `total` matching records, the page `limit` and `offset`.'],
-  SearchMeta: [SearchMetaSchema, 'Metadata of a search: `total` matches, `limit`; `offset` is 0.'],
+  SearchMeta: [SearchMetaSchema, 'Metadata of a search: `total` matches, `limit`, and the `offset` asked for (default 0).'],
   ServerResponse: [ServerResponseSchema, 'Get Server'],
   ServerListResponse: [ServerListResponseSchema, 'List Servers: `data` is the page of full server records.'],
   SearchResponse: [SearchResponseSchema, 'Search: `data` holds the best matches first, full server records.'],

@@ -66,7 +66,7 @@ const LIST = spec(
   ['limit', 'offset', 'min_score'],
   ['order'],
 );
-const SEARCH = spec(SearchParamsSchema, Object.keys(SearchParamsSchema.shape), ['limit'], []);
+const SEARCH = spec(SearchParamsSchema, Object.keys(SearchParamsSchema.shape), ['limit', 'offset'], ['in']);
 const LOOKUP = spec(LookupParamsSchema, Object.keys(LookupParamsSchema.shape), [], []);
 const CHANGES = spec(ChangesParamsSchema, Object.keys(ChangesParamsSchema.shape), ['limit', 'offset'], []);
 

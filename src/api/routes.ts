@@ -46,6 +46,8 @@ const LIST_PARAMS: Record<keyof ListParams, string> = {
 const SEARCH_PARAMS: Record<keyof SearchParams, string> = {
   q: 'Words to find in server names (at least 2 characters after trimming). Prefix matching (`postg` finds `postgres`), typo tolerance for words of 4 or more characters; several words must all match; the id weighs more than the namespace.',
   limit: 'Maximum number of results.',
+  offset: 'How many matches to skip, to page through every match (`meta.total` says how many there are).',
+  in: 'Where to look: `name` (the default, as the specification says), `description` (the registry description each record carries, split into words as names are), or `name,description`: each word may match the name or the description, and every server whose name matches ranks above every server that matches only by its description. Case-insensitive; an extension of this service.',
 };
 
 const LOOKUP_PARAMS: Record<keyof LookupParams, string> = {
@@ -133,7 +135,7 @@ export const ROUTES: readonly Route[] = [
     doc: {
       operationId: 'searchServers',
       summary: 'Search',
-      description: `Search servers by name; best matches first (ties go to the higher trust score), at most \`limit\` (default ${LIMITS.search.default}). A query whose words all equal a server's id ranks that server first.`,
+      description: `Search servers by name; best matches first (ties go to the higher trust score), at most \`limit\` (default ${LIMITS.search.default}). A query whose words all equal a server's id ranks that server first. \`offset\` pages through every match; \`in=name,description\` also finds servers by what their registry description says, after every name match.`,
       tag: 'Servers',
       body: 'SearchResponse',
       query: { schema: SearchParamsSchema, descriptions: SEARCH_PARAMS },

@@ -113,6 +113,19 @@ const FLAG_RATES: [string, number][] = [
   ['REPO_ARCHIVED', 0.006],
   ['STAGING_ARTIFACT', 0.004],
 ];
+/** Words of registry descriptions, commonest first (descriptions draw them with a skew, as real text has). */
+const DESCRIPTION_WORDS = (
+  'mcp server for the and to with your data ai agents access tools manage search read write create ' +
+  'files api local model context protocol integration query list update delete documents using via ' +
+  'assistant secure fast simple open source real time automation workflows messages users projects ' +
+  'issues repositories database tables records analytics reports dashboards metrics logs alerts ' +
+  'monitoring deploy cloud storage images video audio web pages scraping browser content markdown ' +
+  'notes tasks calendar events email contacts payments invoices customers orders products inventory ' +
+  'maps places weather forecasts news articles research papers code review tests builds pipelines ' +
+  'secrets keys tokens permissions teams channels chat knowledge graph vector embeddings memory ' +
+  'translation languages speech transcription summaries sql schemas migrations backups'
+).split(' ');
+
 const PACKAGE_TYPES = ['npm', 'pypi', 'oci', 'mcpb', 'nuget'];
 const TRANSPORTS = ['stdio', 'streamable-http', 'sse'];
 
@@ -127,6 +140,16 @@ export function generateRecords(count: number, seed = 42): ServerRecord[] {
   const companies = Array.from({ length: Math.max(5, Math.floor(count / 40)) }, () => word());
   const seen = new Set<string>();
   const records: ServerRecord[] = [];
+  // Descriptions come from their own sequence, so adding them left every other field as it was.
+  const describeRandom = seededRandom(seed ^ 0x5eed);
+  const describe = (parts: readonly string[]) => {
+    const words = [...parts.filter((part) => part !== 'mcp' && part !== 'server')];
+    const length = 6 + Math.floor(describeRandom() * 12);
+    while (words.length < length)
+      words.push(DESCRIPTION_WORDS[Math.floor(describeRandom() ** 2 * DESCRIPTION_WORDS.length)]!);
+    const text = words.join(' ');
+    return text.charAt(0).toUpperCase() + text.slice(1);
+  };
 
   for (let n = 0; records.length < count; n++) {
     const roll = random();
@@ -170,6 +193,7 @@ export function generateRecords(count: number, seed = 42): ServerRecord[] {
       trust_score: trust,
       trust_label: labelForScore(trust),
       scores,
+      ...(describeRandom() < 0.95 ? { description: describe(parts) } : {}),
       flags,
       badges:
         stars >= 1000 ? [{ id: 'popular', label: 'Popular', evidence: `${stars} GitHub stars (at least 1000)` }] : [],

@@ -76,7 +76,8 @@ export interface TrustApiClient {
   /** The API's base URL, without credentials (for messages). */
   readonly baseUrl: string;
   getServer(name: string): Promise<ServerRecord>;
-  search(params: SearchParams): Promise<RecordPage>;
+  /** Search; `offset` and `in` are sent only when they differ from the defaults (0, `name`). */
+  search(params: Pick<SearchParams, 'q'> & Partial<SearchParams>): Promise<RecordPage>;
   list(params: ListParams): Promise<RecordPage>;
   stats(): Promise<Stats>;
   /** The servers a package (`npm:@scope/pkg`) or a remote URL belongs to, most trusted first. */
@@ -194,7 +195,12 @@ export function createTrustApiClient(options: TrustApiClientOptions): TrustApiCl
 
     async search(params) {
       const { data, meta } = await get(
-        `${apiPath('search')}${queryOf({ q: params.q, limit: params.limit })}`,
+        `${apiPath('search')}${queryOf({
+          q: params.q,
+          limit: params.limit,
+          offset: params.offset === 0 ? undefined : params.offset,
+          in: params.in === 'name' ? undefined : params.in,
+        })}`,
         SearchResponseSchema,
       );
       return { items: data, total: meta.total, limit: meta.limit, offset: meta.offset };

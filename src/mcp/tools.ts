@@ -164,11 +164,13 @@ export const checkServerTrust = defineTool({
 
 export const searchServers = defineTool({
   name: 'search_servers',
-  title: 'Search MCP servers by name',
+  title: 'Search MCP servers by name or by what they do',
   description:
     'Find MCP servers by words of their name when you do not know the exact <namespace>/<id> name, e.g. ' +
     '"postgres", "slack", "github mcp". Prefix matching ("postg" finds postgres), typo tolerance for words ' +
     'of 4+ letters, several words must all match; best matches first, ties to the higher trust score. ' +
+    'To find servers by what they do ("file system", "send email"), set in to "name,description": the ' +
+    'registry descriptions are searched too, and servers whose name matches still come first. ' +
     `The query needs at least ${LIMITS.minQuery} characters. Each result is a full trust record ` +
     `(score, band, flags, install info) with the same meaning as in check_server_trust (${BANDS_TEXT}). ` +
     'Use check_server_trust when you know the exact name, and list_servers to filter by score, flag, ' +
@@ -180,15 +182,30 @@ export const searchServers = defineTool({
     limit: SearchParamsSchema.shape.limit.describe(
       `Maximum results, ${LIMITS.search.min} to ${LIMITS.search.max} (default ${LIMITS.search.default})`,
     ),
+    offset: SearchParamsSchema.shape.offset.describe('How many matches to skip, for the next page (default 0)'),
+    in: SearchParamsSchema.shape.in.describe(
+      'Where to look: "name" (default), "description" (the registry description only) or "name,description" ' +
+        '(name matches first, then servers whose description matches)',
+    ),
   }),
   output: RecordPageSchema,
-  run: async (client, args) => ({ data: await client.search({ q: args.query, limit: args.limit }) }),
+  run: async (client, args) => {
+    const data = await client.search({ q: args.query, limit: args.limit, offset: args.offset, in: args.in });
+    // Nothing in names may still be something servers do: say how to look in the descriptions.
+    if (data.total > 0 || args.in !== 'name') return { data };
+    return {
+      data,
+      lead:
+        `No server name matches ${JSON.stringify(args.query)}. To find servers by what they do, call ` +
+        `search_servers again with {"query": ${JSON.stringify(args.query)}, "in": "name,description"}.`,
+    };
+  },
   text: (page) =>
     pageText(
       'Search results',
       page,
       (shown) =>
-        `${page.total - shown} more match: raise limit (up to ${LIMITS.search.max}) or use more specific words.`,
+        `${page.total - shown} more match: call search_servers again with offset ${shown}, or use more specific words.`,
     ),
 });
 

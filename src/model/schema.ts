@@ -304,9 +304,19 @@ export const searchWords = (name: string) =>
     .min(LIMITS.minQuery, { error: `${name} must be at least ${LIMITS.minQuery} characters` })
     .max(LIMITS.maxQuery, { error: `${name} must be at most ${LIMITS.maxQuery} characters` });
 
+/** Where a search looks, as `in` spells it: names (the default), descriptions, or both (comma-separated). */
+export const SEARCH_IN = ['name', 'description'] as const;
+
 export const SearchParamsSchema = z.strictObject({
   q: searchWords('q'),
   limit: intIn('limit', LIMITS.search.min, LIMITS.search.max).default(LIMITS.search.default),
+  offset: intIn('offset', 0, LIMITS.maxOffset).default(0),
+  in: z
+    .string({ error: 'in must be a string' })
+    .regex(/^(name|description)(,(name|description))?$/, {
+      error: 'in must be name, description, or both separated by a comma (name,description)',
+    })
+    .default('name'),
 });
 export type SearchParams = z.infer<typeof SearchParamsSchema>;
 

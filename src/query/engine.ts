@@ -1,6 +1,6 @@
 /**
  * The query engine over a loaded snapshot: statistics, case-insensitive lookup, filtered and sorted pages,
- * and name search. Records stay in memory as the bytes of the records artifact (one line each) and are
+ * and search (`search.ts`). Records stay in memory as the bytes of the records artifact (one line each) and are
  * read as JSON text on demand (see record-file.ts), so a page is answered without parsing or
  * re-serializing anything and a large snapshot costs its indexes, not millions of objects.
  */
@@ -8,9 +8,8 @@ import type { ListParams, SortField, SortOrder } from '../model/schema.js';
 import { changesSince, type ServerChange } from '../snapshot/history.js';
 import type { LoadedArtifacts, LoadTimings } from '../snapshot/load.js';
 import { createParts, type PartsOptions } from './parts.js';
-import { exactKey } from '../snapshot/search-index.js';
 import { compareCodePoints } from '../snapshot/order.js';
-import { topK } from './top-k.js';
+import { createSearch } from './search.js';
 import type { JsonPage, LookupKey, QueryEngine } from './types.js';
 
 /** Ascending record ids: a posting list as stored, or a list made from them. */
@@ -63,7 +62,7 @@ export function createQueryEngine(
   const columns = () => parts.lists();
   const orders = () => parts.lists().orders;
   const postingsOf = () => parts.lists().postings;
-  const search = () => parts.search();
+  const search = createSearch(count, parts);
 
   /** rank[id] = position of the record in an order; made on first use of that order. */
   const ranks = new Map<string, Uint32Array>();
@@ -106,8 +105,6 @@ export function createQueryEngine(
     return `[${parts.join(',')}]`;
   };
 
-  const exactMarks = new Uint32Array(count);
-  let exactGeneration = 0;
   /** Scratch marks for membership tests while walking an order; a generation number avoids clearing. */
   const marks = new Uint32Array(count);
   let generation = 0;
@@ -226,36 +223,6 @@ export function createQueryEngine(
     return ids;
   }
 
-  function searchIds(q: string, limit: number): { ids: number[]; total: number } {
-    const query = q.trim();
-    const { nameIndex } = search();
-    const { trustScore } = columns();
-    const { ids, scores } = nameIndex.match(query);
-    const key = exactKey(query);
-    // Mark the exact id matches (few) so the comparison below is an array read, not a set lookup.
-    const mark = ++exactGeneration;
-    for (const id of nameIndex.exact(key)) exactMarks[id] = mark;
-    // Exact id matches first; then relevance; ties to the higher trust score, then name order.
-    const exact = (i: number) => exactMarks[ids[i]!] === mark;
-    const best = topK(
-      ids.length,
-      limit,
-      (a, b) => {
-        const x = ids[a]!;
-        const y = ids[b]!;
-        return (
-          Number(exactMarks[y] === mark) - Number(exactMarks[x] === mark) ||
-          scores[b]! - scores[a]! ||
-          trustScore[y]! - trustScore[x]! ||
-          x - y
-        );
-      },
-      // A lower relevance never beats the page's worst unless exactness decides.
-      (item, worst) => scores[item]! < scores[worst]! && exact(item) === exact(worst),
-    );
-    return { ids: best.map((i) => ids[i]!), total: ids.length };
-  }
-
   const lookupOf = () => parts.lookup();
 
   /** The records filed under `key`, most trusted first (ties in name order). */
@@ -300,7 +267,8 @@ export function createQueryEngine(
       return id === undefined ? undefined : recordJson(id);
     },
     listJson: (params) => toJsonPage(listIds(params)),
-    searchJson: (q, limit) => toJsonPage(searchIds(q, limit)),
+    searchJson: (q, limit, options = {}) =>
+      toJsonPage(search.page(q, limit, options.offset ?? 0, options.in ?? ['name'])),
     lookupJson: (by) => toJsonPage(lookupIds(by)),
     history: historyOf,
     registry: () => parts.registry(),

@@ -20,7 +20,7 @@ import {
 } from '../snapshot/encode.js';
 import { type LoadedArtifacts, type LoadTimings, type PendingArtifact, undecodable } from '../snapshot/load.js';
 import { createSlicer, nextSlice, type Slicer } from '../snapshot/slicer.js';
-import { NameIndex } from './name-index.js';
+import { WordIndex } from './word-index.js';
 import type { SnapshotPart } from './types.js';
 
 /** What lists (and the score ties of searches and lookups) need. */
@@ -33,7 +33,11 @@ export interface ListIndexes {
 }
 
 export interface SearchIndexes {
-  nameIndex: NameIndex;
+  nameIndex: WordIndex;
+}
+
+export interface DescriptionIndexes {
+  descriptionIndex: WordIndex;
 }
 
 export type Part = SnapshotPart;
@@ -41,6 +45,7 @@ export type Part = SnapshotPart;
 const NEEDS: Record<Part, readonly Part[]> = {
   lists: [],
   search: ['lists'],
+  descriptions: ['search'],
   lookup: ['lists'],
   history: [],
   registry: [],
@@ -52,6 +57,7 @@ export class PartNotReadyError extends Error {}
 export interface SnapshotParts {
   lists(): ListIndexes;
   search(): SearchIndexes;
+  descriptions(): DescriptionIndexes;
   lookup(): LookupArtifact;
   history(): HistoryArtifact | undefined;
   registry(): RegistryArtifact | undefined;
@@ -116,7 +122,15 @@ export function createParts(
       return { trustScore, atLeast, orders, postings };
     },
     async search(): Promise<SearchIndexes> {
-      return { nameIndex: await decode(artifacts.search, (bytes, slicer) => NameIndex.load(bytes, slicer)) };
+      return { nameIndex: await decode(artifacts.search, (bytes, slicer) => WordIndex.load(bytes, slicer)) };
+    },
+    async descriptions(): Promise<DescriptionIndexes> {
+      const descriptionIndex = await decode(artifacts.descriptions, async (bytes, slicer) => {
+        const index = await WordIndex.load(bytes, slicer);
+        if (index.documentCount !== count) throw new Error(`an index of ${index.documentCount} records, not ${count}`);
+        return index;
+      });
+      return { descriptionIndex };
     },
     lookup: () => decode(artifacts.lookup, decodeLookup),
     history: async () => (artifacts.history === undefined ? undefined : decode(artifacts.history, decodeHistory)),
@@ -126,7 +140,14 @@ export function createParts(
         : decode(artifacts.registry, (bytes) => parseRegistryArtifact(bytes.toString('utf8'))),
   };
 
-  const slots: { [P in Part]: Slot<unknown> } = { lists: {}, search: {}, lookup: {}, history: {}, registry: {} };
+  const slots: { [P in Part]: Slot<unknown> } = {
+    lists: {},
+    search: {},
+    descriptions: {},
+    lookup: {},
+    history: {},
+    registry: {},
+  };
   const readyTimes = new Map<Part, number>();
 
   function ready(part: Part): Promise<void> {
@@ -153,6 +174,7 @@ export function createParts(
   return {
     lists: () => get<ListIndexes>('lists'),
     search: () => get<SearchIndexes>('search'),
+    descriptions: () => get<DescriptionIndexes>('descriptions'),
     lookup: () => get<LookupArtifact>('lookup'),
     history: () => get<HistoryArtifact | undefined>('history'),
     registry: () => get<RegistryArtifact | undefined>('registry'),
@@ -160,7 +182,7 @@ export function createParts(
     loadAll() {
       return (all ??= (async () => {
         // One part after another: each yields as it goes, and the one a request needs can start at once.
-        for (const part of ['lists', 'search', 'lookup'] as const) await ready(part);
+        for (const part of ['lists', 'search', 'lookup', 'descriptions'] as const) await ready(part);
         const slicer = createSlicer(sliceMs);
         // The history and the registry entries are checked now but decoded only when a route first asks
         // for them: the history is the largest part (tens of megabytes of JSON at 100,000 servers), and
@@ -178,7 +200,10 @@ export function createParts(
       })());
     },
     loaded: () =>
-      slots.lists.value !== undefined && slots.search.value !== undefined && slots.lookup.value !== undefined,
+      slots.lists.value !== undefined &&
+      slots.search.value !== undefined &&
+      slots.lookup.value !== undefined &&
+      slots.descriptions.value !== undefined,
     readyAt: () => readyTimes,
   };
 }

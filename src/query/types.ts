@@ -18,8 +18,18 @@ export interface LookupKey {
   key: string;
 }
 
+/** What a search looks at: server names (the default, as the specification says), registry descriptions. */
+export type SearchField = 'name' | 'description';
+
+export interface SearchOptions {
+  /** How many matches to skip (default 0). */
+  offset?: number;
+  /** Where to look (default names only); with both, a name match always ranks above a description-only one. */
+  in?: readonly SearchField[];
+}
+
 /** The parts of a snapshot loaded after Get Server's (see `src/query/parts.ts`). */
-export type SnapshotPart = 'lists' | 'search' | 'lookup' | 'history' | 'registry';
+export type SnapshotPart = 'lists' | 'search' | 'descriptions' | 'lookup' | 'history' | 'registry';
 
 export interface SnapshotInfo {
   /** Hash of the snapshot's content: the same dataset always gives the same id. */
@@ -40,8 +50,12 @@ export interface QueryEngine {
   getJson(name: string): string | undefined;
   /** Filter, sort (ties by name ascending) and page, with the semantics of decisions §3 and §6. */
   listJson(params: ListParams): JsonPage;
-  /** Name search with the semantics of decisions §4; `q` is trimmed and at least 2 characters. */
-  searchJson(q: string, limit: number): JsonPage;
+  /**
+   * Name search with the semantics of decisions §4; `q` is trimmed and at least 2 characters. `options.in`
+   * adds the records' descriptions (name matches still rank first) or searches them alone; `offset` pages.
+   * Searching descriptions needs the `descriptions` part ready.
+   */
+  searchJson(q: string, limit: number, options?: SearchOptions): JsonPage;
   /** The servers a package or a remote URL belongs to (keys of `src/model/identifiers.ts`), most trusted first. */
   lookupJson(by: LookupKey): JsonPage;
   /** The whole score history (undefined for a snapshot built before histories), parsed once. */

@@ -12,7 +12,7 @@ import { once } from 'node:events';
 import type { ServerRecord } from '../model/schema.js';
 import { computeArtifacts, type Artifacts } from './artifacts.js';
 import { RecordsIndexWriter } from './records-index.js';
-import { encodeColumns, encodeNames, encodeHistory, encodeLookup, encodePostings, encodeSearch, encodeSortIndexes } from './encode.js';
+import { encodeColumns, encodeNames, encodeHistory, encodeLookup, encodePostings, encodeSearch, encodeDescriptions, encodeSortIndexes } from './encode.js';
 import { ARTIFACT_FILES, ARTIFACT_VERSION, CHANGES_FILE, MANIFEST_FILE, type ArtifactRole, type Manifest } from './manifest.js';
 import { DEFAULT_GUARDS, diffSnapshots, guardViolations, type RepublishGuards, type SnapshotDiff } from './diff.js';
 import { readHistory, readRecordSummaries } from './load.js';
@@ -190,6 +190,7 @@ async function writeArtifacts(
     files.sortIndexes = await writeText(at('sortIndexes'), encodeSortIndexes(artifacts.sortIndexes));
     files.postings = await writeText(at('postings'), encodePostings(artifacts.postings));
     files.search = await writeText(at('search'), encodeSearch(artifacts.search));
+    files.descriptions = await writeText(at('descriptions'), encodeDescriptions(artifacts.records));
     files.lookup = await writeText(at('lookup'), encodeLookup(artifacts.lookup));
 
     const fileTable: Record<string, Written> = Object.fromEntries(

@@ -4,9 +4,9 @@
  * index is binary too (`search-postings.ts`). The reverse-lookup table and the history are JSON lines (`json-lines.ts`), parsed a slice at a time.
  */
 import type { AsPlainObject } from 'minisearch';
-import { SORT_FIELDS, type SortField, type SortOrder } from '../model/schema.js';
+import { type ServerRecord, SORT_FIELDS, type SortField, type SortOrder } from '../model/schema.js';
 import type { Postings, SearchArtifact, SortIndexes } from './artifacts.js';
-import { encodeSearchIndex } from './search-postings.js';
+import { encodeDescriptionIndex, encodeSearchIndex } from './search-postings.js';
 import { decodeU32, type Range, U32Writer } from './binary.js';
 import { addKeyedPostings, addStrings, KeyedPostings, StringTable, type StringTableRanges } from './tables.js';
 import type { HistoryArtifact } from './history.js';
@@ -79,9 +79,14 @@ export function decodeNames(bytes: Buffer): StringTable {
   return new StringTable(artifact, (artifact.directory as { names: StringTableRanges }).names);
 }
 
-/** The search artifact: see search-postings.ts (decoded by `NameIndex.load`). */
+/** The search artifact: see search-postings.ts (decoded by `WordIndex.load`). */
 export function encodeSearch(search: SearchArtifact): Buffer {
   return encodeSearchIndex(search.index as AsPlainObject, search.exact);
+}
+
+/** The description artifact: see search-postings.ts (decoded by `WordIndex.load` too). */
+export function encodeDescriptions(records: readonly ServerRecord[]): Buffer {
+  return encodeDescriptionIndex(records.map((record) => record.description));
 }
 
 export function encodeLookup(lookup: LookupArtifact): string {

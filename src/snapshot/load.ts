@@ -32,6 +32,7 @@ export type LoadTimings = Partial<Record<ArtifactRole | 'history' | 'registry' |
  */
 const CARRIED_VERSIONS: Readonly<Record<number, { history: string; decode: (bytes: Buffer) => HistoryArtifact }>> = {
   2: { history: 'history.json', decode: (bytes) => JSON.parse(bytes.toString('utf8')) as HistoryArtifact },
+  3: { history: HISTORY_FILE, decode: decodeHistorySync },
   [ARTIFACT_VERSION]: { history: HISTORY_FILE, decode: decodeHistorySync },
 };
 
@@ -198,6 +199,7 @@ export interface LoadedArtifacts {
   sortIndexes: PendingArtifact;
   postings: PendingArtifact;
   search: PendingArtifact;
+  descriptions: PendingArtifact;
   lookup: PendingArtifact;
   /** The score history, when the snapshot has one. */
   history: PendingArtifact | undefined;
@@ -275,6 +277,7 @@ export async function readSnapshot(dir: string, timings: LoadTimings = {}): Prom
     sortIndexes: of('sortIndexes'),
     postings: of('postings'),
     search: of('search'),
+    descriptions: of('descriptions'),
     lookup: of('lookup'),
     history: manifest.files[HISTORY_FILE] ? pending(root, manifest, HISTORY_FILE) : undefined,
     registry: manifest.files[REGISTRY_FILE] ? pending(root, manifest, REGISTRY_FILE) : undefined,

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 
 /** Bump whenever the layout or meaning of any artifact changes. */
-export const ARTIFACT_VERSION = 3;
+export const ARTIFACT_VERSION = 4;
 
 /** The artifact files of a snapshot, by role. */
 export const ARTIFACT_FILES = {
@@ -25,6 +25,8 @@ export const ARTIFACT_FILES = {
   postings: 'postings.bin',
   /** The name index: terms, their record ids and static scores, and the exact-id table; binary (`search-postings.ts`). */
   search: 'search.bin',
+  /** The description index: the same layout over the words of each record's description (since version 4). */
+  descriptions: 'descriptions.bin',
   /** Packages and remote URLs → record ids, for reverse lookup (since version 2), as JSON lines. */
   lookup: 'lookup.jsonl',
 } as const;

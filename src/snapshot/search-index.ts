@@ -59,7 +59,7 @@ export function fuzziness(term: string): number | false {
 
 /**
  * Relevance, in one place: the id part weighs 3 and the namespace 1; a word that a query word only begins
- * counts half, one within the typo distance about a third. `src/query/name-index.ts` scores with these, and
+ * counts half, one within the typo distance about a third. `src/query/word-index.ts` scores with these, and
  * MiniSearch's own `search()` is given the same, so the two never disagree.
  */
 export const FIELD_BOOST = { server: 3, namespace: 1 } as const;

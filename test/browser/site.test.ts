@@ -290,6 +290,22 @@ suite(title, { timeout: 90_000 }, () => {
     expectClean(watch);
   });
 
+  it('searches what servers do when asked, and says how when no name matches', async () => {
+    const { page, watch } = await openPage(server.url);
+    await enterKey(page, KEY);
+    await page.locator('#distribution-chart').waitFor();
+    const status = page.locator('#search-status');
+    await page.getByLabel('Server name').fill('web scraping');
+    await poll(() => status.textContent()).toContain('Tick “Also search what servers do”');
+    expect(await page.locator('#search-results .result').count()).toBe(0);
+    await page.getByLabel('Also search what servers do').check();
+    const results = page.locator('#search-results .result');
+    await results.first().waitFor();
+    expect(await status.textContent()).toBe('8 matches for “web scraping”.');
+    expect(await results.first().getAttribute('data-name')).toBe('io.github.bamchi/scrapi');
+    expectClean(watch);
+  });
+
   it('filters, sorts and pages through the list with "x–y of total"', async () => {
     const { page, watch } = await openPage(server.url);
     await enterKey(page, KEY);

@@ -43,10 +43,16 @@ export const RECORDS = [
     flags: ['NO_SOURCE', 'DEAD_ENTRY'],
     remotes: [{ type: 'sse', url: 'HTTPS://Example.COM/mcp/' }],
   }),
-  makeRecord({ name: 'org.sample/weather', trust_score: 12, flags: ['SENSITIVE_CRED_REQUEST'] }),
+  makeRecord({
+    name: 'org.sample/weather',
+    trust_score: 12,
+    flags: ['SENSITIVE_CRED_REQUEST'],
+    description: 'Forecasts for any city',
+  }),
   makeRecord({
     name: 'dev.tools/github-helper',
     trust_score: 64,
+    description: 'GitHub issues, and the weather where your team works',
     targets: ['GitHub'],
     // Shares a package with postgres-mcp: a package may belong to several servers.
     packages: [

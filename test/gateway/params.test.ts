@@ -107,7 +107,7 @@ describe('search parameters', () => {
 
   it('refuses q shorter than 2 characters after trimming', () => {
     expect(messageOf(() => parseSearchParams('q=%20a%20'))).toContain('q must be at least 2 characters');
-    expect(parseSearchParams('q=%20ab%20')).toEqual({ q: 'ab', limit: 20 });
+    expect(parseSearchParams('q=%20ab%20')).toEqual({ q: 'ab', limit: 20, offset: 0, in: 'name' });
   });
 
   it('reads + as a space, as forms send it', () => {
@@ -120,9 +120,26 @@ describe('search parameters', () => {
   });
 
   it('refuses list parameters it does not take', () => {
-    expect(messageOf(() => parseSearchParams('q=ab&offset=1'))).toContain(
-      'unknown parameter "offset" (allowed: q, limit)',
+    expect(messageOf(() => parseSearchParams('q=ab&sort=name'))).toContain(
+      'unknown parameter "sort" (allowed: q, limit, offset, in)',
     );
+  });
+
+  it('pages with offset, a plain integer from 0', () => {
+    expect(parseSearchParams('q=ab&offset=40').offset).toBe(40);
+    expect(messageOf(() => parseSearchParams('q=ab&offset=-1'))).toContain('offset must be an integer from 0 to');
+    expect(messageOf(() => parseSearchParams('q=ab&offset=1e2'))).toContain('offset must be an integer from 0 to');
+  });
+
+  it('reads in as name, description or both, in any case, and refuses anything else', () => {
+    expect(parseSearchParams('q=ab&in=NAME,Description').in).toBe('name,description');
+    expect(parseSearchParams('q=ab&in=description').in).toBe('description');
+    for (const bad of ['names', 'name,', 'name;description', 'name,description,name', '']) {
+      expect(
+        messageOf(() => parseSearchParams(`q=ab&in=${encodeURIComponent(bad)}`)),
+        bad,
+      ).toContain('in must be name, description, or both separated by a comma (name,description)');
+    }
   });
 });
 

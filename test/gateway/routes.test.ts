@@ -156,6 +156,33 @@ describe('search', () => {
     expect(body.data[0]?.name).toBe('com.example/mcp');
     expect(body.meta.limit).toBe(2);
   });
+
+  it('pages with offset and reports it in meta', async () => {
+    const all = await envelopeOf<ServerRecord[]>(await h.call('/v1/search?q=io&limit=200'));
+    expect(all.meta.total).toBeGreaterThan(1);
+    const second = await envelopeOf<ServerRecord[]>(await h.call('/v1/search?q=io&limit=1&offset=1'));
+    expect(second.data.map((r) => r.name)).toEqual([all.data[1]!.name]);
+    expect(second.meta).toMatchObject({ total: all.meta.total, limit: 1, offset: 1 });
+  });
+
+  it('finds servers by their description with in=name,description, name matches first', async () => {
+    const names = await envelopeOf<ServerRecord[]>(await h.call('/v1/search?q=forecast'));
+    expect(names.meta.total).toBe(0);
+    const both = await envelopeOf<ServerRecord[]>(await h.call('/v1/search?q=forecast&in=name,description'));
+    expect(both.data.map((r) => r.name)).toEqual(['org.sample/weather']);
+    // "weather" is in one name and in another server's description: the name match comes first.
+    const mixed = await envelopeOf<ServerRecord[]>(await h.call('/v1/search?q=weather&in=description,name'));
+    expect(mixed.data.map((r) => r.name)).toEqual(['org.sample/weather', 'dev.tools/github-helper']);
+    const same = await h.call('/v1/search?q=weather&in=name,description');
+    const other = await h.call('/v1/search?q=weather&in=DESCRIPTION,NAME');
+    expect(other.headers.get('etag')).toBe(same.headers.get('etag'));
+  });
+
+  it('answers 400 for an in it does not know', async () => {
+    const response = await h.call('/v1/search?q=weather&in=readme');
+    expect(response.status).toBe(400);
+    expect((await errorOf(response)).message).toContain('in must be name, description, or both');
+  });
 });
 
 describe('unknown routes', () => {

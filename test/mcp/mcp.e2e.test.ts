@@ -59,7 +59,7 @@ const RECORDS: ServerRecord[] = [
     flags: ['NO_SOURCE', 'DEAD_ENTRY', 'SENSITIVE_CRED_REQUEST'],
   }),
   makeRecord({ name: 'org.sample/weather', trust_score: 31, flags: ['NO_SOURCE'] }),
-  makeRecord({ name: 'org.sample/calendar', trust_score: 55 }),
+  makeRecord({ name: 'org.sample/calendar', trust_score: 55, description: 'Book meetings and find free time' }),
   makeRecord({ name: 'com.microsoft/azure-tools', trust_score: 81, verified_publisher: true }),
 ];
 
@@ -304,6 +304,32 @@ describe('the MCP wrapper against the real API', () => {
     const text = textOf(result);
     expect(text).toContain('Search results: 2 servers match; showing 1-2.');
     expect(text).toContain('- io.github.acme/postgres-admin: 47/100 Low Trust');
+  });
+
+  it('search_servers finds servers by what they do with in, and says so when no name matches', async () => {
+    const byName = await client.callTool({ name: 'search_servers', arguments: { query: 'meetings' } });
+    expect(byName.isError).toBeFalsy();
+    expect(byName.structuredContent).toMatchObject({ items: [], total: 0 });
+    expect(textOf(byName)).toContain(
+      'No server name matches "meetings". To find servers by what they do, call search_servers again with ' +
+        '{"query": "meetings", "in": "name,description"}.',
+    );
+    const described = await client.callTool({
+      name: 'search_servers',
+      arguments: { query: 'meetings', in: 'name,description', offset: 0 },
+    });
+    const expected = await direct('/search?q=meetings&in=name,description');
+    expect(described.structuredContent).toMatchObject({ items: expected.data, total: 1, offset: 0 });
+    expect((expected.data as ServerRecord[]).map((item) => item.name)).toEqual(['org.sample/calendar']);
+  });
+
+  it('search_servers pages with offset', async () => {
+    const first = await direct('/search?q=sample&limit=1&offset=1');
+    const result = await client.callTool({
+      name: 'search_servers',
+      arguments: { query: 'sample', limit: 1, offset: 1 },
+    });
+    expect(result.structuredContent).toMatchObject({ items: first.data, offset: 1, total: first.meta.total });
   });
 
   it('search_servers applies the API’s default limit when none is given', async () => {

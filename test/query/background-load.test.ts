@@ -112,6 +112,7 @@ describe('a damaged part', () => {
     ['postings', 'lists'],
     ['columns', 'lists'],
     ['search', 'search'],
+    ['descriptions', 'descriptions'],
     ['lookup', 'lookup'],
   ] as const)('refuses %s before any of it is served (%s)', async (role, part) => {
     const copy = await copyOfSnapshot();

@@ -6,7 +6,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fuzziness, nameWords } from '../../src/snapshot/search-index.js';
+import { nameWords } from '../../src/snapshot/search-index.js';
+import { matchesAllWords } from '../support/naive-search.js';
 import { loadObjectEngine } from '../support/engine.js';
 import { buildTestSnapshot, makeRecord } from '../support/records.js';
 
@@ -27,35 +28,8 @@ const VOCABULARY = [
 ];
 const NAMESPACES = ['io.github.alice', 'com.acme', 'ai.mcp', 'dev.tools'];
 
-function levenshtein(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let previous = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const current = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-      previous = current;
-    }
-  }
-  return row[b.length]!;
-}
-
 function naiveMatches(names: string[], query: string): Set<string> {
-  const words = [...new Set(nameWords(query))];
-  if (words.length === 0) return new Set();
-  return new Set(
-    names.filter((name) => {
-      const nameTerms = nameWords(name);
-      return words.every((word) =>
-        nameTerms.some((term) => {
-          if (term === word || term.startsWith(word)) return true;
-          const distance = fuzziness(word);
-          return distance !== false && levenshtein(word, term) <= distance;
-        }),
-      );
-    }),
-  );
+  return new Set(names.filter((name) => matchesAllWords(nameWords(name), query)));
 }
 
 const typo = (word: string) =>

@@ -3,7 +3,8 @@
  * the schemas of `src/model/schema.ts` and names a cached answer by its normalised request, so two URLs that
  * mean the same thing share one cache entry and one ETag.
  */
-import { type ListParams, ServerPathSchema } from '../../model/schema.js';
+import { type ListParams, SEARCH_IN, ServerPathSchema } from '../../model/schema.js';
+import type { SearchField } from '../../query/types.js';
 import { ApiError, quote } from '../errors.js';
 import { assertNoParams, parseListParams, parseSearchParams } from '../params.js';
 import type { Answer, HandlerContext } from '../route.js';
@@ -58,16 +59,29 @@ export function getServer({ engine, query, pathParams }: HandlerContext): Answer
   };
 }
 
-export function searchServers({ engine, query }: HandlerContext): Answer {
+export async function searchServers({ engine, query }: HandlerContext): Promise<Answer> {
   const params = parseSearchParams(query);
+  const fields = searchFields(params.in);
+  // The description index loads in the background after the name index; a search of descriptions that
+  // comes first waits for it (the route's own part, names, is ready by now).
+  if (fields.includes('description')) await engine.ready('descriptions');
   return {
     kind: 'cached',
-    key: `search\n${JSON.stringify([params.q, params.limit])}`,
+    key: `search\n${JSON.stringify([params.q, params.limit, params.offset, fields])}`,
     compute: () => {
-      const page = engine.searchJson(params.q, params.limit);
-      return { data: page.json, metaTail: `,"total":${page.total},"limit":${params.limit},"offset":0` };
+      const page = engine.searchJson(params.q, params.limit, { offset: params.offset, in: fields });
+      return {
+        data: page.json,
+        metaTail: `,"total":${page.total},"limit":${params.limit},"offset":${params.offset}`,
+      };
     },
   };
+}
+
+/** `in` as a list without repeats, in a fixed order (`description,name` and `name,description` are one search). */
+function searchFields(text: string): SearchField[] {
+  const given = new Set(text.split(','));
+  return SEARCH_IN.filter((field) => given.has(field));
 }
 
 /** One path segment of a server name, percent-decoded; never a `/` (a name has exactly one). */

@@ -1,5 +1,6 @@
 /**
- * Name search, fast at any size, over the search artifact (`src/snapshot/search-postings.ts`): every term's
+ * Word search, fast at any size, over a word artifact (`src/snapshot/search-postings.ts`: the name index
+ * `search.bin`, and the description index `descriptions.bin` in the same layout): every term's
  * record ids and static BM25 scores as typed arrays, made at build time from MiniSearch's index, and the
  * terms in MiniSearch's public radix tree (`minisearch/SearchableMap`) for exact, prefix and fuzzy term
  * lookup. MiniSearch's own `search()` scores every matching document through Maps and sorts them all; for
@@ -8,7 +9,9 @@
  *
  * Relevance: for each query word, the best of its expansions (the word itself weight 1, a longer word it
  * is a prefix of `PREFIX_WEIGHT`, a word within the typo distance `FUZZY_WEIGHT`), summed over words; a
- * term's score is BM25 over the id (boost 3) and namespace (boost 1) fields.
+ * term's score is BM25 over the id (boost 3) and namespace (boost 1) fields (over the description, boost
+ * 1, in the description index). A search over names and descriptions gives each query word the expansions
+ * of both indexes, so each word may match either.
  */
 import SearchableMap from 'minisearch/SearchableMap';
 import { decodeU32 } from '../snapshot/binary.js';
@@ -33,7 +36,7 @@ interface TermPostings {
   scores: Float32Array;
 }
 
-export interface NameMatches {
+export interface WordMatches {
   /** Matching record ids and their relevance, parallel arrays. */
   ids: Uint32Array;
   scores: Float32Array;
@@ -46,7 +49,7 @@ interface Directory {
   exact: ConstructorParameters<typeof KeyedPostings>[1];
 }
 
-export class NameIndex {
+export class WordIndex {
   /** Per-document scratch, reused by every query; marks (generation numbers) avoid clearing it. */
   private scratch?: {
     stamp: Uint32Array;
@@ -61,7 +64,7 @@ export class NameIndex {
   private expansionCache = new Map<string, Map<string, number>>();
 
   private constructor(
-    private readonly documentCount: number,
+    readonly documentCount: number,
     /** Term → its number in the artifact, in MiniSearch's public radix tree. */
     private readonly terms: SearchableMap<number>,
     private readonly termPostings: PostingTable,
@@ -72,7 +75,7 @@ export class NameIndex {
    * Read the search artifact (already checked against the manifest). The term tree is built a slice at a
    * time: at a million records it holds hundreds of thousands of terms.
    */
-  static async load(bytes: Buffer, slicer: Slicer): Promise<NameIndex> {
+  static async load(bytes: Buffer, slicer: Slicer): Promise<WordIndex> {
     const artifact = decodeU32(bytes);
     const directory = artifact.directory as Directory;
     if (typeof directory?.document_count !== 'number' || !directory.terms || !directory.exact) {
@@ -88,7 +91,7 @@ export class NameIndex {
       terms.set(termText.at(i), i);
       if ((i & 1023) === 1023) await nextSlice(slicer);
     }
-    return new NameIndex(directory.document_count, terms, termPostings, exact);
+    return new WordIndex(directory.document_count, terms, termPostings, exact);
   }
 
   /** The records whose id has exactly the words of `key` (an `exactKey`), ascending. */
@@ -133,8 +136,11 @@ export class NameIndex {
     return terms;
   }
 
-  /** Every record whose name matches all words of `query`, with its relevance. */
-  match(query: string): NameMatches {
+  /**
+   * Every record that matches all words of `query`, with its relevance: in this index, or with `also`
+   * (indexes over the same records), in any of them, word by word.
+   */
+  match(query: string, also: readonly WordIndex[] = []): WordMatches {
     const words = [...new Set(nameWords(query))].slice(0, MAX_QUERY_WORDS);
     const none = { ids: new Uint32Array(0), scores: new Float32Array(0) };
     if (words.length === 0) return none;
@@ -155,11 +161,13 @@ export class NameIndex {
     const expanded = words.map((word) => {
       const terms: { postings: TermPostings; weight: number }[] = [];
       let size = 0;
-      for (const [term, weight] of this.expansions(word)) {
-        const postings = this.postings(term);
-        if (!postings) continue;
-        terms.push({ postings, weight });
-        size += postings.ids.length;
+      for (const index of [this, ...also]) {
+        for (const [term, weight] of index.expansions(word)) {
+          const postings = index.postings(term);
+          if (!postings) continue;
+          terms.push({ postings, weight });
+          size += postings.ids.length;
+        }
       }
       return { terms, size };
     });

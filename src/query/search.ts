@@ -1,0 +1,105 @@
+/**
+ * Search pages over the word indexes (`word-index.ts`): by name (the specification's search, decisions §4),
+ * by description, or both, where every record whose name matches ranks above every record that matches only
+ * by its description. Pages are cut from the best `offset + limit` matches, never from a full sort.
+ */
+import { exactKey } from '../snapshot/search-index.js';
+import type { SnapshotParts } from './parts.js';
+import { topK } from './top-k.js';
+import type { SearchField } from './types.js';
+import type { WordMatches } from './word-index.js';
+
+export interface Search {
+  /** The record ids of one page of `q`'s matches, and how many match in all. */
+  page(q: string, limit: number, offset: number, fields: readonly SearchField[]): { ids: number[]; total: number };
+}
+
+export function createSearch(count: number, parts: Pick<SnapshotParts, 'lists' | 'search' | 'descriptions'>): Search {
+  /** Marks the exact id matches of a query; a generation number avoids clearing. */
+  const exactMarks = new Uint32Array(count);
+  let exactGeneration = 0;
+  /** Marks the name matches, to leave them out of the description-only ones. */
+  const marks = new Uint32Array(count);
+  let generation = 0;
+  const columns = () => parts.lists();
+
+  /** `total` counts every match; the page is the `limit` after `offset`. */
+  function searchIds(
+    q: string,
+    limit: number,
+    offset: number,
+    fields: readonly SearchField[],
+  ): { ids: number[]; total: number } {
+    const query = q.trim();
+    const { nameIndex } = parts.search();
+    const end = offset + limit;
+    const byName = fields.includes('name');
+    if (!fields.includes('description')) {
+      const names = nameIndex.match(query);
+      return { ids: rankNames(names, query, end).slice(offset), total: names.ids.length };
+    }
+    const { descriptionIndex } = parts.descriptions();
+    if (!byName) {
+      const described = descriptionIndex.match(query);
+      return { ids: rankByScore(described, end).slice(offset), total: described.ids.length };
+    }
+    const names = nameIndex.match(query);
+    // Each word may match the name or the description, so every name match is among these too.
+    const all = nameIndex.match(query, [descriptionIndex]);
+    const total = all.ids.length;
+    if (offset >= total) return { ids: [], total };
+    const first = rankNames(names, query, Math.min(end, names.ids.length));
+    if (end <= names.ids.length) return { ids: first.slice(offset), total };
+    const mark = ++generation;
+    for (const id of names.ids) marks[id] = mark;
+    const rest = rankByScore(all, end - names.ids.length, (id) => marks[id] !== mark);
+    return { ids: [...first, ...rest].slice(offset, end), total };
+  }
+
+  /** The best `k` name matches: exact id matches first; then relevance; ties to the higher trust score, then name order. */
+  function rankNames({ ids, scores }: WordMatches, query: string, k: number): number[] {
+    const { nameIndex } = parts.search();
+    const { trustScore } = columns();
+    // Mark the exact id matches (few) so the comparison below is an array read, not a set lookup.
+    const mark = ++exactGeneration;
+    for (const id of nameIndex.exact(exactKey(query))) exactMarks[id] = mark;
+    const exact = (i: number) => exactMarks[ids[i]!] === mark;
+    const best = topK(
+      ids.length,
+      k,
+      (a, b) => {
+        const x = ids[a]!;
+        const y = ids[b]!;
+        return (
+          Number(exactMarks[y] === mark) - Number(exactMarks[x] === mark) ||
+          scores[b]! - scores[a]! ||
+          trustScore[y]! - trustScore[x]! ||
+          x - y
+        );
+      },
+      // A lower relevance never beats the page's worst unless exactness decides.
+      (item, worst) => scores[item]! < scores[worst]! && exact(item) === exact(worst),
+    );
+    return best.map((i) => ids[i]!);
+  }
+
+  /** The best `k` matches that `keep` accepts: relevance, then the higher trust score, then name order. */
+  function rankByScore({ ids, scores }: WordMatches, k: number, keep: (id: number) => boolean = () => true): number[] {
+    const { trustScore } = columns();
+    const kept: number[] = [];
+    for (let i = 0; i < ids.length; i++) if (keep(ids[i]!)) kept.push(i);
+    const best = topK(
+      kept.length,
+      k,
+      (a, b) => {
+        const i = kept[a]!;
+        const j = kept[b]!;
+        return scores[j]! - scores[i]! || trustScore[ids[j]!]! - trustScore[ids[i]!]! || ids[i]! - ids[j]!;
+      },
+      (item, worst) => scores[kept[item]!]! < scores[kept[worst]!]!,
+    );
+    return best.map((i) => ids[kept[i]!]!);
+  }
+
+  return { page: searchIds };
+}
