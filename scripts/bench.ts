@@ -228,7 +228,7 @@ async function benchSnapshot(count: number, dir: string, build: { seconds: numbe
   for (const [file, { bytes }] of Object.entries(manifest.files))
     console.log(`| ${file} | ${(bytes / 1e6).toFixed(1)} MB |`);
   console.log('\n| part (read, verify, decode) | time |\n|---|---:|');
-  for (const part of ['records', 'names', 'lists', 'search', 'lookup', 'history'] as const)
+  for (const part of ['records', 'names', 'lists', 'search', 'descriptions', 'lookup', 'history'] as const)
     console.log(`| ${part} | ${fmt(query.timings[part] ?? 0)} ms |`);
   console.log('\n| in-process query | median | p99 | target (p99) |\n|---|---:|---:|---|');
   for (const r of query.results) {
