@@ -5,7 +5,7 @@
 import { SORT_FIELDS, splitName, type ServerRecord, type SortField, type Stats } from '../model/schema.js';
 import { compareCodePoints, compareNames } from './order.js';
 import { buildLookup, type LookupArtifact } from './lookup.js';
-import { createNameIndex, exactKey, nameDocument } from './search-index.js';
+import { exactKey } from './search-index.js';
 import { computeStats } from './stats.js';
 
 /** Record ids (positions in name order) in ascending and descending order of one sort field. */
@@ -23,9 +23,7 @@ export interface Postings {
 }
 
 export interface SearchArtifact {
-  /** MiniSearch's own serialization (loaded with the shared MINISEARCH_OPTIONS). */
-  index: unknown;
-  /** exactKey(server id) → record ids whose id has exactly those words. */
+  /** exactKey(server id) → record ids whose id has exactly those words (the terms come from `names`). */
   exact: Record<string, number[]>;
 }
 
@@ -116,14 +114,12 @@ export function computeArtifacts(input: readonly ServerRecord[]): Artifacts {
 
   const postings: Postings = { flags: {}, target: {}, namespace: {} };
   const exact: Record<string, number[]> = {};
-  const index = createNameIndex();
   records.forEach((record, id) => {
     for (const flag of record.flags) addPosting(postings.flags, flag, id);
     for (const target of record.targets) addPosting(postings.target, target, id);
     const { namespace, id: server } = splitName(record.name);
     addPosting(postings.namespace, namespace, id);
     addPosting(exact, exactKey(server), id);
-    index.add(nameDocument(id, record.name));
   });
 
   return {
@@ -133,7 +129,7 @@ export function computeArtifacts(input: readonly ServerRecord[]): Artifacts {
     stats: computeStats(records),
     sortIndexes,
     postings,
-    search: { index: index.toJSON(), exact },
+    search: { exact },
     lookup: buildLookup(records),
   };
 }

@@ -189,7 +189,7 @@ async function writeArtifacts(
     files.stats = await writeText(at('stats'), JSON.stringify(artifacts.stats));
     files.sortIndexes = await writeText(at('sortIndexes'), encodeSortIndexes(artifacts.sortIndexes));
     files.postings = await writeText(at('postings'), encodePostings(artifacts.postings));
-    files.search = await writeText(at('search'), encodeSearch(artifacts.search));
+    files.search = await writeText(at('search'), encodeSearch(artifacts.names, artifacts.search));
     files.descriptions = await writeText(at('descriptions'), encodeDescriptions(artifacts.records));
     files.lookup = await writeText(at('lookup'), encodeLookup(artifacts.lookup));
 

@@ -3,10 +3,9 @@
  * postings) are binary (`binary.ts`): views on the checked bytes, nothing to parse. The search
  * index is binary too (`search-postings.ts`). The reverse-lookup table and the history are JSON lines (`json-lines.ts`), parsed a slice at a time.
  */
-import type { AsPlainObject } from 'minisearch';
 import { type ServerRecord, SORT_FIELDS, type SortField, type SortOrder } from '../model/schema.js';
 import type { Postings, SearchArtifact, SortIndexes } from './artifacts.js';
-import { encodeDescriptionIndex, encodeSearchIndex } from './search-postings.js';
+import { encodeDescriptionIndex, encodeNameIndex } from './search-postings.js';
 import { decodeU32, type Range, U32Writer } from './binary.js';
 import { addKeyedPostings, addStrings, KeyedPostings, StringTable, type StringTableRanges } from './tables.js';
 import type { HistoryArtifact } from './history.js';
@@ -80,8 +79,8 @@ export function decodeNames(bytes: Buffer): StringTable {
 }
 
 /** The search artifact: see search-postings.ts (decoded by `WordIndex.load`). */
-export function encodeSearch(search: SearchArtifact): Buffer {
-  return encodeSearchIndex(search.index as AsPlainObject, search.exact);
+export function encodeSearch(names: readonly string[], search: SearchArtifact): Buffer {
+  return encodeNameIndex(names, search.exact);
 }
 
 /** The description artifact: see search-postings.ts (decoded by `WordIndex.load` too). */

@@ -1,21 +1,12 @@
 /**
- * The name index: how names become words, and the one set of MiniSearch options used both to build the
- * index (at build time) and to load it (in the server), so the two can never disagree.
+ * How search sees text: how names (and descriptions, and queries) become words, the typo tolerance, the
+ * relevance weights, and the exact-id key. The build (`search-postings.ts`) and the query side
+ * (`src/query/word-index.ts`) both use these, so the two can never disagree.
  *
  * Decisions §4: a name is split into words on `/ . - _` and letter-case changes; the id part weighs more
  * than the namespace (so `github` does not rank every `io.github.*` server first); prefix matching;
  * typo tolerance for words of 4 or more characters; several words mean all of them.
  */
-import MiniSearch, { type Options, type SearchOptions } from 'minisearch';
-import { splitName } from '../model/schema.js';
-
-/** The document the index holds for one record: `id` is the record id (its position in name order). */
-export interface NameDocument {
-  id: number;
-  /** The server id: the part after the `/`. */
-  server: string;
-  namespace: string;
-}
 
 /**
  * Words of a name or a query: split on `/ . - _`, white space and other punctuation, and where the
@@ -59,36 +50,12 @@ export function fuzziness(term: string): number | false {
 
 /**
  * Relevance, in one place: the id part weighs 3 and the namespace 1; a word that a query word only begins
- * counts half, one within the typo distance about a third. `src/query/word-index.ts` scores with these, and
- * MiniSearch's own `search()` is given the same, so the two never disagree.
+ * counts half, one within the typo distance about a third. The build scores terms with the boosts
+ * (`search-postings.ts`), `src/query/word-index.ts` weighs query words with the rest.
  */
 export const FIELD_BOOST = { server: 3, namespace: 1 } as const;
 export const PREFIX_WEIGHT = 0.5;
 export const FUZZY_WEIGHT = 0.35;
-
-export const SEARCH_OPTIONS: SearchOptions = {
-  boost: { ...FIELD_BOOST },
-  prefix: true,
-  fuzzy: (term) => fuzziness(term),
-  combineWith: 'AND',
-  weights: { prefix: PREFIX_WEIGHT, fuzzy: FUZZY_WEIGHT },
-};
-
-/** The MiniSearch options, shared by the build and the loader. */
-export const MINISEARCH_OPTIONS: Options<NameDocument> = {
-  idField: 'id',
-  fields: ['server', 'namespace'],
-  storeFields: [],
-  tokenize: (text) => nameWords(text),
-  // Words are already lower-cased by the tokenizer; queries go through the same tokenizer.
-  processTerm: (term) => term,
-  searchOptions: SEARCH_OPTIONS,
-};
-
-export function nameDocument(id: number, name: string): NameDocument {
-  const { namespace, id: server } = splitName(name);
-  return { id, server, namespace };
-}
 
 /**
  * The key under which a record's id is filed for exact matching: its words, sorted and joined. A query
@@ -97,8 +64,4 @@ export function nameDocument(id: number, name: string): NameDocument {
  */
 export function exactKey(text: string): string {
   return nameWords(text).sort().join(' ');
-}
-
-export function createNameIndex(): MiniSearch<NameDocument> {
-  return new MiniSearch<NameDocument>(MINISEARCH_OPTIONS);
 }

@@ -1,95 +1,108 @@
 /**
- * The search artifact (`search.bin`): MiniSearch's index (built by `search-index.ts`) turned at build time
- * into what a query reads: every term with its documents and their static BM25 scores, and the exact-id
- * table, all as typed arrays. A server then loads it with nothing to parse but the terms' text, and never
- * pays at query time for turning MiniSearch's maps into postings.
+ * The word artifacts: the name index (`search.bin`) and the description index (`descriptions.bin`), in one
+ * layout: every term with its documents and their static BM25 scores, and (names only) the exact-id table,
+ * all as typed arrays. A server then loads them with nothing to parse but the terms' text.
  *
- * Relevance: a term's score for a document is BM25 over the id (boost 3) and namespace (boost 1) fields,
- * summed over the fields the term is in; the query side (`src/query/word-index.ts`) weighs and combines
- * them per query word.
+ * Relevance: a term's score for a document is BM25 summed over the fields the term is in, each weighed by
+ * its boost: the id (3) and the namespace (1) for names, the description (1) alone for descriptions. The
+ * query side (`src/query/word-index.ts`) weighs and combines them per query word. The scores are the ones
+ * MiniSearch 7 computes for the same fields (a field's length is its number of distinct words, its average
+ * a running mean over the documents that have it); `test/snapshot/search-postings.test.ts` compares them
+ * with MiniSearch's own index, which the build no longer pays to make.
  */
-import type { AsPlainObject } from 'minisearch';
 import { U32Writer } from './binary.js';
 import { addKeyedPostings, addPostings, addStrings, byCodeUnits } from './tables.js';
 import { FIELD_BOOST, nameWords } from './search-index.js';
+import { splitName } from '../model/schema.js';
 
 const BM25 = { k1: 1.2, b: 0.7 };
 
-/** One term's documents (record ids ascending) and their static scores. */
-function termPostings(plain: AsPlainObject, fields: AsPlainObject['index'][number][1]) {
-  const byDoc = new Map<number, number>();
-  for (const [fieldName, fieldId] of Object.entries(plain.fieldIds)) {
-    const docs = fields[String(fieldId)];
-    if (!docs) continue;
-    const entries = Object.entries(docs);
-    if (entries.length === 0) continue;
-    const boost = FIELD_BOOST[fieldName as keyof typeof FIELD_BOOST] ?? 1;
-    const idf = Math.log(1 + (plain.documentCount - entries.length + 0.5) / (entries.length + 0.5));
-    const average = plain.averageFieldLength[fieldId] || 1;
-    for (const [shortIdText, frequency] of entries) {
-      const length = plain.fieldLength[shortIdText]?.[fieldId] ?? average;
-      const tf = (frequency * (BM25.k1 + 1)) / (frequency + BM25.k1 * (1 - BM25.b + (BM25.b * length) / average));
-      // Documents were added with ids 0..n-1 in order, but map through MiniSearch's table to be exact.
-      const id = Number(plain.documentIds[shortIdText]);
-      byDoc.set(id, (byDoc.get(id) ?? 0) + boost * idf * tf);
-    }
-  }
-  const ids = Uint32Array.from(byDoc.keys()).sort();
-  const scores = Float32Array.from(ids, (id) => byDoc.get(id)!);
-  return { ids, scores };
+/** One field of every document: its boost, and each document's words (undefined: the document lacks it). */
+interface WordField {
+  boost: number;
+  words: (id: number) => readonly string[] | undefined;
 }
 
-/** The artifact's bytes, from MiniSearch's serialization and the exact-id table (exactKey → record ids). */
-export function encodeSearchIndex(plain: AsPlainObject, exact: Readonly<Record<string, number[]>>): Buffer {
-  return encodeWordIndex(
-    plain.documentCount,
-    plain.index.map(([term]) => term),
-    plain.index.map(([, fields]) => termPostings(plain, fields)),
-    exact,
-  );
+/** One term's documents (record ids ascending) and their static scores. */
+interface TermPostings {
+  ids: Uint32Array;
+  scores: Float32Array;
+}
+
+/** Per field, term → the documents it is in (ascending) and how often. */
+type FieldTerms = Map<string, { ids: number[]; frequencies: number[] }>;
+
+/** Every term of the fields and its postings, terms in code-unit order. */
+function bm25Postings(documentCount: number, fields: readonly WordField[]): { terms: string[]; postings: TermPostings[] } {
+  const perField = fields.map((field) => {
+    const terms: FieldTerms = new Map();
+    const lengths = new Uint32Array(documentCount);
+    let average = 0;
+    let counted = 0;
+    const frequencies = new Map<string, number>();
+    for (let id = 0; id < documentCount; id++) {
+      const words = field.words(id);
+      if (words === undefined) continue;
+      frequencies.clear();
+      for (const word of words) frequencies.set(word, (frequencies.get(word) ?? 0) + 1);
+      lengths[id] = frequencies.size;
+      // The same running mean, in the same floating-point steps, as MiniSearch's.
+      average = (average * counted + frequencies.size) / (counted + 1);
+      counted++;
+      for (const [word, frequency] of frequencies) {
+        let term = terms.get(word);
+        if (term === undefined) terms.set(word, (term = { ids: [], frequencies: [] }));
+        term.ids.push(id);
+        term.frequencies.push(frequency);
+      }
+    }
+    return { boost: field.boost, terms, lengths, average: average || 1 };
+  });
+
+  const all = new Set<string>();
+  for (const { terms } of perField) for (const term of terms.keys()) all.add(term);
+  const terms = [...all].sort(byCodeUnits);
+  const byDoc = new Map<number, number>();
+  const postings = terms.map((word) => {
+    byDoc.clear();
+    for (const { boost, terms: fieldTerms, lengths, average } of perField) {
+      const term = fieldTerms.get(word);
+      if (term === undefined) continue;
+      const { ids, frequencies } = term;
+      const idf = Math.log(1 + (documentCount - ids.length + 0.5) / (ids.length + 0.5));
+      for (let i = 0; i < ids.length; i++) {
+        const frequency = frequencies[i]!;
+        const tf =
+          (frequency * (BM25.k1 + 1)) / (frequency + BM25.k1 * (1 - BM25.b + (BM25.b * lengths[ids[i]!]!) / average));
+        byDoc.set(ids[i]!, (byDoc.get(ids[i]!) ?? 0) + boost * idf * tf);
+      }
+    }
+    const ids = Uint32Array.from(byDoc.keys()).sort();
+    const scores = new Float32Array(ids.length);
+    for (let i = 0; i < ids.length; i++) scores[i] = byDoc.get(ids[i]!)!;
+    return { ids, scores };
+  });
+  return { terms, postings };
+}
+
+/** The name index's bytes: the names (in record-id order) and the exact-id table (exactKey → record ids). */
+export function encodeNameIndex(names: readonly string[], exact: Readonly<Record<string, number[]>>): Buffer {
+  const parts = names.map((name) => splitName(name));
+  const { terms, postings } = bm25Postings(names.length, [
+    { boost: FIELD_BOOST.server, words: (id) => nameWords(parts[id]!.id) },
+    { boost: FIELD_BOOST.namespace, words: (id) => nameWords(parts[id]!.namespace) },
+  ]);
+  return encodeWordIndex(names.length, terms, postings, exact);
 }
 
 /**
- * The description artifact (`descriptions.bin`): the same layout as the name index, over the words of each
- * record's registry description, split as names are (`nameWords`), with BM25 scores of a single field of
- * boost 1 and no exact-id table. Records without a description have no words. Computed here directly:
- * MiniSearch would cost a second index of every description at build time for nothing it adds.
+ * The description index's bytes: the words of each record's registry description, split as names are
+ * (`nameWords`), in one field of boost 1, and no exact-id table. Records without a description have no words.
  */
 export function encodeDescriptionIndex(descriptions: readonly (string | null | undefined)[]): Buffer {
-  const byTerm = new Map<string, { ids: number[]; frequencies: number[] }>();
-  const lengths = new Uint32Array(descriptions.length);
-  let described = 0;
-  let totalLength = 0;
-  const counts = new Map<string, number>();
-  descriptions.forEach((description, id) => {
-    if (!description) return;
-    const words = nameWords(description);
-    if (words.length === 0) return;
-    lengths[id] = words.length;
-    described++;
-    totalLength += words.length;
-    counts.clear();
-    for (const word of words) counts.set(word, (counts.get(word) ?? 0) + 1);
-    for (const [word, frequency] of counts) {
-      let term = byTerm.get(word);
-      if (term === undefined) byTerm.set(word, (term = { ids: [], frequencies: [] }));
-      // Ids arrive in ascending order, so each term's list is sorted as the table needs.
-      term.ids.push(id);
-      term.frequencies.push(frequency);
-    }
-  });
-  const average = described === 0 ? 1 : totalLength / described;
-  const terms = [...byTerm.keys()].sort(byCodeUnits);
-  const postings = terms.map((word) => {
-    const { ids, frequencies } = byTerm.get(word)!;
-    const idf = Math.log(1 + (descriptions.length - ids.length + 0.5) / (ids.length + 0.5));
-    const scores = Float32Array.from(ids, (id, i) => {
-      const frequency = frequencies[i]!;
-      const norm = 1 - BM25.b + (BM25.b * lengths[id]!) / average;
-      return (idf * (frequency * (BM25.k1 + 1))) / (frequency + BM25.k1 * norm);
-    });
-    return { ids: Uint32Array.from(ids), scores };
-  });
+  const { terms, postings } = bm25Postings(descriptions.length, [
+    { boost: 1, words: (id) => (descriptions[id] ? nameWords(descriptions[id]) : undefined) },
+  ]);
   return encodeWordIndex(descriptions.length, terms, postings, {});
 }
 
@@ -97,7 +110,7 @@ export function encodeDescriptionIndex(descriptions: readonly (string | null | u
 function encodeWordIndex(
   documentCount: number,
   terms: readonly string[],
-  postings: readonly { ids: Uint32Array; scores: Float32Array }[],
+  postings: readonly TermPostings[],
   exact: Readonly<Record<string, number[]>>,
 ): Buffer {
   const writer = new U32Writer();
