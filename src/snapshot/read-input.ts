@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
+import { StringDecoder } from 'node:string_decoder';
 import { z } from 'zod';
 import { ServerRecordSchema, type ServerRecord } from '../model/schema.js';
 import { findInputFiles, InputError, readOrFail } from './input-files.js';
@@ -17,6 +17,8 @@ export { combineRegistryHash, filesInOneFolder, findInputFiles, hashInput, hashI
 
 /** Above this a `.json` file cannot be parsed as one string; NDJSON has no such limit. */
 const MAX_JSON_FILE_BYTES = 400 * 1024 * 1024;
+/** A line of an NDJSON file longer than this is refused: a valid record is far shorter. */
+const MAX_LINE_CHARS = 16 * 1024 * 1024;
 /** Stop collecting after this many bad records: the first ones are enough to act on. */
 const MAX_REPORTED_PROBLEMS = 50;
 
@@ -36,25 +38,60 @@ function where(file: string, position: string, raw: unknown): string {
   return `${file}: ${position}${name}`;
 }
 
-/** Yields each raw record of a file with its position for messages. */
-async function* rawRecords(file: string, absolute: string, hash: ReturnType<typeof createHash>) {
+/** A raw record and where it is, for messages. */
+interface RawRecord {
+  raw: unknown;
+  position: string;
+}
+
+/**
+ * Yields the raw records of a file in batches, with their positions. An NDJSON file is read in chunks and
+ * split into lines here (a line may span chunks), so a file larger than a string can hold still reads, and
+ * the per-line cost is a `JSON.parse`, not an async step per line.
+ */
+async function* rawRecords(file: string, absolute: string, hash: ReturnType<typeof createHash>): AsyncGenerator<RawRecord[]> {
   if (/\.ndjson$/i.test(file)) {
-    const stream = createReadStream(absolute);
-    stream.on('data', (chunk) => hash.update(chunk));
-    const lines = createInterface({ input: stream, crlfDelay: Infinity });
+    const decoder = new StringDecoder('utf8');
+    let rest = '';
     let lineNumber = 0;
-    try {
-      for await (const line of lines) {
+    /** The records of the complete lines of `text`; what follows the last line break waits for more. */
+    const parseLines = (decoded: string): RawRecord[] => {
+      const batch: RawRecord[] = [];
+      const text = rest + decoded;
+      let start = 0;
+      // What was left over holds no line feed: the search starts after it.
+      for (let end = text.indexOf('\n', rest.length); end >= 0; end = text.indexOf('\n', start)) {
+        parseSegment(text.slice(start, end), batch);
+        start = end + 1;
+      }
+      rest = text.slice(start);
+      if (rest.length > MAX_LINE_CHARS) {
+        throw new InputError([`${file}: line ${lineNumber + 1} is longer than ${MAX_LINE_CHARS} characters; no record is that long`]);
+      }
+      return batch;
+    };
+    /** One segment between line feeds: one line, or several where a lone \r breaks lines as readline does. */
+    const parseSegment = (segment: string, batch: RawRecord[]): void => {
+      const lines = segment.includes('\r') ? (segment.endsWith('\r') ? segment.slice(0, -1) : segment).split('\r') : [segment];
+      for (const line of lines) {
         lineNumber++;
         if (line.trim() === '') continue;
-        let raw: unknown;
         try {
-          raw = JSON.parse(line);
+          batch.push({ raw: JSON.parse(line), position: `line ${lineNumber}` });
         } catch (error) {
           throw new InputError([`${file}: line ${lineNumber} is not valid JSON (${(error as Error).message})`]);
         }
-        yield { raw, position: `line ${lineNumber}` };
       }
+    };
+    try {
+      for await (const chunk of createReadStream(absolute, { highWaterMark: 1 << 20 })) {
+        hash.update(chunk as Buffer);
+        yield parseLines(decoder.write(chunk as Buffer));
+      }
+      const last = rest + decoder.end();
+      const batch: RawRecord[] = [];
+      if (last !== '') parseSegment(last, batch);
+      yield batch;
     } catch (error) {
       if (error instanceof InputError) throw error;
       throw new InputError([`${file}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? String(error)})`]);
@@ -74,7 +111,7 @@ async function* rawRecords(file: string, absolute: string, hash: ReturnType<type
     throw new InputError([`${file}: not valid JSON (${(error as Error).message})`]);
   }
   if (!Array.isArray(parsed)) throw new InputError([`${file}: a .json input file must hold a JSON array of server records`]);
-  for (let index = 0; index < parsed.length; index++) yield { raw: parsed[index] as unknown, position: `record #${index + 1}` };
+  yield parsed.map((raw: unknown, index) => ({ raw, position: `record #${index + 1}` }));
 }
 
 /**
@@ -125,9 +162,11 @@ export async function readDataset(glob: string, cwd = process.cwd()): Promise<Da
   const collector = new RecordCollector();
   for (const file of files) {
     const fileHash = createHash('sha256');
-    for await (const { raw, position } of rawRecords(file, path.resolve(cwd, file), fileHash)) {
-      if (collector.full) break;
-      collector.add(raw, file, position);
+    reading: for await (const batch of rawRecords(file, path.resolve(cwd, file), fileHash)) {
+      for (const { raw, position } of batch) {
+        if (collector.full) break reading;
+        collector.add(raw, file, position);
+      }
     }
     inputHash.update(`${file}\0${fileHash.digest('hex')}\n`);
   }
