@@ -3,7 +3,7 @@
  * the filter postings, the statistics and the name index. Pure computation: writing is build.ts's job.
  */
 import { SORT_FIELDS, splitName, type ServerRecord, type SortField, type Stats } from '../model/schema.js';
-import { compareCodePoints, compareNames } from './order.js';
+import { compareCodePoints } from './order.js';
 import { buildLookup, type LookupArtifact } from './lookup.js';
 import { exactKey } from './search-index.js';
 import { computeStats } from './stats.js';
@@ -107,7 +107,11 @@ function addPosting(map: Record<string, number[]>, value: string, id: number): v
 }
 
 export function computeArtifacts(input: readonly ServerRecord[]): Artifacts {
-  const records = [...input].sort((a, b) => compareNames(a.name, b.name));
+  // Name order (compareNames) with each name lower-cased once, not at every comparison.
+  const lower = input.map((record) => record.name.toLowerCase());
+  const records = Array.from(input.keys())
+    .sort((a, b) => compareCodePoints(lower[a]!, lower[b]!) || compareCodePoints(input[a]!.name, input[b]!.name))
+    .map((i) => input[i]!);
   const names = records.map((record) => record.name);
 
   const sortIndexes = Object.fromEntries(SORT_FIELDS.map((field) => [field, buildSortIndex(records, field)])) as SortIndexes;

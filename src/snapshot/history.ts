@@ -51,12 +51,14 @@ const isRemoved = (point: HistoryPoint | undefined): point is RemovedPoint =>
 
 function pointOf(record: PreviousRecord, snapshot: SnapshotRef): ScoredPoint {
   return {
-    ...snapshot,
+    snapshot_id: snapshot.snapshot_id,
+    generated_at: snapshot.generated_at,
     scored_at: record.scored_at ?? snapshot.generated_at,
     trust_score: record.trust_score,
     trust_label: record.trust_label,
     scores: record.scores ?? { provenance: 0, maintenance: 0, popularity: 0, permissions: 0 },
-    flags: [...record.flags].sort(),
+    // Most records carry no flag or one: nothing to sort (a build makes a point for every server).
+    flags: record.flags.length < 2 ? record.flags.slice() : [...record.flags].sort(),
   };
 }
 
@@ -95,15 +97,20 @@ export function nextHistory(
   const snapshots = [ref, ...(previous?.snapshots ?? []).filter((s) => s.snapshot_id !== ref.snapshot_id)].slice(0, keep);
   const kept = new Set(snapshots.map((snapshot) => snapshot.snapshot_id));
   const servers: HistoryArtifact['servers'] = {};
+  if (previous === undefined) {
+    // A first history: one point each, all in the one snapshot kept, nothing to carry or cut.
+    for (const record of records) servers[record.name.toLowerCase()] = { name: record.name, points: [pointOf(record, ref)] };
+    return { snapshots, servers };
+  }
   const present = new Set<string>();
   for (const record of records) {
     const key = record.name.toLowerCase();
     present.add(key);
-    const points = [...(previous?.servers[key]?.points ?? [])];
-    if (changed(points[0], record)) points.unshift(pointOf(record, ref));
+    const before = previous.servers[key]?.points ?? [];
+    const points = changed(before[0], record) ? [pointOf(record, ref), ...before] : [...before];
     servers[key] = { name: record.name, points };
   }
-  for (const [key, entry] of Object.entries(previous?.servers ?? {})) {
+  for (const [key, entry] of Object.entries(previous.servers)) {
     if (present.has(key)) continue;
     const points = isRemoved(entry.points[0]) ? [...entry.points] : [{ ...ref, removed: true as const }, ...entry.points];
     servers[key] = { name: entry.name, points };

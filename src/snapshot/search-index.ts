@@ -20,6 +20,8 @@ export function nameWords(text: string): string[] {
     for (const chunk of text.split(/[^A-Za-z0-9]+/)) {
       if (chunk === '') continue;
       if (!CAPITAL.test(chunk)) words.push(chunk);
+      // Capitals but no case boundary inside (`Manage`, `API`): the chunk is one word.
+      else if (!CASE_BOUNDARY.test(chunk)) words.push(chunk.toLowerCase());
       else splitCase(chunk, words);
     }
     return words;
@@ -33,6 +35,8 @@ export function nameWords(text: string): string[] {
 /** A character outside ASCII: a name without one takes the fast path. */
 const NON_ASCII = /[^\p{ASCII}]/u;
 const CAPITAL = /[A-Z]/;
+/** Where splitCase splits an ASCII chunk: a lower-case letter before a capital, or `MCPServer`'s `PS`. */
+const CASE_BOUNDARY = /[a-z][A-Z]|[A-Z][A-Z][a-z]/;
 
 /** The words of one chunk of letters and digits, split where the case changes, lower-cased. */
 function splitCase(chunk: string, words: string[]): void {

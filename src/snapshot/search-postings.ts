@@ -62,24 +62,35 @@ function bm25Postings(documentCount: number, fields: readonly WordField[]): { te
   const all = new Set<string>();
   for (const { terms } of perField) for (const term of terms.keys()) all.add(term);
   const terms = [...all].sort(byCodeUnits);
-  const byDoc = new Map<number, number>();
+  // A document's score summed over the fields, in field order (the reference's order of additions).
+  const sums = new Float64Array(documentCount);
+  const seen = new Uint8Array(documentCount);
   const postings = terms.map((word) => {
-    byDoc.clear();
-    for (const { boost, terms: fieldTerms, lengths, average } of perField) {
-      const term = fieldTerms.get(word);
-      if (term === undefined) continue;
-      const { ids, frequencies } = term;
+    const present = perField.filter((field) => field.terms.has(word));
+    const touched: number[] = [];
+    for (const { boost, terms: fieldTerms, lengths, average } of present) {
+      const { ids, frequencies } = fieldTerms.get(word)!;
       const idf = Math.log(1 + (documentCount - ids.length + 0.5) / (ids.length + 0.5));
       for (let i = 0; i < ids.length; i++) {
+        const id = ids[i]!;
         const frequency = frequencies[i]!;
-        const tf =
-          (frequency * (BM25.k1 + 1)) / (frequency + BM25.k1 * (1 - BM25.b + (BM25.b * lengths[ids[i]!]!) / average));
-        byDoc.set(ids[i]!, (byDoc.get(ids[i]!) ?? 0) + boost * idf * tf);
+        const tf = (frequency * (BM25.k1 + 1)) / (frequency + BM25.k1 * (1 - BM25.b + (BM25.b * lengths[id]!) / average));
+        if (seen[id] === 0) {
+          seen[id] = 1;
+          sums[id] = 0;
+          touched.push(id);
+        }
+        sums[id] = sums[id]! + boost * idf * tf;
       }
     }
-    const ids = Uint32Array.from(byDoc.keys()).sort();
+    const ids = Uint32Array.from(touched);
+    // One field's ids are ascending already; several fields' are merged by sorting.
+    if (present.length > 1) ids.sort();
     const scores = new Float32Array(ids.length);
-    for (let i = 0; i < ids.length; i++) scores[i] = byDoc.get(ids[i]!)!;
+    for (let i = 0; i < ids.length; i++) {
+      scores[i] = sums[ids[i]!]!;
+      seen[ids[i]!] = 0;
+    }
     return { ids, scores };
   });
   return { terms, postings };

@@ -1,4 +1,5 @@
 /** Name search on the cases decisions §4 and §6 name. */
+import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { QueryEngine } from '../../src/query/types.js';
 import type { ObjectEngine } from '../support/engine.js';
@@ -31,7 +32,34 @@ beforeAll(async () => {
   );
 });
 
+/** The words of `text` by the general rule alone (no fast path): what `nameWords` must give for any text. */
+function wordsByRule(text: string): string[] {
+  return text
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((chunk) => chunk !== '')
+    .flatMap((chunk) =>
+      chunk
+        .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2')
+        .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2')
+        .split(' ')
+        .filter((word) => word !== '')
+        .map((word) => word.toLowerCase()),
+    );
+}
+
 describe('name words', () => {
+  it('gives the general rule’s words on its fast paths too', () => {
+    const text = fc.stringMatching(/^[A-Za-z0-9 ./_-]{0,24}$/);
+    fc.assert(
+      fc.property(text, (value) => {
+        expect(nameWords(value)).toEqual(wordsByRule(value));
+      }),
+      { numRuns: 5000 },
+    );
+    for (const value of ['Manage files', 'MCPServer', 'API', 'myServer', 'PostgreSQL-backed', 'ÉtéMCP', 'x'])
+      expect(nameWords(value), value).toEqual(wordsByRule(value));
+  });
+
   it('splits on / . - _ and letter-case changes, lower-cased', () => {
     expect(nameWords('io.github.bob/PostgresQueryTool')).toEqual(['io', 'github', 'bob', 'postgres', 'query', 'tool']);
     expect(nameWords('ai.x/MCPServer_v2-beta')).toEqual(['ai', 'x', 'mcp', 'server', 'v2', 'beta']);
