@@ -3,7 +3,7 @@
  * the filter postings, the statistics and the name index. Pure computation: writing is build.ts's job.
  */
 import { SORT_FIELDS, splitName, type ServerRecord, type SortField, type Stats } from '../model/schema.js';
-import { compareCodePoints } from './order.js';
+import { codePointComparator } from './order.js';
 import { buildLookup, type LookupArtifact } from './lookup.js';
 import { exactKey } from './search-index.js';
 import { computeStats } from './stats.js';
@@ -52,13 +52,17 @@ const SORT_KEYS: Record<Exclude<SortField, 'name'>, SortKey> = {
   scored_at: (r) => Date.parse(r.scored_at),
 };
 
-function compareKeys(a: number | string, b: number | string): number {
-  if (typeof a === 'number' && typeof b === 'number') return a - b;
-  return compareCodePoints(String(a), String(b));
+type Compare = (a: number | string, b: number | string) => number;
+
+/** How keys of one field compare: numbers by value, strings by code point (natively when that is exact). */
+function keyComparator(keys: readonly (number | string)[]): Compare {
+  if (keys.every((key) => typeof key === 'number')) return (a, b) => (a as number) - (b as number);
+  const strings = codePointComparator(keys.map(String));
+  return (a, b) => strings(String(a), String(b));
 }
 
 /** Record ids in ascending order of `keys`, ties by id: a counting sort for small whole numbers (scores). */
-function sortAscending(keys: readonly (number | string)[]): number[] {
+function sortAscending(keys: readonly (number | string)[], compareKeys: Compare): number[] {
   const n = keys.length;
   const small = keys.every((key) => typeof key === 'number' && Number.isInteger(key) && key >= 0 && key <= 1000);
   if (!small) {
@@ -76,7 +80,7 @@ function sortAscending(keys: readonly (number | string)[]): number[] {
  * Descending order of the keys with ties still by id ascending: the ascending order's runs of equal keys,
  * taken from the last run to the first, each kept as it is.
  */
-function descendingFrom(asc: readonly number[], keys: readonly (number | string)[]): number[] {
+function descendingFrom(asc: readonly number[], keys: readonly (number | string)[], compareKeys: Compare): number[] {
   const desc = new Array<number>(asc.length);
   let out = 0;
   for (let end = asc.length; end > 0; ) {
@@ -95,8 +99,9 @@ export function buildSortIndex(records: readonly ServerRecord[], field: SortFiel
     return { asc: ids, desc: [...ids].reverse() };
   }
   const keys = records.map(SORT_KEYS[field]);
-  const asc = sortAscending(keys);
-  return { asc, desc: descendingFrom(asc, keys) };
+  const compareKeys = keyComparator(keys);
+  const asc = sortAscending(keys, compareKeys);
+  return { asc, desc: descendingFrom(asc, keys, compareKeys) };
 }
 
 function addPosting(map: Record<string, number[]>, value: string, id: number): void {
@@ -109,8 +114,9 @@ function addPosting(map: Record<string, number[]>, value: string, id: number): v
 export function computeArtifacts(input: readonly ServerRecord[]): Artifacts {
   // Name order (compareNames) with each name lower-cased once, not at every comparison.
   const lower = input.map((record) => record.name.toLowerCase());
+  const compare = codePointComparator(input.map((record) => record.name).concat(lower));
   const records = Array.from(input.keys())
-    .sort((a, b) => compareCodePoints(lower[a]!, lower[b]!) || compareCodePoints(input[a]!.name, input[b]!.name))
+    .sort((a, b) => compare(lower[a]!, lower[b]!) || compare(input[a]!.name, input[b]!.name))
     .map((i) => input[i]!);
   const names = records.map((record) => record.name);
 

@@ -26,3 +26,16 @@ export function compareCodePoints(a: string, b: string): number {
 export function compareNames(a: string, b: string): number {
   return compareCodePoints(a.toLowerCase(), b.toLowerCase()) || compareCodePoints(a, b);
 }
+
+const SURROGATE = /[\uD800-\uDFFF]/;
+const compareCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * The fastest exact code-point comparison for these strings: JavaScript's own `<` when none holds a
+ * surrogate (then code units order like code points), `compareCodePoints` otherwise. A build sorts
+ * hundreds of thousands of names; the native comparison is several times faster than a loop over them.
+ */
+export function codePointComparator(strings: Iterable<string>): (a: string, b: string) => number {
+  for (const text of strings) if (SURROGATE.test(text)) return compareCodePoints;
+  return compareCodeUnits;
+}

@@ -29,49 +29,100 @@ interface TermPostings {
   scores: Float32Array;
 }
 
-/** Per field, term → the documents it is in (ascending) and how often. */
-type FieldTerms = Map<string, { ids: number[]; frequencies: number[] }>;
+/** A growable array of 32-bit numbers (per-field postings before they are grouped by term). */
+class U32List {
+  values = new Uint32Array(1024);
+  length = 0;
+  push(value: number): void {
+    if (this.length === this.values.length) {
+      const grown = new Uint32Array(this.values.length * 2);
+      grown.set(this.values);
+      this.values = grown;
+    }
+    this.values[this.length++] = value;
+  }
+}
 
-/** Every term of the fields and its postings, terms in code-unit order. */
+/**
+ * Every term of the fields and its postings, terms in code-unit order. Words become numbers once (one map
+ * lookup per word); each field's (document, term, frequency) triples are then grouped by term with a
+ * counting sort, which keeps documents ascending, with no array per term.
+ */
 function bm25Postings(documentCount: number, fields: readonly WordField[]): { terms: string[]; postings: TermPostings[] } {
+  const termIds = new Map<string, number>();
+  const words: string[] = [];
   const perField = fields.map((field) => {
-    const terms: FieldTerms = new Map();
+    const docs = new U32List();
+    const termOf = new U32List();
+    const frequencyOf = new U32List();
     const lengths = new Uint32Array(documentCount);
     let average = 0;
     let counted = 0;
-    const frequencies = new Map<string, number>();
+    let scratch = new Uint32Array(64);
     for (let id = 0; id < documentCount; id++) {
-      const words = field.words(id);
-      if (words === undefined) continue;
-      frequencies.clear();
-      for (const word of words) frequencies.set(word, (frequencies.get(word) ?? 0) + 1);
-      lengths[id] = frequencies.size;
-      // The same running mean, in the same floating-point steps, as MiniSearch's.
-      average = (average * counted + frequencies.size) / (counted + 1);
-      counted++;
-      for (const [word, frequency] of frequencies) {
-        let term = terms.get(word);
-        if (term === undefined) terms.set(word, (term = { ids: [], frequencies: [] }));
-        term.ids.push(id);
-        term.frequencies.push(frequency);
+      const text = field.words(id);
+      if (text === undefined) continue;
+      if (scratch.length < text.length) scratch = new Uint32Array(text.length * 2);
+      for (let i = 0; i < text.length; i++) {
+        let term = termIds.get(text[i]!);
+        if (term === undefined) {
+          term = words.length;
+          termIds.set(text[i]!, term);
+          words.push(text[i]!);
+        }
+        scratch[i] = term;
       }
+      // The document's distinct terms and how often each occurs: runs of the sorted term numbers.
+      const own = scratch.subarray(0, text.length).sort();
+      let distinct = 0;
+      for (let i = 0; i < own.length; ) {
+        let end = i + 1;
+        while (end < own.length && own[end] === own[i]) end++;
+        docs.push(id);
+        termOf.push(own[i]!);
+        frequencyOf.push(end - i);
+        distinct++;
+        i = end;
+      }
+      lengths[id] = distinct;
+      // The same running mean, in the same floating-point steps, as MiniSearch's.
+      average = (average * counted + distinct) / (counted + 1);
+      counted++;
     }
-    return { boost: field.boost, terms, lengths, average: average || 1 };
+    return { boost: field.boost, docs, termOf, frequencyOf, lengths, average: average || 1 };
   });
 
-  const all = new Set<string>();
-  for (const { terms } of perField) for (const term of terms.keys()) all.add(term);
-  const terms = [...all].sort(byCodeUnits);
+  // Group each field's triples by term: starts[t] .. starts[t + 1] are term t's, documents ascending.
+  const grouped = perField.map(({ boost, docs, termOf, frequencyOf, lengths, average }) => {
+    const starts = new Uint32Array(words.length + 1);
+    for (let i = 0; i < termOf.length; i++) starts[termOf.values[i]! + 1]!++;
+    for (let t = 0; t < words.length; t++) starts[t + 1]! += starts[t]!;
+    const next = starts.slice(0, words.length);
+    const ids = new Uint32Array(docs.length);
+    const frequencies = new Uint32Array(docs.length);
+    for (let i = 0; i < docs.length; i++) {
+      const at = next[termOf.values[i]!]!++;
+      ids[at] = docs.values[i]!;
+      frequencies[at] = frequencyOf.values[i]!;
+    }
+    return { boost, starts, ids, frequencies, lengths, average };
+  });
+
+  const order = Array.from(words.keys()).sort((a, b) => byCodeUnits(words[a]!, words[b]!));
   // A document's score summed over the fields, in field order (the reference's order of additions).
   const sums = new Float64Array(documentCount);
   const seen = new Uint8Array(documentCount);
-  const postings = terms.map((word) => {
-    const present = perField.filter((field) => field.terms.has(word));
+  const postings = order.map((term) => {
     const touched: number[] = [];
-    for (const { boost, terms: fieldTerms, lengths, average } of present) {
-      const { ids, frequencies } = fieldTerms.get(word)!;
-      const idf = Math.log(1 + (documentCount - ids.length + 0.5) / (ids.length + 0.5));
-      for (let i = 0; i < ids.length; i++) {
+    let fieldsWithTerm = 0;
+    for (const { boost, starts, ids, frequencies, lengths, average } of grouped) {
+      const start = starts[term]!;
+      const end = starts[term + 1]!;
+      if (start === end) continue;
+      fieldsWithTerm++;
+      const count = end - start;
+      const idf = Math.log(1 + (documentCount - count + 0.5) / (count + 0.5));
+      for (let i = start; i < end; i++) {
         const id = ids[i]!;
         const frequency = frequencies[i]!;
         const tf = (frequency * (BM25.k1 + 1)) / (frequency + BM25.k1 * (1 - BM25.b + (BM25.b * lengths[id]!) / average));
@@ -85,7 +136,7 @@ function bm25Postings(documentCount: number, fields: readonly WordField[]): { te
     }
     const ids = Uint32Array.from(touched);
     // One field's ids are ascending already; several fields' are merged by sorting.
-    if (present.length > 1) ids.sort();
+    if (fieldsWithTerm > 1) ids.sort();
     const scores = new Float32Array(ids.length);
     for (let i = 0; i < ids.length; i++) {
       scores[i] = sums[ids[i]!]!;
@@ -93,7 +144,7 @@ function bm25Postings(documentCount: number, fields: readonly WordField[]): { te
     }
     return { ids, scores };
   });
-  return { terms, postings };
+  return { terms: order.map((term) => words[term]!), postings };
 }
 
 /** The name index's bytes: the names (in record-id order) and the exact-id table (exactKey → record ids). */
