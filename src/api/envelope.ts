@@ -25,9 +25,9 @@ import {
   RegistryServerListSchema,
   RegistryServerResponseSchema,
   RegistryServerSchema,
-  TRUST_META_KEY,
   TrustMetaSchema,
 } from '../registry/schema.js';
+import { TRUST_META_KEY } from '../registry/vocabulary.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // Envelopes. The records come from src/schema.ts; what wraps them is the gateway's (specification 2.1 and 7,

@@ -7,7 +7,8 @@
  * the 2025-12-01 document) is left out of the feed and named in the report: a client must be able to read
  * every entry, and a trust service does not rewrite how a server is installed.
  */
-import { type RegistryEntry, RegistryEntrySchema, OFFICIAL_META_KEY } from '../registry/schema.js';
+import { type RegistryEntry, RegistryEntrySchema } from '../registry/schema.js';
+import { OFFICIAL_META_KEY } from '../registry/vocabulary.js';
 import type { RegistryEntry as RegistryVersion } from './inputs.js';
 import { oneLineZodError } from './inputs.js';
 import { pickNewestVersion } from './install.js';

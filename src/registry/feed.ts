@@ -9,7 +9,8 @@ import type { RegistryArtifact } from './artifact.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { RegistryListParams } from './params.js';
 import { admits, type RegistryPolicy } from './policy.js';
-import { OFFICIAL_META_KEY, type RegistryEntry, TRUST_META_KEY, type TrustMeta } from './schema.js';
+import type { RegistryEntry, TrustMeta } from './schema.js';
+import { OFFICIAL_META_KEY, TRUST_META_KEY } from './vocabulary.js';
 
 interface Item {
   name: string;

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { MAX_CURSOR_LENGTH } from './cursor.js';
-import { rfc3339 } from './schema.js';
+import { rfc3339 } from './vocabulary.js';
 
 export const REGISTRY_LIMIT = { min: 1, max: 100, default: 30 } as const;
 

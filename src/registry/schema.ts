@@ -9,16 +9,7 @@
  */
 import { z } from 'zod';
 import { isoUtc, ScoresSchema, TRUST_LABELS } from '../model/schema.js';
-
-/** The `_meta` key of the official registry's own metadata (status, dates, isLatest). */
-export const OFFICIAL_META_KEY = 'io.modelcontextprotocol.registry/official';
-/**
- * The `_meta` key of this service's trust data, in reverse-DNS form as the registry asks of extensions. The
- * project has no domain of its own; the key names the project, and a deployment that has one may change it
- * here (clients read it as an opaque string).
- */
-export const TRUST_META_KEY = 'io.mcp-trust-score/trust';
-const PUBLISHER_META_KEY = 'io.modelcontextprotocol.registry/publisher-provided';
+import { OFFICIAL_META_KEY, PUBLISHER_META_KEY, rfc3339, TRUST_META_KEY } from './vocabulary.js';
 
 /**
  * `format: uri` of JSON Schema (RFC 3986): a scheme, then only the characters a URI may hold (no spaces,
@@ -122,14 +113,6 @@ export const RegistryServerSchema = z.looseObject({
 });
 export type RegistryServer = z.infer<typeof RegistryServerSchema>;
 
-/** RFC 3339 date-time (any fraction, `Z` or an offset), in the syntax every published pattern keeps to. */
-export const RFC3339_PATTERN =
-  /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$/;
-export const rfc3339 = (error = 'must be an RFC 3339 timestamp, such as 2026-01-01T00:00:00Z') =>
-  z
-    .string()
-    .regex(RFC3339_PATTERN, { error })
-    .refine((text) => !Number.isNaN(Date.parse(text)), { error });
 const timestamp = () => rfc3339();
 
 /** The official registry's metadata of an entry, as the document closes it. */

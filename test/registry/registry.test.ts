@@ -14,7 +14,7 @@ import type { ServerRecord } from '../../src/model/schema.js';
 import { loadSnapshot } from '../../src/query/open.js';
 import type { QueryEngine } from '../../src/query/types.js';
 import { OPEN_POLICY } from '../../src/registry/policy.js';
-import { TRUST_META_KEY } from '../../src/registry/schema.js';
+import { TRUST_META_KEY } from '../../src/registry/vocabulary.js';
 import { ConfigError, loadConfig } from '../../src/service/config.js';
 import { buildSnapshot } from '../../src/snapshot/build.js';
 import { harness, type Harness } from '../gateway/harness.js';
