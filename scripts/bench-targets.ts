@@ -16,6 +16,8 @@ export function judged(value: number, limit: number, unit: string, kind: 'max' |
 
 /** Spawn → first Get Server answer on the committed dataset, ms (issue 11). */
 export const COMMITTED_COLD_START_MS = 150;
+/** A Vercel function's import plus first Get Server answer on the committed dataset, ms (issue 11). */
+export const FUNCTION_COLD_START_MS = 150;
 
 export interface SizeTargets {
   /** Spawn → first Get Server answer, ms (issue 11: 250 at 100,000). */

@@ -1,5 +1,6 @@
 /**
- * `npm run bench -- [--records N] [--seed S] [--only snapshot,stalls,http,store,cold] [--seconds S] [--rounds R]`:
+ * `npm run bench -- [--records N] [--seed S] [--only snapshot,stalls,http,store,cold] [--seconds S] [--rounds R]
+ * [--vercel-output DIR]`:
  * every benchmark, each figure with a target judged PASS or FAIL (`bench-targets.ts`). `stalls` (issues 11
  * and 16): `npm start`'s first answers while the snapshot loads (scripts/bench-stalls.ts).
  * `snapshot` (issue 2): generates N synthetic records (default 100,000), then measures, each in a fresh
@@ -8,9 +9,12 @@
  * of a process holding the snapshot, and in-process latency (median and p99 over many calls) of get,
  * list and search. `http` (issue 3): the gateway over HTTP against a bare node:http server, and cold starts
  * (scripts/bench-http.ts). `store` (issue 4): Get Server with STORE=redis against STORE=memory
- * (scripts/bench-store.ts). Prints tables; docs/performance.md carries the figures.
+ * (scripts/bench-store.ts). `cold` also measures a Vercel function's import plus first answer
+ * (scripts/bench-function.ts; with `--vercel-output`, in a `vercel build` output's Get Server function too).
+ * Prints tables; docs/performance.md carries the figures.
  */
 import { benchColdStart } from './bench-cold.js';
+import { benchFunctionColdStart } from './bench-function.js';
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -37,6 +41,7 @@ const { values } = parseArgs({
     only: { type: 'string', default: 'snapshot,stalls,http,store,cold' },
     rounds: { type: 'string', default: '3' },
     seconds: { type: 'string', default: '5' },
+    'vercel-output': { type: 'string' },
   },
   strict: true,
 });
@@ -173,6 +178,12 @@ async function main() {
   if (parts.has('cold')) {
     console.log('\n## Cold start (runtime issue target)\n');
     console.log(await benchColdStart());
+    console.log();
+    console.log(await benchFunctionColdStart());
+    if (values['vercel-output'] !== undefined) {
+      console.log();
+      console.log(await benchFunctionColdStart(5, values['vercel-output']));
+    }
   }
   if (parts.has('store')) {
     console.log('\n## Store benchmark: Get Server with STORE=redis against STORE=memory (issue 4 target)\n');

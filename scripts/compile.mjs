@@ -4,7 +4,7 @@
 //
 // Plain JavaScript on purpose: it must run before anything is compiled. Without esbuild (an install with
 // --omit=dev, as the GitHub Action does) it says so and leaves the entry points to run through tsx.
-import { rename, rm } from 'node:fs/promises';
+import { rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -37,7 +37,13 @@ const temporary = `${outdir}.tmp-${process.pid}`;
 await rm(temporary, { recursive: true, force: true });
 await esbuild.build({
   absWorkingDir: root,
-  entryPoints: { serve: 'scripts/serve.ts', mcp: 'scripts/mcp.ts', cli: 'scripts/cli.ts' },
+  // `vercel` is what every function file in api/ imports (src/deploy/vercel-files.ts says why).
+  entryPoints: {
+    serve: 'scripts/serve.ts',
+    mcp: 'scripts/mcp.ts',
+    cli: 'scripts/cli.ts',
+    vercel: 'src/http/vercel.ts',
+  },
   outdir: temporary,
   outExtension: { '.js': '.mjs' },
   bundle: true,
@@ -68,6 +74,11 @@ await esbuild.build({
   minifySyntax: true,
   logLevel: 'warning',
 });
+// The function files are TypeScript and type-checked: they see the compiled module's types from its source.
+await writeFile(
+  path.join(temporary, 'vercel.d.mts'),
+  "// The types of vercel.mjs, compiled from src/http/vercel.ts by scripts/compile.mjs.\nexport { vercelHandler } from '../src/http/vercel.js';\n",
+);
 const old = `${outdir}.old-${process.pid}`;
 await rename(outdir, old).catch((error) => {
   if (error.code !== 'ENOENT') throw error;
