@@ -35,14 +35,24 @@ export interface CachedAnswer {
 }
 
 interface Entry {
+  key: string;
   answer: CachedAnswer;
   expiresAtMs: number;
   size: number;
+  /** Neighbours in recency order: `older` towards the least recently used end. */
+  older: Entry | undefined;
+  newer: Entry | undefined;
 }
 
-/** An LRU map with expiry. A Map iterates in insertion order, so re-inserting on a hit keeps it ordered. */
+/**
+ * An LRU map with expiry: a Map for lookup and a doubly linked list for recency. Eviction takes the list's
+ * oldest end; it never iterates the Map, whose iteration walks past every deleted slot not yet compacted
+ * (with a full cache turning over, that made each insertion cost 11 to 14 µs instead of well under one).
+ */
 export class ResponseCache {
   private readonly entries = new Map<string, Entry>();
+  private oldest: Entry | undefined;
+  private newest: Entry | undefined;
   private bytes = 0;
   private readonly options: CacheOptions;
 
@@ -55,12 +65,12 @@ export class ResponseCache {
   get(key: string, nowMs: number): CachedAnswer | undefined {
     const entry = this.entries.get(key);
     if (entry === undefined) return undefined;
-    this.entries.delete(key);
     if (entry.expiresAtMs <= nowMs) {
-      this.bytes -= entry.size;
+      this.remove(entry);
       return undefined;
     }
-    this.entries.set(key, entry);
+    this.unlink(entry);
+    this.append(entry);
     return entry.answer;
   }
 
@@ -70,17 +80,46 @@ export class ResponseCache {
     // One answer bigger than a quarter of the budget would flush everything else for little gain.
     if (size > this.options.maxBytes / 4 || this.options.maxEntries < 1 || this.options.ttlMs <= 0) return;
     const previous = this.entries.get(key);
-    if (previous !== undefined) {
-      this.entries.delete(key);
-      this.bytes -= previous.size;
-    }
-    this.entries.set(key, { answer, expiresAtMs: nowMs + this.options.ttlMs, size });
+    if (previous !== undefined) this.remove(previous);
+    const entry: Entry = {
+      key,
+      answer,
+      expiresAtMs: nowMs + this.options.ttlMs,
+      size,
+      older: undefined,
+      newer: undefined,
+    };
+    this.entries.set(key, entry);
+    this.append(entry);
     this.bytes += size;
-    for (const [oldest, entry] of this.entries) {
-      if (this.entries.size <= this.options.maxEntries && this.bytes <= this.options.maxBytes) break;
-      this.entries.delete(oldest);
-      this.bytes -= entry.size;
+    while (
+      this.oldest !== undefined &&
+      (this.entries.size > this.options.maxEntries || this.bytes > this.options.maxBytes)
+    ) {
+      this.remove(this.oldest);
     }
+  }
+
+  /** Puts `entry` at the most recently used end. */
+  private append(entry: Entry): void {
+    entry.older = this.newest;
+    entry.newer = undefined;
+    if (this.newest === undefined) this.oldest = entry;
+    else this.newest.newer = entry;
+    this.newest = entry;
+  }
+
+  private unlink(entry: Entry): void {
+    if (entry.older === undefined) this.oldest = entry.newer;
+    else entry.older.newer = entry.newer;
+    if (entry.newer === undefined) this.newest = entry.older;
+    else entry.newer.older = entry.older;
+  }
+
+  private remove(entry: Entry): void {
+    this.unlink(entry);
+    this.entries.delete(entry.key);
+    this.bytes -= entry.size;
   }
 
   get size(): number {
@@ -93,6 +132,8 @@ export class ResponseCache {
 
   clear(): void {
     this.entries.clear();
+    this.oldest = undefined;
+    this.newest = undefined;
     this.bytes = 0;
   }
 }

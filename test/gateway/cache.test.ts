@@ -2,6 +2,7 @@
  * The response cache (specification 8.7, decisions section 5): `meta.cached` exactly when the body came
  * from the cache, at most one hour, bounded, keyed by snapshot and normalised request; ETag and 304.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_CACHE_TTL_MS, ResponseCache, type CachedAnswer } from '../../src/gateway/cache.js';
 import type { QueryEngine } from '../../src/query/types.js';
@@ -146,5 +147,44 @@ describe('ResponseCache', () => {
     cache.set('a', answer('12345'), 0);
     expect(cache.totalBytes).toBe(bytes);
     expect(cache.size).toBe(1);
+  });
+
+  it('answers as a plain list kept in recency order would, whatever the operations', () => {
+    type Operation =
+      { kind: 'set'; key: number; length: number; now: number } | { kind: 'get'; key: number; now: number };
+    const operation = fc.oneof(
+      fc.record({ kind: fc.constant('set' as const), key: fc.nat(12), length: fc.nat(120), now: fc.nat(50) }),
+      fc.record({ kind: fc.constant('get' as const), key: fc.nat(12), now: fc.nat(50) }),
+    );
+    fc.assert(
+      fc.property(fc.array(operation, { maxLength: 200 }), fc.nat(8), (operations: Operation[], extra) => {
+        const maxEntries = 1 + extra;
+        const options = { maxEntries, maxBytes: 400, ttlMs: 20 };
+        const cache = new ResponseCache(options);
+        // The reference: entries from least to most recently used.
+        let model: { key: string; data: string; expires: number; size: number }[] = [];
+        const bytes = () => model.reduce((sum, entry) => sum + entry.size, 0);
+        for (const op of operations) {
+          const key = `k${op.key}`;
+          if (op.kind === 'get') {
+            const found = model.find((entry) => entry.key === key);
+            model = model.filter((entry) => entry.key !== key);
+            const live = found !== undefined && found.expires > op.now;
+            if (live) model.push(found);
+            expect(cache.get(key, op.now)?.data).toBe(live ? found.data : undefined);
+          } else {
+            const data = 'x'.repeat(op.length);
+            const size = key.length + data.length + 'W/"x"'.length;
+            cache.set(key, answer(data), op.now);
+            if (size > options.maxBytes / 4) continue;
+            model = model.filter((entry) => entry.key !== key);
+            model.push({ key, data, expires: op.now + options.ttlMs, size });
+            while (model.length > maxEntries || bytes() > options.maxBytes) model.shift();
+          }
+          expect(cache.size).toBe(model.length);
+          expect(cache.totalBytes).toBe(bytes());
+        }
+      }),
+    );
   });
 });
