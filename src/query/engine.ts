@@ -6,7 +6,9 @@
  */
 import type { ListParams, SortField, SortOrder } from '../model/schema.js';
 import { changesSince, type ServerChange } from '../snapshot/history.js';
+import type { PostingLists } from '../snapshot/encode.js';
 import type { LoadedArtifacts, LoadTimings } from '../snapshot/load.js';
+import { createDenseFilters, type DenseFilterOptions, hasId } from './dense-filters.js';
 import { createParts, type PartsOptions } from './parts.js';
 import { compareCodePoints } from '../snapshot/order.js';
 import { createSearch } from './search.js';
@@ -45,10 +47,13 @@ export function parseFlagList(flags: string): string[] {
   ];
 }
 
+/** How the engine loads its parts, and when a filter list gets a dense form. */
+export type EngineOptions = PartsOptions & DenseFilterOptions;
+
 export function createQueryEngine(
   artifacts: LoadedArtifacts,
   timings: LoadTimings = {},
-  options: PartsOptions = {},
+  options: EngineOptions = {},
 ): QueryEngine {
   const { manifest, records, names, stats } = artifacts;
   const count = manifest.record_count;
@@ -63,6 +68,7 @@ export function createQueryEngine(
   const orders = () => parts.lists().orders;
   const postingsOf = () => parts.lists().postings;
   const search = createSearch(count, parts);
+  const denseFilter = createDenseFilters(count, options);
 
   /** rank[id] = position of the record in an order; made on first use of that order. */
   const ranks = new Map<string, Uint32Array>();
@@ -110,19 +116,17 @@ export function createQueryEngine(
   let generation = 0;
 
   const none = new Uint32Array(0);
-  function postingsFor(map: { get(key: string): Uint32Array | undefined }, value: string): Uint32Array {
-    return map.get(value.trim().toLowerCase()) ?? none;
-  }
 
   function listIds(params: ListParams): { ids: number[]; total: number } {
     const { sort, order, limit, offset, min_score: minScore } = params;
     const { trustScore, atLeast } = columns();
     const postings = postingsOf();
-    const lists: Uint32Array[] = [];
+    const filters: { kind: keyof PostingLists; key: string }[] = [];
     if (params.flags !== undefined)
-      for (const flag of parseFlagList(params.flags)) lists.push(postingsFor(postings.flags, flag));
-    if (params.target !== undefined) lists.push(postingsFor(postings.target, params.target));
-    if (params.namespace !== undefined) lists.push(postingsFor(postings.namespace, params.namespace));
+      for (const flag of parseFlagList(params.flags)) filters.push({ kind: 'flags', key: flag });
+    if (params.target !== undefined) filters.push({ kind: 'target', key: params.target.trim().toLowerCase() });
+    if (params.namespace !== undefined) filters.push({ kind: 'namespace', key: params.namespace.trim().toLowerCase() });
+    const lists = filters.map(({ kind, key }) => postings[kind].get(key) ?? none);
     const ordered = orderOf(sort, order);
     const end = offset + limit;
 
@@ -142,6 +146,19 @@ export function createQueryEngine(
         seen++;
       }
       return { ids, total };
+    }
+
+    // One large filter: its total is read off its counts, and the page walks the order testing its bits
+    // when that walk (about (offset + limit) * count / total steps) is shorter than marking the list.
+    const dense =
+      lists.length === 1 ? denseFilter(filters[0]!.kind, filters[0]!.key, lists[0]!, trustScore) : undefined;
+    if (dense !== undefined) {
+      const total = minScore === undefined ? lists[0]!.length : dense.atLeast[minScore]!;
+      if (offset >= total) return { ids: [], total };
+      if ((Math.min(end, total) * count) / total <= lists[0]!.length) {
+        const floor = minScore ?? 0;
+        return { ids: walk(ordered, (id) => hasId(dense, id) && trustScore[id]! >= floor, offset, limit), total };
+      }
     }
 
     // One pass marks the matches and counts them; a single filter's postings are not even copied.

@@ -3,8 +3,7 @@
  * the engine answers from them. The one entry point for whoever serves or measures a snapshot.
  */
 import { type LoadTimings, readSnapshot } from '../snapshot/load.js';
-import { createQueryEngine } from './engine.js';
-import type { PartsOptions } from './parts.js';
+import { createQueryEngine, type EngineOptions } from './engine.js';
 import type { QueryEngine } from './types.js';
 
 /**
@@ -15,7 +14,7 @@ import type { QueryEngine } from './types.js';
 export async function openSnapshot(
   dir: string,
   timings: LoadTimings = {},
-  options: PartsOptions = {},
+  options: EngineOptions = {},
 ): Promise<QueryEngine> {
   const started = performance.now();
   const artifacts = await readSnapshot(dir, timings);
@@ -33,7 +32,7 @@ export async function openSnapshot(
 export async function loadSnapshot(
   dir: string,
   timings: LoadTimings = {},
-  options: PartsOptions = {},
+  options: EngineOptions = {},
 ): Promise<QueryEngine> {
   const started = performance.now();
   const engine = await openSnapshot(dir, timings, options);

@@ -3,6 +3,7 @@
  * serves), so a test parses that text rather than the engine keeping a second, object-returning API.
  */
 import type { ListParams, ServerRecord, Stats } from '../../src/model/schema.js';
+import type { EngineOptions } from '../../src/query/engine.js';
 import { loadSnapshot } from '../../src/query/open.js';
 import type { QueryEngine } from '../../src/query/types.js';
 
@@ -35,6 +36,6 @@ export function withObjects(engine: QueryEngine): QueryEngine & ObjectEngine {
 }
 
 /** Load the snapshot in `dir` as the server does, answering objects too. */
-export async function loadObjectEngine(dir: string): Promise<QueryEngine & ObjectEngine> {
-  return withObjects(await loadSnapshot(dir));
+export async function loadObjectEngine(dir: string, options: EngineOptions = {}): Promise<QueryEngine & ObjectEngine> {
+  return withObjects(await loadSnapshot(dir, {}, options));
 }
