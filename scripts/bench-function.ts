@@ -5,7 +5,7 @@
  * the request arriving (this script's own client) is not counted, since on the platform the request is
  * already waiting.
  *
- * By default it measures `dist/vercel.mjs`, which every function file imports and calls (`api/` holds
+ * By default it measures `dist/vercel/vercel.mjs`, which every function file imports and calls (`api/` holds
  * nothing else). `--vercel-output <dir>` measures the Get Server function of a `vercel build` output
  * instead (`.vercel/output`, each function as the platform packs it: its file compiled on its own, plus the
  * files it imports as traced), copied with the snapshot into a temporary folder as the platform lays it out.
@@ -117,7 +117,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 export async function benchFunctionColdStart(rounds = 5, vercelOutput?: string): Promise<string> {
   const unpacked = vercelOutput === undefined ? undefined : await unpackVercelFunction(path.resolve(vercelOutput));
   try {
-    const modulePath = unpacked?.handler ?? path.join(ROOT, 'dist', 'vercel.mjs');
+    const modulePath = unpacked?.handler ?? path.join(ROOT, 'dist', 'vercel', 'vercel.mjs');
     const cwd = unpacked?.work ?? ROOT;
     const snapshotDir = path.join(cwd, 'snapshot');
     await sample(modulePath, cwd, snapshotDir); // warm-up: the file cache, as on a warm host
@@ -129,7 +129,7 @@ export async function benchFunctionColdStart(rounds = 5, vercelOutput?: string):
     const answered = median(samples.map((one) => one.answerMs));
     const total = median(samples.map((one) => one.importMs + one.answerMs));
     const what =
-      unpacked === undefined ? '`dist/vercel.mjs`, as every `api/` file loads it' : 'the `vercel build` output';
+      unpacked === undefined ? '`dist/vercel/vercel.mjs`, as every `api/` file loads it' : 'the `vercel build` output';
     const ms = (value: number) => `${Math.round(value)} ms`;
     return [
       `| Vercel function, committed dataset (median of ${rounds}): ${what} | value | target |`,

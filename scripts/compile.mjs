@@ -35,16 +35,8 @@ const started = performance.now();
 // Written aside and swapped in, so a process running dist/ (a test, a server) never sees half of it.
 const temporary = `${outdir}.tmp-${process.pid}`;
 await rm(temporary, { recursive: true, force: true });
-await esbuild.build({
+const options = {
   absWorkingDir: root,
-  // `vercel` is what every function file in api/ imports (src/deploy/vercel-files.ts says why).
-  entryPoints: {
-    serve: 'scripts/serve.ts',
-    mcp: 'scripts/mcp.ts',
-    cli: 'scripts/cli.ts',
-    vercel: 'src/http/vercel.ts',
-  },
-  outdir: temporary,
   outExtension: { '.js': '.mjs' },
   bundle: true,
   splitting: true,
@@ -73,11 +65,23 @@ await esbuild.build({
   minifyWhitespace: true,
   minifySyntax: true,
   logLevel: 'warning',
+};
+await esbuild.build({
+  ...options,
+  entryPoints: { serve: 'scripts/serve.ts', mcp: 'scripts/mcp.ts', cli: 'scripts/cli.ts' },
+  outdir: temporary,
+});
+// What every function file in api/ imports (src/deploy/vercel-files.ts says why), in a build of its own
+// under dist/vercel/: sharing chunks with the entries above would split `npm start`'s graph into more files.
+await esbuild.build({
+  ...options,
+  entryPoints: { vercel: 'src/http/vercel.ts' },
+  outdir: path.join(temporary, 'vercel'),
 });
 // The function files are TypeScript and type-checked: they see the compiled module's types from its source.
 await writeFile(
-  path.join(temporary, 'vercel.d.mts'),
-  "// The types of vercel.mjs, compiled from src/http/vercel.ts by scripts/compile.mjs.\nexport { vercelHandler } from '../src/http/vercel.js';\n",
+  path.join(temporary, 'vercel', 'vercel.d.mts'),
+  "// The types of vercel.mjs, compiled from src/http/vercel.ts by scripts/compile.mjs.\nexport { vercelHandler } from '../../src/http/vercel.js';\n",
 );
 const old = `${outdir}.old-${process.pid}`;
 await rename(outdir, old).catch((error) => {
