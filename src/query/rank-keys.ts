@@ -29,6 +29,28 @@ function levelOf(levels: Float32Array, value: number): number {
   return low;
 }
 
+/** Arrays reused from one ranking to the next, grown as needed (allocating them anew each time, megabytes at a
+ * million records, brought on full garbage collections). */
+export interface RankScratch {
+  relevance: Float32Array;
+  levels: Float32Array;
+  keys: Float64Array;
+}
+
+export const newRankScratch = (): RankScratch => ({
+  relevance: new Float32Array(0),
+  levels: new Float32Array(0),
+  keys: new Float64Array(0),
+});
+
+function ensure(scratch: RankScratch, count: number): void {
+  if (scratch.keys.length >= count) return;
+  const size = Math.max(count, scratch.keys.length * 2);
+  scratch.relevance = new Float32Array(size);
+  scratch.levels = new Float32Array(size);
+  scratch.keys = new Float64Array(size);
+}
+
 /**
  * The ids of the best `k` of `items` (indices into `ids` and `scores`), in rank order; undefined when the
  * values do not fit the packed number (see above).
@@ -40,22 +62,26 @@ export function rankByKeys(
   scores: ArrayLike<number>,
   trustScore: ArrayLike<number>,
   exact?: (id: number) => boolean,
+  scratch: RankScratch = newRankScratch(),
 ): number[] | undefined {
   const count = items.length;
-  const relevance = new Float32Array(count);
+  ensure(scratch, count);
+  const relevance = scratch.relevance.subarray(0, count);
   for (let n = 0; n < count; n++) {
     const item = items[n]!;
     if (ids[item]! >= ID_BITS) return undefined;
     relevance[n] = scores[item]!;
   }
   // The distinct relevances, ascending (the scores are float32 values, so copying them loses nothing).
-  const sorted = relevance.slice().sort();
+  const sorted = scratch.levels.subarray(0, count);
+  sorted.set(relevance);
+  sorted.sort();
   let distinct = 0;
   for (let n = 0; n < count; n++) if (n === 0 || sorted[n] !== sorted[n - 1]) sorted[distinct++] = sorted[n]!;
   if (distinct > MAX_LEVELS) return undefined;
   const levels = sorted.subarray(0, distinct);
 
-  const keys = new Float64Array(count);
+  const keys = scratch.keys.subarray(0, count);
   for (let n = 0; n < count; n++) {
     const id = ids[items[n]!]!;
     const rank = distinct - 1 - levelOf(levels, relevance[n]!); // 0 for the highest relevance

@@ -5,7 +5,7 @@
  */
 import { exactKey } from '../snapshot/search-index.js';
 import type { SnapshotParts } from './parts.js';
-import { rankByKeys } from './rank-keys.js';
+import { newRankScratch, rankByKeys } from './rank-keys.js';
 import { topK } from './top-k.js';
 import type { SearchField } from './types.js';
 import type { WordMatches } from './word-index.js';
@@ -17,18 +17,13 @@ export interface Search {
 
 /**
  * Whether a page's `k` best of `count` matches are ranked by one packed number per match and a native sort
- * (`rank-keys.ts`): for a deep page, where a bounded heap of `k` (`top-k.ts`, faster for a shallow page of a
- * common word) grows costly, or would fall back to a comparator sort of every match. At 100,000 records the
- * two cross near k = 3,000 for a word in a third of the names (6 ms against 5 to 13 ms).
+ * (`rank-keys.ts`) rather than a bounded heap of `k` (`top-k.ts`): when `k` is a large share of the matches,
+ * where the heap grows costly or would fall back to a comparator sort of them all. For "mcp", the two cross
+ * near k = count / 12: at 100,000 records (37,689 matches) keys take 6 ms at any depth against the heap's 5 ms
+ * at k = 3,000 and 12 ms at 10,000; at 1,000,000 (377,000 matches) 63 to 68 ms against the heap's 12.5 ms at
+ * k = 1,000 and 45 ms at 10,000.
  */
-const rankAllByKeys = (k: number, count: number) => k >= 3000 || k * 4 >= count;
-
-/** 0, 1, …, count - 1. */
-function allItems(count: number): Uint32Array {
-  const items = new Uint32Array(count);
-  for (let i = 0; i < count; i++) items[i] = i;
-  return items;
-}
+const rankAllByKeys = (k: number, count: number) => k * 12 >= count;
 
 export function createSearch(count: number, parts: Pick<SnapshotParts, 'lists' | 'search' | 'descriptions'>): Search {
   /** Marks the exact id matches of a query; a generation number avoids clearing. */
@@ -38,6 +33,13 @@ export function createSearch(count: number, parts: Pick<SnapshotParts, 'lists' |
   const marks = new Uint32Array(count);
   let generation = 0;
   const columns = () => parts.lists();
+  const rankScratch = newRankScratch();
+  /** 0, 1, …, n - 1: every match of a word-index answer, as items to rank (made on the first deep page). */
+  let everyItem = new Uint32Array(0);
+  const allItems = (n: number) => {
+    if (everyItem.length < n) everyItem = Uint32Array.from({ length: count }, (_, i) => i);
+    return everyItem.subarray(0, n);
+  };
 
   /** `total` counts every match; the page is the `limit` after `offset`. */
   function searchIds(
@@ -81,7 +83,8 @@ export function createSearch(count: number, parts: Pick<SnapshotParts, 'lists' |
     for (const id of nameIndex.exact(exactKey(query))) exactMarks[id] = mark;
     const exact = (i: number) => exactMarks[ids[i]!] === mark;
     if (rankAllByKeys(k, ids.length)) {
-      const all = rankByKeys(allItems(ids.length), k, ids, scores, trustScore, (id) => exactMarks[id] === mark);
+      const exactId = (id: number) => exactMarks[id] === mark;
+      const all = rankByKeys(allItems(ids.length), k, ids, scores, trustScore, exactId, rankScratch);
       if (all !== undefined) return all;
     }
     const best = topK(
@@ -109,7 +112,7 @@ export function createSearch(count: number, parts: Pick<SnapshotParts, 'lists' |
     const kept: number[] = [];
     for (let i = 0; i < ids.length; i++) if (keep(ids[i]!)) kept.push(i);
     if (rankAllByKeys(k, kept.length)) {
-      const all = rankByKeys(kept, k, ids, scores, trustScore);
+      const all = rankByKeys(kept, k, ids, scores, trustScore, undefined, rankScratch);
       if (all !== undefined) return all;
     }
     const best = topK(
