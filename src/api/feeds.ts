@@ -4,7 +4,7 @@
  * to the feed's own URL (RFC 4287 section 2: IRI references resolve against the document's base), so the
  * feed is the same on every host, and ids are tag URIs (RFC 4151) that never change.
  */
-import type { ServerChange, HistoryArtifact, HistoryPoint, SnapshotRef } from '../snapshot/history.js';
+import type { ServerChange, HistoryPoint, HistoryView, SnapshotRef } from '../snapshot/history.js';
 import { changesBetween } from '../snapshot/history.js';
 import { escapeXml } from './badge.js';
 
@@ -66,7 +66,7 @@ function summarise(changes: readonly ServerChange[]): string {
 }
 
 /** One entry per republished snapshot (each one compared with the snapshot before it), newest first. */
-export function changesFeed(history: HistoryArtifact | undefined, current: SnapshotRef): string {
+export function changesFeed(history: HistoryView | undefined, current: SnapshotRef): string {
   const snapshots = history?.snapshots ?? [current];
   const entries: string[] = [];
   for (let index = 0; index < Math.min(snapshots.length - 1, MAX_ENTRIES); index++) {
@@ -106,8 +106,8 @@ function describePoint(point: HistoryPoint): string {
 }
 
 /** One entry per change of the server, newest first; undefined when the history does not know it. */
-export function serverFeed(history: HistoryArtifact | undefined, name: string): string | undefined {
-  const server = history?.servers[name.toLowerCase()];
+export function serverFeed(history: HistoryView | undefined, name: string): string | undefined {
+  const server = history?.server(name.toLowerCase());
   if (server === undefined) return undefined;
   const entries = server.points.slice(0, MAX_ENTRIES).map((point) =>
     entry({

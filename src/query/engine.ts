@@ -10,7 +10,7 @@ import type { PostingLists } from '../snapshot/encode.js';
 import type { LoadedArtifacts, LoadTimings } from '../snapshot/load.js';
 import { createDenseFilters, type DenseFilterOptions, hasId } from './dense-filters.js';
 import { createParts, type PartsOptions } from './parts.js';
-import { compareCodePoints } from '../snapshot/order.js';
+import { findName } from '../snapshot/name-lookup.js';
 import { createSearch } from './search.js';
 import type { JsonPage, LookupKey, QueryEngine } from './types.js';
 
@@ -85,23 +85,8 @@ export function createQueryEngine(
     return rank;
   };
 
-  /**
-   * The record id of `name`, case-insensitively: names are stored in name order, whose first key is the
-   * lower-cased name (unique), so a binary search finds it without a lookup table to build or hold.
-   */
-  function lookup(name: string): number | undefined {
-    const wanted = name.toLowerCase();
-    let low = 0;
-    let high = count - 1;
-    while (low <= high) {
-      const middle = (low + high) >>> 1;
-      const order = compareCodePoints(names.at(middle).toLowerCase(), wanted);
-      if (order === 0) return middle;
-      if (order < 0) low = middle + 1;
-      else high = middle - 1;
-    }
-    return undefined;
-  }
+  /** The record id of `name`, case-insensitively (`findName`). */
+  const lookup = (name: string): number | undefined => findName(names, name);
   const statsJson = JSON.stringify(stats);
 
   const recordJson = (id: number) => records.json(id);
@@ -258,7 +243,7 @@ export function createQueryEngine(
   function historyJson(name: string): string | undefined {
     const id = lookup(name);
     if (id === undefined) return undefined;
-    const entry = historyOf()?.servers[names.at(id).toLowerCase()];
+    const entry = historyOf()?.server(names.at(id).toLowerCase());
     return JSON.stringify(entry?.points ?? []);
   }
 

@@ -6,12 +6,12 @@
  * A part whose bytes fail their check is never decoded or served: its `ready` rejects with the loader's
  * one-line error, for good.
  */
-import { type HistoryArtifact } from '../snapshot/history.js';
+import { decodeCompactHistory } from '../snapshot/compact-history.js';
+import type { HistoryView } from '../snapshot/history.js';
 import type { LookupArtifact } from '../snapshot/lookup.js';
 import { parseRegistryArtifact, type RegistryArtifact } from '../registry/files.js';
 import {
   decodeColumns,
-  decodeHistory,
   decodeLookup,
   decodePostings,
   decodeSortIndexes,
@@ -59,7 +59,7 @@ export interface SnapshotParts {
   search(): SearchIndexes;
   descriptions(): DescriptionIndexes;
   lookup(): LookupArtifact;
-  history(): HistoryArtifact | undefined;
+  history(): HistoryView | undefined;
   registry(): RegistryArtifact | undefined;
   /** Resolves once `part` (and what it needs) is loaded; rejects with the loader's error if it cannot be. */
   ready(part: Part): Promise<void>;
@@ -133,7 +133,10 @@ export function createParts(
       return { descriptionIndex };
     },
     lookup: () => decode(artifacts.lookup, decodeLookup),
-    history: async () => (artifacts.history === undefined ? undefined : decode(artifacts.history, decodeHistory)),
+    history: async () =>
+      artifacts.history === undefined
+        ? undefined
+        : decode(artifacts.history, (bytes, slicer) => decodeCompactHistory(bytes, slicer, artifacts.names)),
     registry: async () =>
       artifacts.registry === undefined
         ? undefined
@@ -176,7 +179,7 @@ export function createParts(
     search: () => get<SearchIndexes>('search'),
     descriptions: () => get<DescriptionIndexes>('descriptions'),
     lookup: () => get<LookupArtifact>('lookup'),
-    history: () => get<HistoryArtifact | undefined>('history'),
+    history: () => get<HistoryView | undefined>('history'),
     registry: () => get<RegistryArtifact | undefined>('registry'),
     ready,
     loadAll() {

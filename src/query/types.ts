@@ -3,7 +3,7 @@
  * benchmarks depend on this interface only; `src/query/engine.ts` implements it over the loaded artifacts.
  */
 import type { ListParams } from '../model/schema.js';
-import type { HistoryArtifact, SnapshotRef } from '../snapshot/history.js';
+import type { HistoryView, SnapshotRef } from '../snapshot/history.js';
 import type { RegistryArtifact } from '../registry/files.js';
 
 /** A page as JSON text (`json` is the text of the array of records), for responses built without a parse. */
@@ -58,8 +58,8 @@ export interface QueryEngine {
   searchJson(q: string, limit: number, options?: SearchOptions): JsonPage;
   /** The servers a package or a remote URL belongs to (keys of `src/model/identifiers.ts`), most trusted first. */
   lookupJson(by: LookupKey): JsonPage;
-  /** The whole score history (undefined for a snapshot built before histories), parsed once. */
-  history(): HistoryArtifact | undefined;
+  /** The whole score history (undefined for a snapshot built before histories), decoded once, compact. */
+  history(): HistoryView | undefined;
   /** The registry entries of the scored servers (undefined for a snapshot built without registry data), parsed once. */
   registry(): RegistryArtifact | undefined;
   /** The score history of the server named `name` (any case), newest first; undefined for an unknown name. */

@@ -101,10 +101,6 @@ export function encodeHistory(history: HistoryArtifact): string {
   return toJsonLines({ ...history }, ['servers']);
 }
 
-export async function decodeHistory(bytes: Buffer, slicer: Slicer): Promise<HistoryArtifact> {
-  return (await parseJsonLines(bytes, slicer)) as unknown as HistoryArtifact;
-}
-
 export function decodeHistorySync(bytes: Buffer): HistoryArtifact {
   return parseJsonLinesSync(bytes) as unknown as HistoryArtifact;
 }

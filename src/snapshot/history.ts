@@ -36,6 +36,27 @@ export interface HistoryArtifact {
   servers: Record<string, { name: string; points: HistoryPoint[] }>;
 }
 
+/**
+ * What serving needs of a history: its snapshots, and each server's stored name and points. A build holds
+ * the history as objects (`viewOf`); a server holds it compact (`compact-history.ts`).
+ */
+export interface HistoryView {
+  readonly snapshots: readonly SnapshotRef[];
+  /** The server filed under `key` (its lower-cased name). */
+  server(key: string): { name: string; points: HistoryPoint[] } | undefined;
+  /** Every server, in no particular order. */
+  servers(): Iterable<{ name: string; points: HistoryPoint[] }>;
+}
+
+/** A history held as objects, seen as a HistoryView. */
+export function viewOf(history: HistoryArtifact): HistoryView {
+  return {
+    snapshots: history.snapshots,
+    server: (key) => (Object.hasOwn(history.servers, key) ? history.servers[key] : undefined),
+    servers: () => Object.values(history.servers),
+  };
+}
+
 /** What a previous snapshot's record says, when its folder has no history to carry on. */
 export interface PreviousRecord {
   name: string;
@@ -146,16 +167,16 @@ function stateAt(points: readonly HistoryPoint[], order: ReadonlyMap<string, num
  * What changed for each server between the kept snapshot `since` and the newest one, by name; undefined when
  * `since` is not a snapshot this history holds.
  */
-export function changesSince(history: HistoryArtifact, since: string): ServerChange[] | undefined {
+export function changesSince(history: HistoryView, since: string): ServerChange[] | undefined {
   const index = history.snapshots.findIndex((snapshot) => snapshot.snapshot_id === since);
   return index === -1 ? undefined : changesBetween(history, index, 0);
 }
 
 /** What changed between the kept snapshots at positions `older` and `newer` (0 = newest), by name. */
-export function changesBetween(history: HistoryArtifact, older: number, newer: number): ServerChange[] {
+export function changesBetween(history: HistoryView, older: number, newer: number): ServerChange[] {
   const order = new Map(history.snapshots.map((snapshot, index) => [snapshot.snapshot_id, index]));
   const changes: ServerChange[] = [];
-  for (const { name, points } of Object.values(history.servers)) {
+  for (const { name, points } of history.servers()) {
     const before = stateAt(points, order, older);
     const now = stateAt(points, order, newer);
     if (before === undefined && now === undefined) continue;

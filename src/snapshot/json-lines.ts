@@ -44,7 +44,10 @@ export class JsonLinesError extends Error {}
 
 type Line = { k: string; v?: unknown; a?: unknown[]; o?: [string, unknown][] };
 
-function addLine(into: Record<string, unknown>, text: string): void {
+/** What one line holds: a whole member (`v`), or a chunk of an array member (`a`) or of an object member (`o`). */
+export type JsonLine = { name: string; value: unknown } | { name: string; items: unknown[] } | { name: string; entries: [string, unknown][] };
+
+function parseLine(text: string): JsonLine {
   let line: Line;
   try {
     line = JSON.parse(text) as Line;
@@ -52,18 +55,44 @@ function addLine(into: Record<string, unknown>, text: string): void {
     throw new JsonLinesError('not valid JSON lines');
   }
   if (typeof line?.k !== 'string') throw new JsonLinesError('a line without a member name');
-  // Objects without a prototype: a member or key called `__proto__` is data like any other.
   if (line.a !== undefined) {
-    if (!Object.hasOwn(into, line.k)) into[line.k] = [];
-    const target = into[line.k] as unknown[];
-    for (const item of line.a) target.push(item);
-  } else if (line.o !== undefined) {
-    if (!Object.hasOwn(into, line.k)) into[line.k] = Object.create(null);
-    const target = into[line.k] as Record<string, unknown>;
-    for (const [key, value] of line.o) target[key] = value;
-  } else {
-    into[line.k] = line.v;
+    if (!Array.isArray(line.a)) throw new JsonLinesError('an array chunk that is not an array');
+    return { name: line.k, items: line.a };
   }
+  if (line.o !== undefined) {
+    if (!Array.isArray(line.o)) throw new JsonLinesError('an object chunk that is not a list of entries');
+    return { name: line.k, entries: line.o };
+  }
+  return { name: line.k, value: line.v };
+}
+
+function addLine(into: Record<string, unknown>, text: string): void {
+  const line = parseLine(text);
+  // Objects without a prototype: a member or key called `__proto__` is data like any other.
+  if ('items' in line) {
+    if (!Object.hasOwn(into, line.name)) into[line.name] = [];
+    const target = into[line.name] as unknown[];
+    for (const item of line.items) target.push(item);
+  } else if ('entries' in line) {
+    if (!Object.hasOwn(into, line.name)) into[line.name] = Object.create(null);
+    const target = into[line.name] as Record<string, unknown>;
+    for (const [key, value] of line.entries) target[key] = value;
+  } else {
+    into[line.name] = line.value;
+  }
+}
+
+/**
+ * Each line of `bytes`, parsed and handed to `visit`, yielding to the event loop between slices: for a reader
+ * that keeps its own compact form of the members instead of the objects.
+ */
+export async function forEachJsonLine(bytes: Buffer, slicer: Slicer, visit: (line: JsonLine) => void): Promise<void> {
+  let start = 0;
+  for (let end = bytes.indexOf(0x0a); end >= 0; start = end + 1, end = bytes.indexOf(0x0a, start)) {
+    visit(parseLine(bytes.toString('utf8', start, end)));
+    await nextSlice(slicer);
+  }
+  if (start !== bytes.length) throw new JsonLinesError('the last line has no newline (truncated)');
 }
 
 /** The object `bytes` holds, parsed a line at a time, yielding to the event loop between slices. */

@@ -1,0 +1,26 @@
+/**
+ * A record's id by its name, case-insensitively: records are stored in name order, whose first key is the
+ * lower-cased name (unique in a snapshot), so a binary search over the names table finds it without a
+ * lookup table to build or hold.
+ */
+import { compareCodePoints } from './order.js';
+
+export interface NameTable {
+  readonly length: number;
+  at(id: number): string;
+}
+
+/** The id of the record named `name` in any letter case, or undefined. */
+export function findName(names: NameTable, name: string): number | undefined {
+  const wanted = name.toLowerCase();
+  let low = 0;
+  let high = names.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const order = compareCodePoints(names.at(middle).toLowerCase(), wanted);
+    if (order === 0) return middle;
+    if (order < 0) low = middle + 1;
+    else high = middle - 1;
+  }
+  return undefined;
+}
