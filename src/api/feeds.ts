@@ -5,7 +5,7 @@
  * feed is the same on every host, and ids are tag URIs (RFC 4151) that never change.
  */
 import type { ServerChange, HistoryPoint, HistoryView, SnapshotRef } from '../snapshot/history.js';
-import { changesBetween } from '../snapshot/history.js';
+import { changesBetweenPairs } from '../snapshot/history.js';
 import { escapeXml } from './badge.js';
 
 const TAG = 'tag:mcp-trust-score,2026:';
@@ -69,9 +69,12 @@ function summarise(changes: readonly ServerChange[]): string {
 export function changesFeed(history: HistoryView | undefined, current: SnapshotRef): string {
   const snapshots = history?.snapshots ?? [current];
   const entries: string[] = [];
-  for (let index = 0; index < Math.min(snapshots.length - 1, MAX_ENTRIES); index++) {
+  const count = Math.max(0, Math.min(snapshots.length - 1, MAX_ENTRIES));
+  const pairs = Array.from({ length: count }, (_, index) => [index + 1, index] as const);
+  const changeLists = history === undefined ? [] : changesBetweenPairs(history, pairs);
+  for (let index = 0; index < count; index++) {
     const snapshot = snapshots[index]!;
-    const changes = history === undefined ? [] : changesBetween(history, index + 1, index);
+    const changes = changeLists[index] ?? [];
     const items = changes
       .map((change) => `<li><a href="${escapeXml(siteLink(change.name))}">${escapeXml(change.name)}</a>: ${escapeXml(describeChange(change))}</li>`)
       .join('');

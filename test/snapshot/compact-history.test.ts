@@ -10,6 +10,7 @@ import { decodeCompactHistory } from '../../src/snapshot/compact-history.js';
 import { encodeHistory } from '../../src/snapshot/encode.js';
 import {
   changesBetween,
+  changesBetweenPairs,
   type HistoryArtifact,
   type HistoryPoint,
   type HistoryView,
@@ -96,9 +97,14 @@ describe('the compact history', () => {
         expect(view.server('zz/none')).toBeUndefined();
         const all = (v: HistoryView) => [...v.servers()].map((server) => JSON.stringify(server)).sort();
         expect(all(view)).toEqual(all(objects));
+        const pairs: [number, number][] = [];
         for (let older = 0; older < history.snapshots.length; older++)
-          for (let newer = 0; newer <= older; newer++)
+          for (let newer = 0; newer <= older; newer++) {
             expect(changesBetween(view, older, newer)).toEqual(changesBetween(objects, older, newer));
+            pairs.push([older, newer]);
+          }
+        // Every pair in one pass (a feed's entries) gives what each pair gives alone.
+        expect(changesBetweenPairs(view, pairs)).toEqual(pairs.map(([older, newer]) => changesBetween(objects, older, newer)));
       }),
       { numRuns: 200 },
     );
