@@ -8,7 +8,7 @@ import type { SnapshotParts } from './parts.js';
 import { newRankScratch, rankByKeys } from './rank-keys.js';
 import { topK } from './top-k.js';
 import type { SearchField } from './types.js';
-import type { WordMatches } from './word-index.js';
+import { matchBuffers, type MatchBuffers, type WordMatches } from './word-index.js';
 
 export interface Search {
   /** The record ids of one page of `q`'s matches, and how many match in all. */
@@ -34,6 +34,9 @@ export function createSearch(count: number, parts: Pick<SnapshotParts, 'lists' |
   let generation = 0;
   const columns = () => parts.lists();
   const rankScratch = newRankScratch();
+  /** The matches of a query's two word searches (by name; by name or description), reused query after query. */
+  let buffers: { names: MatchBuffers; all: MatchBuffers } | undefined;
+  const buffersOf = () => (buffers ??= { names: matchBuffers(count), all: matchBuffers(count) });
   /** 0, 1, …, n - 1: every match of a word-index answer, as items to rank (made on the first deep page). */
   let everyItem = new Uint32Array(0);
   const allItems = (n: number) => {
@@ -53,17 +56,17 @@ export function createSearch(count: number, parts: Pick<SnapshotParts, 'lists' |
     const end = offset + limit;
     const byName = fields.includes('name');
     if (!fields.includes('description')) {
-      const names = nameIndex.match(query);
+      const names = nameIndex.match(query, [], buffersOf().names);
       return { ids: rankNames(names, query, end).slice(offset), total: names.ids.length };
     }
     const { descriptionIndex } = parts.descriptions();
     if (!byName) {
-      const described = descriptionIndex.match(query);
+      const described = descriptionIndex.match(query, [], buffersOf().all);
       return { ids: rankByScore(described, end).slice(offset), total: described.ids.length };
     }
-    const names = nameIndex.match(query);
+    const names = nameIndex.match(query, [], buffersOf().names);
     // Each word may match the name or the description, so every name match is among these too.
-    const all = nameIndex.match(query, [descriptionIndex]);
+    const all = nameIndex.match(query, [descriptionIndex], buffersOf().all);
     const total = all.ids.length;
     if (offset >= total) return { ids: [], total };
     const first = rankNames(names, query, Math.min(end, names.ids.length));

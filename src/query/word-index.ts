@@ -42,6 +42,21 @@ export interface WordMatches {
   scores: Float32Array;
 }
 
+/**
+ * Where a caller wants its matches written (views of these come back), so that a search allocates nothing
+ * per query: a word in most names matches hundreds of thousands of records at a million, megabytes a query
+ * that the collector would otherwise have to take back. Each holds `documentCount` entries.
+ */
+export interface MatchBuffers {
+  ids: Uint32Array;
+  scores: Float32Array;
+}
+
+export const matchBuffers = (documentCount: number): MatchBuffers => ({
+  ids: new Uint32Array(documentCount),
+  scores: new Float32Array(documentCount),
+});
+
 interface Directory {
   document_count: number;
   terms: StringTableRanges;
@@ -140,7 +155,7 @@ export class WordIndex {
    * Every record that matches all words of `query`, with its relevance: in this index, or with `also`
    * (indexes over the same records), in any of them, word by word.
    */
-  match(query: string, also: readonly WordIndex[] = []): WordMatches {
+  match(query: string, also: readonly WordIndex[] = [], into?: MatchBuffers): WordMatches {
     const words = [...new Set(nameWords(query))].slice(0, MAX_QUERY_WORDS);
     const none = { ids: new Uint32Array(0), scores: new Float32Array(0) };
     if (words.length === 0) return none;
@@ -212,8 +227,9 @@ export class WordIndex {
       }
       if (w === expanded.length - 1 || found === 0) {
         // The last word: its matches are the answer, with the relevance summed over the words.
-        const ids = next.slice(0, found);
-        const scores = new Float32Array(found);
+        const ids = into === undefined ? next.slice(0, found) : into.ids.subarray(0, found);
+        if (into !== undefined) ids.set(next.subarray(0, found));
+        const scores = into === undefined ? new Float32Array(found) : into.scores.subarray(0, found);
         for (let i = 0; i < found; i++) scores[i] = (w === 0 ? 0 : total[ids[i]!]!) + best[ids[i]!]!;
         return { ids, scores };
       }
