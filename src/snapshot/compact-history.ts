@@ -10,7 +10,17 @@
  * A point of any other shape than the three the build writes (scored with or without sub-scores, removed)
  * keeps its server as the objects read, so nothing the file holds is lost or altered.
  */
-import type { HistoryPoint, HistoryView, SnapshotRef } from './history.js';
+import {
+  addServerChanges,
+  byName,
+  changeOf,
+  type HistoryPoint,
+  type HistoryView,
+  type ServerChange,
+  type SnapshotPair,
+  type SnapshotRef,
+  snapshotPositions,
+} from './history.js';
 import { forEachJsonLine } from './json-lines.js';
 import { findName, type NameTable } from './name-lookup.js';
 import type { Slicer } from './slicer.js';
@@ -178,11 +188,75 @@ export async function decodeCompactHistory(bytes: Buffer, slicer: Slicer, names:
     if (kept !== undefined) return kept;
     const points: HistoryPoint[] = [];
     for (let p = index === 0 ? 0 : columns.pointsEnd[index - 1]!; p < columns.pointsEnd[index]!; p++) points.push(pointAt(p));
-    return { name: storedNames.get(index) ?? names.at(recordId!), points };
+    return { name: nameOf(index, recordId), points };
+  }
+
+  const nameOf = (index: number, recordId: number | undefined) => storedNames.get(index) ?? names.at(recordId!);
+  const flagsOf = (p: number) => columns.flagCodes.subarray(p === 0 ? 0 : columns.flagsEnd[p - 1]!, columns.flagsEnd[p]!);
+  const sameFlags = (a: number, b: number) => {
+    if (a === b) return true;
+    const { flagCodes, flagsEnd } = columns;
+    const x = a === 0 ? 0 : flagsEnd[a - 1]!;
+    const y = b === 0 ? 0 : flagsEnd[b - 1]!;
+    const length = flagsEnd[a]! - x;
+    if (length !== flagsEnd[b]! - y) return false;
+    for (let i = 0; i < length; i++) if (flagCodes[x + i] !== flagCodes[y + i]) return false;
+    return true;
+  };
+  /** What a change compares of point `p`, or undefined for none or a removal. */
+  const stateOf = (p: number) =>
+    p === -1
+      ? undefined
+      : {
+          trust_score: columns.trust[p]!,
+          trust_label: labels.values[columns.label[p]!]!,
+          flags: Array.from(flagsOf(p), (code) => flagNames.values[code]!),
+        };
+
+  /**
+   * Every pair's changes from the columns: a server's state at a snapshot is a point found by its position,
+   * and only a server whose score, label or flags differ is made into objects (`changeOf` decides, as for
+   * the object form). A million servers cost one walk of small numbers.
+   */
+  function changesBetweenPairs(pairs: readonly SnapshotPair[]): ServerChange[][] {
+    const order = snapshotPositions({ snapshots });
+    // Each point's snapshot (id and time) → its position among the kept snapshots (unknown: oldest of all).
+    const position = Float64Array.from(snapshotPairs.values, (text) => order.get(text.slice(0, text.indexOf('\n'))) ?? Infinity);
+    const results = pairs.map((): ServerChange[] => []);
+    const visit = (index: number, recordId: number | undefined) => {
+      const kept = verbatim.get(index);
+      if (kept !== undefined) return addServerChanges(kept, order, pairs, results);
+      const start = index === 0 ? 0 : columns.pointsEnd[index - 1]!;
+      const end = columns.pointsEnd[index]!;
+      // The newest point not newer than snapshot `at`; -1 for none, or when it is a removal.
+      const stateAt = (at: number) => {
+        for (let p = start; p < end; p++) if (position[columns.pair[p]!]! >= at) return columns.shape[p] === REMOVED ? -1 : p;
+        return -1;
+      };
+      for (let i = 0; i < pairs.length; i++) {
+        const before = stateAt(pairs[i]![0]);
+        const now = stateAt(pairs[i]![1]);
+        if (before === -1 && now === -1) continue;
+        const unchanged =
+          before === now ||
+          (before !== -1 &&
+          now !== -1 &&
+          columns.trust[before] === columns.trust[now] &&
+          columns.label[before] === columns.label[now] &&
+          sameFlags(before, now));
+        if (unchanged) continue;
+        const change = changeOf(nameOf(index, recordId), stateOf(before), stateOf(now));
+        if (change !== undefined) results[i]!.push(change);
+      }
+    };
+    for (let id = 0; id < serverOfRecord.length; id++) if (serverOfRecord[id] !== -1) visit(serverOfRecord[id]!, id);
+    for (const index of others.values()) visit(index, undefined);
+    return results.map(byName);
   }
 
   return {
     snapshots,
+    changesBetweenPairs,
     server(key) {
       const id = findName(names, key);
       if (id !== undefined && names.at(id).toLowerCase() === key && serverOfRecord[id] !== -1) return serverAt(serverOfRecord[id]!, id);

@@ -46,7 +46,12 @@ export interface HistoryView {
   server(key: string): { name: string; points: HistoryPoint[] } | undefined;
   /** Every server, in no particular order. */
   servers(): Iterable<{ name: string; points: HistoryPoint[] }>;
+  /** `changesBetweenPairs`, answered by the view itself when it can do so without making every point. */
+  changesBetweenPairs?(pairs: readonly SnapshotPair[]): ServerChange[][];
 }
+
+/** Two kept snapshots by position (0 = newest): `[older, newer]`. */
+export type SnapshotPair = readonly [number, number];
 
 /** A history held as objects, seen as a HistoryView. */
 export function viewOf(history: HistoryArtifact): HistoryView {
@@ -181,22 +186,43 @@ export function changesBetween(history: HistoryView, older: number, newer: numbe
  * What changed between each pair of kept snapshots (`[older, newer]` positions), by name, in one pass over the
  * servers: a feed of the last 50 republishes costs one walk of a million servers, not fifty.
  */
-export function changesBetweenPairs(history: HistoryView, pairs: readonly (readonly [number, number])[]): ServerChange[][] {
-  const order = new Map(history.snapshots.map((snapshot, index) => [snapshot.snapshot_id, index]));
+export function changesBetweenPairs(history: HistoryView, pairs: readonly SnapshotPair[]): ServerChange[][] {
+  if (history.changesBetweenPairs !== undefined) return history.changesBetweenPairs(pairs);
+  const order = snapshotPositions(history);
   const results = pairs.map((): ServerChange[] => []);
-  for (const { name, points } of history.servers()) {
-    for (let i = 0; i < pairs.length; i++) {
-      const [older, newer] = pairs[i]!;
-      const change = changeOf(name, stateAt(points, order, older), stateAt(points, order, newer));
-      if (change !== undefined) results[i]!.push(change);
-    }
-  }
-  const key = (change: ServerChange) => change.name.toLowerCase();
-  return results.map((changes) => changes.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0)));
+  for (const server of history.servers()) addServerChanges(server, order, pairs, results);
+  return results.map(byName);
 }
 
+/** Each kept snapshot's position, by id. */
+export const snapshotPositions = (history: Pick<HistoryView, 'snapshots'>): Map<string, number> =>
+  new Map(history.snapshots.map((snapshot, index) => [snapshot.snapshot_id, index]));
+
+/** Adds one server's change between each pair (when something changed) to that pair's list. */
+export function addServerChanges(
+  { name, points }: { name: string; points: readonly HistoryPoint[] },
+  order: ReadonlyMap<string, number>,
+  pairs: readonly SnapshotPair[],
+  results: ServerChange[][],
+): void {
+  for (let i = 0; i < pairs.length; i++) {
+    const [older, newer] = pairs[i]!;
+    const change = changeOf(name, stateAt(points, order, older), stateAt(points, order, newer));
+    if (change !== undefined) results[i]!.push(change);
+  }
+}
+
+/** Changes in name order (lower-cased), as every change list is given. */
+export function byName(changes: ServerChange[]): ServerChange[] {
+  const key = (change: ServerChange) => change.name.toLowerCase();
+  return changes.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+}
+
+/** What a change compares of a server's state. */
+export type ServerState = Pick<ScoredPoint, 'trust_score' | 'trust_label' | 'flags'>;
+
 /** What changed for one server from `before` to `now` (its states), or undefined when nothing did. */
-function changeOf(name: string, before: ScoredPoint | undefined, now: ScoredPoint | undefined): ServerChange | undefined {
+export function changeOf(name: string, before: ServerState | undefined, now: ServerState | undefined): ServerChange | undefined {
   if (before === undefined && now === undefined) return undefined;
   const flagsBefore = new Set(before?.flags ?? []);
   const flagsNow = new Set(now?.flags ?? []);

@@ -37,7 +37,8 @@ const pointArbitrary: fc.Arbitrary<HistoryPoint> = fc.oneof(
   fc.record({
     snapshot: fc.constantFrom(...SNAPSHOTS),
     scored_at: fc.constantFrom('2026-01-01T00:00:00Z', '2026-02-02T12:30:00.123456Z'),
-    trust_score: fc.integer({ min: 0, max: 100 }),
+    // Few scores, so that a label or the flags often change alone.
+    trust_score: fc.oneof(fc.constantFrom(40, 60), fc.integer({ min: 0, max: 100 })),
     trust_label: fc.constantFrom('High Trust', 'Low Trust', 'Unverified'),
     scores: fc.option(fc.tuple(fc.nat(100), fc.nat(100), fc.nat(100), fc.nat(100)), { nil: undefined }),
     flags: fc.uniqueArray(fc.constantFrom('NO_SOURCE', 'DEAD_ENTRY', 'STALE'), { maxLength: 3 }),
@@ -117,5 +118,33 @@ describe('the compact history', () => {
     };
     const view = await compact(history, ['io.a/ONE', 'io.b/two']);
     expect(view.server('io.a/one')).toEqual(history.servers['io.a/one']);
+  });
+
+  it('reports a change of the label alone, of the flags alone, and not a reordering of the same flags', async () => {
+    const scored = (snapshot: number, trust_label: string, flags: string[]) =>
+      ({
+        ...SNAPSHOTS[snapshot]!,
+        scored_at: '2026-01-01T00:00:00Z',
+        trust_score: 60,
+        trust_label,
+        flags,
+      }) as HistoryPoint;
+    const history: HistoryArtifact = {
+      snapshots: SNAPSHOTS.slice(0, 2),
+      servers: {
+        'a/label': { name: 'a/label', points: [scored(0, 'High Trust', ['X']), scored(1, 'Low Trust', ['X'])] },
+        'a/flags': { name: 'a/flags', points: [scored(0, 'Low Trust', ['X', 'Y']), scored(1, 'Low Trust', ['X'])] },
+        'a/order': { name: 'a/order', points: [scored(0, 'Low Trust', ['Y', 'X']), scored(1, 'Low Trust', ['X', 'Y'])] },
+        'a/swap': { name: 'a/swap', points: [scored(0, 'Low Trust', ['Y']), scored(1, 'Low Trust', ['X'])] },
+      },
+    };
+    const view = await compact(history, ['a/flags', 'a/label', 'a/order', 'a/swap']);
+    const changes = changesBetween(view, 1, 0);
+    expect(changes).toEqual(changesBetween(viewOf(history), 1, 0));
+    expect(changes.map((change) => [change.name, change.trust_label, change.flags_raised])).toEqual([
+      ['a/flags', null, ['Y']],
+      ['a/label', { from: 'Low Trust', to: 'High Trust' }, []],
+      ['a/swap', null, ['Y']],
+    ]);
   });
 });
