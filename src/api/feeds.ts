@@ -4,7 +4,7 @@
  * to the feed's own URL (RFC 4287 section 2: IRI references resolve against the document's base), so the
  * feed is the same on every host, and ids are tag URIs (RFC 4151) that never change.
  */
-import type { ServerChange, HistoryPoint, HistoryView, SnapshotRef } from '../snapshot/history.js';
+import type { ServerChange, HistoryPoint, HistoryView, SnapshotPair, SnapshotRef } from '../snapshot/history.js';
 import { changesBetweenPairs } from '../snapshot/history.js';
 import { escapeXml } from './badge.js';
 
@@ -65,13 +65,24 @@ function summarise(changes: readonly ServerChange[]): string {
   );
 }
 
-/** One entry per republished snapshot (each one compared with the snapshot before it), newest first. */
-export function changesFeed(history: HistoryView | undefined, current: SnapshotRef): string {
+/** The pairs of kept snapshots the changes feed compares: each republish with the one before, newest first. */
+export function feedPairs(history: HistoryView | undefined): SnapshotPair[] {
+  const count = Math.max(0, Math.min((history?.snapshots.length ?? 1) - 1, MAX_ENTRIES));
+  return Array.from({ length: count }, (_, index) => [index + 1, index] as const);
+}
+
+/**
+ * One entry per republished snapshot (each one compared with the snapshot before it), newest first.
+ * `changeLists` are the changes of `feedPairs(history)` when the caller made them already (a slice at a time).
+ */
+export function changesFeed(
+  history: HistoryView | undefined,
+  current: SnapshotRef,
+  changeLists: ServerChange[][] = history === undefined ? [] : changesBetweenPairs(history, feedPairs(history)),
+): string {
   const snapshots = history?.snapshots ?? [current];
   const entries: string[] = [];
-  const count = Math.max(0, Math.min(snapshots.length - 1, MAX_ENTRIES));
-  const pairs = Array.from({ length: count }, (_, index) => [index + 1, index] as const);
-  const changeLists = history === undefined ? [] : changesBetweenPairs(history, pairs);
+  const count = feedPairs(history).length;
   for (let index = 0; index < count; index++) {
     const snapshot = snapshots[index]!;
     const changes = changeLists[index] ?? [];

@@ -5,7 +5,8 @@
  * re-serializing anything and a large snapshot costs its indexes, not millions of objects.
  */
 import type { ListParams, SortField, SortOrder } from '../model/schema.js';
-import { changesSince, type ServerChange } from '../snapshot/history.js';
+import { changesBetweenPairsSliced, changesSince, type ServerChange } from '../snapshot/history.js';
+import { createSlicer } from '../snapshot/slicer.js';
 import type { PostingLists } from '../snapshot/encode.js';
 import type { LoadedArtifacts, LoadTimings } from '../snapshot/load.js';
 import { createDenseFilters, type DenseFilterOptions, hasId } from './dense-filters.js';
@@ -247,6 +248,26 @@ export function createQueryEngine(
     return JSON.stringify(entry?.points ?? []);
   }
 
+  /** Change lists being made a slice at a time, per `since` (one walk however many ask at once). */
+  const preparing = new Map<string, Promise<void>>();
+
+  /** Make the change list since `since` a slice at a time, if it is not made yet (`changesJson` then reads it). */
+  function prepareChanges(since: string): Promise<void> {
+    const history = historyOf();
+    if (history === undefined || changeLists.has(since)) return Promise.resolve();
+    const index = history.snapshots.findIndex((snapshot) => snapshot.snapshot_id === since);
+    if (index === -1) return Promise.resolve();
+    let made = preparing.get(since);
+    if (made === undefined) {
+      made = changesBetweenPairsSliced(history, [[index, 0]], createSlicer()).then(([changes]) => {
+        changeLists.set(since, changes);
+        preparing.delete(since);
+      });
+      preparing.set(since, made);
+    }
+    return made;
+  }
+
   function changesJson(since: string, limit: number, offset: number) {
     const history = historyOf();
     const snapshots = history?.snapshots ?? [
@@ -275,6 +296,7 @@ export function createQueryEngine(
     history: historyOf,
     registry: () => parts.registry(),
     historyJson,
+    prepareChanges,
     changesJson,
     ready: (part) => parts.ready(part),
     loadAll: () => parts.loadAll(),

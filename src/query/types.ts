@@ -65,6 +65,11 @@ export interface QueryEngine {
   /** The score history of the server named `name` (any case), newest first; undefined for an unknown name. */
   historyJson(name: string): string | undefined;
   /**
+   * Makes the change list since `since` a slice at a time, when the history holds that snapshot and the
+   * list is not made yet; `changesJson` reads it then (and makes it in one go if this was not awaited).
+   */
+  prepareChanges(since: string): Promise<void>;
+  /**
    * What changed since the kept snapshot `since`, one entry per server by name, paged; `unknown` with the
    * oldest kept snapshot when `since` is not one this snapshot's history holds.
    */

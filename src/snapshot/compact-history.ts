@@ -23,7 +23,7 @@ import {
 } from './history.js';
 import { forEachJsonLine } from './json-lines.js';
 import { findName, type NameTable } from './name-lookup.js';
-import type { Slicer } from './slicer.js';
+import { nextSlice, type Slicer } from './slicer.js';
 
 type Server = { name: string; points: HistoryPoint[] };
 
@@ -216,9 +216,10 @@ export async function decodeCompactHistory(bytes: Buffer, slicer: Slicer, names:
   /**
    * Every pair's changes from the columns: a server's state at a snapshot is a point found by its position,
    * and only a server whose score, label or flags differ is made into objects (`changeOf` decides, as for
-   * the object form). A million servers cost one walk of small numbers.
+   * the object form). A million servers cost one walk of small numbers, which `step` takes a number of
+   * servers at a time.
    */
-  function changesBetweenPairs(pairs: readonly SnapshotPair[]): ServerChange[][] {
+  function changeWalk(pairs: readonly SnapshotPair[]) {
     const order = snapshotPositions({ snapshots });
     // Each point's snapshot (id and time) → its position among the kept snapshots (unknown: oldest of all).
     const position = Float64Array.from(snapshotPairs.values, (text) => order.get(text.slice(0, text.indexOf('\n'))) ?? Infinity);
@@ -240,23 +241,62 @@ export async function decodeCompactHistory(bytes: Buffer, slicer: Slicer, names:
         const unchanged =
           before === now ||
           (before !== -1 &&
-          now !== -1 &&
-          columns.trust[before] === columns.trust[now] &&
-          columns.label[before] === columns.label[now] &&
-          sameFlags(before, now));
+            now !== -1 &&
+            columns.trust[before] === columns.trust[now] &&
+            columns.label[before] === columns.label[now] &&
+            sameFlags(before, now));
         if (unchanged) continue;
         const change = changeOf(nameOf(index, recordId), stateOf(before), stateOf(now));
         if (change !== undefined) results[i]!.push(change);
       }
     };
-    for (let id = 0; id < serverOfRecord.length; id++) if (serverOfRecord[id] !== -1) visit(serverOfRecord[id]!, id);
-    for (const index of others.values()) visit(index, undefined);
-    return results.map(byName);
+    // Current servers by record id, then the others.
+    const rest = [...others.values()];
+    let id = 0;
+    let other = 0;
+    return {
+      /** Walks up to `count` more servers; true once every server is walked. */
+      step(count: number): boolean {
+        for (let walked = 0; walked < count; ) {
+          if (id < serverOfRecord.length) {
+            const index = serverOfRecord[id]!;
+            if (index !== -1) {
+              visit(index, id);
+              walked++;
+            }
+            id++;
+          } else if (other < rest.length) {
+            visit(rest[other++]!, undefined);
+            walked++;
+          } else return true;
+        }
+        return id >= serverOfRecord.length && other >= rest.length;
+      },
+      results: () => results.map(byName),
+    };
+  }
+
+  function changesBetweenPairs(pairs: readonly SnapshotPair[]): ServerChange[][] {
+    const walk = changeWalk(pairs);
+    walk.step(Infinity);
+    return walk.results();
+  }
+
+  /** `serversPerStep` servers are walked between checks of the slicer's budget. */
+  async function changesBetweenPairsSliced(
+    pairs: readonly SnapshotPair[],
+    slicer: Slicer,
+    serversPerStep = 1024,
+  ): Promise<ServerChange[][]> {
+    const walk = changeWalk(pairs);
+    while (!walk.step(serversPerStep)) await nextSlice(slicer);
+    return walk.results();
   }
 
   return {
     snapshots,
     changesBetweenPairs,
+    changesBetweenPairsSliced,
     server(key) {
       const id = findName(names, key);
       if (id !== undefined && names.at(id).toLowerCase() === key && serverOfRecord[id] !== -1) return serverAt(serverOfRecord[id]!, id);

@@ -5,7 +5,9 @@
 import type { QueryEngine } from '../../query/types.js';
 import { ServerPathSchema } from '../../model/schema.js';
 import { ApiError, quote } from '../errors.js';
-import { changesFeed, serverFeed } from '../feeds.js';
+import { changesBetweenPairsSliced } from '../../snapshot/history.js';
+import { createSlicer } from '../../snapshot/slicer.js';
+import { changesFeed, feedPairs, serverFeed } from '../feeds.js';
 import type { Answer, HandlerContext } from '../route.js';
 import { BADGE_CACHE_CONTROL } from './badge.js';
 import { decodeSegment } from './servers.js';
@@ -33,9 +35,16 @@ const document = (key: string, body: string): Answer => ({
   body,
 });
 
-export function changesAtom({ engine }: HandlerContext): Answer {
+export async function changesAtom({ engine }: HandlerContext): Promise<Answer> {
   const current = { snapshot_id: engine.snapshot.id, generated_at: engine.snapshot.generatedAt };
-  return document('feed\nchanges', memo(engine, 'changes', () => changesFeed(engine.history(), current))!);
+  const history = engine.history();
+  // The first request per snapshot walks every server once per republish it lists: a slice at a time.
+  const lists = made.get(engine)?.has('changes')
+    ? undefined
+    : history === undefined
+      ? []
+      : await changesBetweenPairsSliced(history, feedPairs(history), createSlicer());
+  return document('feed\nchanges', memo(engine, 'changes', () => changesFeed(history, current, lists))!);
 }
 
 export function serverAtom({ engine, pathParams }: HandlerContext): Answer {

@@ -46,8 +46,9 @@ export function serverExplanation({ engine, query, pathParams }: HandlerContext)
   };
 }
 
-export function changes({ engine, query }: HandlerContext): Answer {
+export async function changes({ engine, query }: HandlerContext): Promise<Answer> {
   const params = parseChangesParams(query);
+  await engine.prepareChanges(params.since);
   const answer = engine.changesJson(params.since, params.limit, params.offset);
   if ('unknown' in answer) {
     throw new ApiError(
