@@ -5,7 +5,6 @@
  * feed is the same on every host, and ids are tag URIs (RFC 4151) that never change.
  */
 import type { ServerChange, HistoryPoint, HistoryView, SnapshotPair, SnapshotRef } from '../snapshot/history.js';
-import { changesBetweenPairs } from '../snapshot/history.js';
 import { escapeXml } from './badge.js';
 
 const TAG = 'tag:mcp-trust-score,2026:';
@@ -72,14 +71,10 @@ export function feedPairs(history: HistoryView | undefined): SnapshotPair[] {
 }
 
 /**
- * One entry per republished snapshot (each one compared with the snapshot before it), newest first.
- * `changeLists` are the changes of `feedPairs(history)` when the caller made them already (a slice at a time).
+ * One entry per republished snapshot (each one compared with the snapshot before it), newest first;
+ * `changeLists` are the changes of `feedPairs(history)`, in that order.
  */
-export function changesFeed(
-  history: HistoryView | undefined,
-  current: SnapshotRef,
-  changeLists: ServerChange[][] = history === undefined ? [] : changesBetweenPairs(history, feedPairs(history)),
-): string {
+export function changesFeed(history: HistoryView | undefined, current: SnapshotRef, changeLists: ServerChange[][]): string {
   const snapshots = history?.snapshots ?? [current];
   const entries: string[] = [];
   const count = feedPairs(history).length;

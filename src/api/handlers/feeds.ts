@@ -15,14 +15,20 @@ import { decodeSegment } from './servers.js';
 const ATOM = 'application/atom+xml; charset=utf-8';
 const FEED_CSP = "default-src 'none'; frame-ancestors 'none'; sandbox";
 
-/** Feeds already made, per engine (a new snapshot is a new engine, so its feeds are made anew). */
-const made = new WeakMap<QueryEngine, Map<string, string | undefined>>();
+/** Feeds already made (or being made), per engine: a new snapshot is a new engine, so its feeds are made anew. */
+const made = new WeakMap<QueryEngine, Map<string, Promise<string | undefined>>>();
 
-function memo(engine: QueryEngine, key: string, make: () => string | undefined): string | undefined {
+/** The feed under `key`, made once however many ask at once; a failure is not kept, so the next asks again. */
+function memo(engine: QueryEngine, key: string, make: () => Promise<string | undefined> | string | undefined) {
   let feeds = made.get(engine);
   if (feeds === undefined) made.set(engine, (feeds = new Map()));
-  if (!feeds.has(key)) feeds.set(key, make());
-  return feeds.get(key);
+  let feed = feeds.get(key);
+  if (feed === undefined) {
+    feed = Promise.resolve().then(make);
+    feeds.set(key, feed);
+    feed.catch(() => feeds.delete(key));
+  }
+  return feed;
 }
 
 const document = (key: string, body: string): Answer => ({
@@ -37,22 +43,21 @@ const document = (key: string, body: string): Answer => ({
 
 export async function changesAtom({ engine }: HandlerContext): Promise<Answer> {
   const current = { snapshot_id: engine.snapshot.id, generated_at: engine.snapshot.generatedAt };
-  const history = engine.history();
-  // The first request per snapshot walks every server once per republish it lists: a slice at a time.
-  const lists = made.get(engine)?.has('changes')
-    ? undefined
-    : history === undefined
-      ? []
-      : await changesBetweenPairsSliced(history, feedPairs(history), createSlicer());
-  return document('feed\nchanges', memo(engine, 'changes', () => changesFeed(history, current, lists))!);
+  const body = await memo(engine, 'changes', async () => {
+    const history = engine.history();
+    // Made once per snapshot: a walk of every server for each republish it lists, a slice at a time.
+    const lists = history === undefined ? [] : await changesBetweenPairsSliced(history, feedPairs(history), createSlicer());
+    return changesFeed(history, current, lists);
+  });
+  return document('feed\nchanges', body!);
 }
 
-export function serverAtom({ engine, pathParams }: HandlerContext): Answer {
+export async function serverAtom({ engine, pathParams }: HandlerContext): Promise<Answer> {
   const namespace = decodeSegment('namespace', pathParams.namespace ?? '');
   const id = decodeSegment('id', pathParams.id ?? '');
   const name = `${namespace}/${id}`;
   const body = ServerPathSchema.safeParse({ namespace, id }).success
-    ? memo(engine, `server\n${name.toLowerCase()}`, () => serverFeed(engine.history(), name))
+    ? await memo(engine, `server\n${name.toLowerCase()}`, () => serverFeed(engine.history(), name))
     : undefined;
   if (body === undefined) {
     throw new ApiError(
