@@ -66,8 +66,15 @@ function parseLine(text: string): JsonLine {
   return { name: line.k, value: line.v };
 }
 
-function addLine(into: Record<string, unknown>, text: string): void {
-  const line = parseLine(text);
+/** The lines of `bytes` parsed, one at a time; throws when the last line has no newline (a truncated file). */
+function* linesOf(bytes: Buffer): Generator<JsonLine> {
+  let start = 0;
+  for (let end = bytes.indexOf(0x0a); end >= 0; start = end + 1, end = bytes.indexOf(0x0a, start))
+    yield parseLine(bytes.toString('utf8', start, end));
+  if (start !== bytes.length) throw new JsonLinesError('the last line has no newline (truncated)');
+}
+
+function addLine(into: Record<string, unknown>, line: JsonLine): void {
   // Objects without a prototype: a member or key called `__proto__` is data like any other.
   if ('items' in line) {
     if (!Object.hasOwn(into, line.name)) into[line.name] = [];
@@ -87,32 +94,22 @@ function addLine(into: Record<string, unknown>, text: string): void {
  * that keeps its own compact form of the members instead of the objects.
  */
 export async function forEachJsonLine(bytes: Buffer, slicer: Slicer, visit: (line: JsonLine) => void): Promise<void> {
-  let start = 0;
-  for (let end = bytes.indexOf(0x0a); end >= 0; start = end + 1, end = bytes.indexOf(0x0a, start)) {
-    visit(parseLine(bytes.toString('utf8', start, end)));
+  for (const line of linesOf(bytes)) {
+    visit(line);
     await nextSlice(slicer);
   }
-  if (start !== bytes.length) throw new JsonLinesError('the last line has no newline (truncated)');
 }
 
 /** The object `bytes` holds, parsed a line at a time, yielding to the event loop between slices. */
 export async function parseJsonLines(bytes: Buffer, slicer: Slicer): Promise<Record<string, unknown>> {
   const value = Object.create(null) as Record<string, unknown>;
-  let start = 0;
-  for (let end = bytes.indexOf(0x0a); end >= 0; start = end + 1, end = bytes.indexOf(0x0a, start)) {
-    addLine(value, bytes.toString('utf8', start, end));
-    await nextSlice(slicer);
-  }
-  if (start !== bytes.length) throw new JsonLinesError('the last line has no newline (truncated)');
+  await forEachJsonLine(bytes, slicer, (line) => addLine(value, line));
   return value;
 }
 
 /** The same, in one go (for a build or a tool, where nothing else waits). */
 export function parseJsonLinesSync(bytes: Buffer): Record<string, unknown> {
   const value = Object.create(null) as Record<string, unknown>;
-  let start = 0;
-  for (let end = bytes.indexOf(0x0a); end >= 0; start = end + 1, end = bytes.indexOf(0x0a, start))
-    addLine(value, bytes.toString('utf8', start, end));
-  if (start !== bytes.length) throw new JsonLinesError('the last line has no newline (truncated)');
+  for (const line of linesOf(bytes)) addLine(value, line);
   return value;
 }
