@@ -12,12 +12,8 @@ import { buildSnapshotWithDiff, RepublishRefused } from '../src/snapshot/build.j
 import { DEFAULT_GUARDS, summarizeDiff } from '../src/snapshot/diff.js';
 import { readManifest } from '../src/snapshot/load.js';
 import { CHANGES_FILE } from '../src/snapshot/manifest.js';
-import {
-  DEFAULT_INPUT_GLOB,
-  DEFAULT_SNAPSHOT_DIR,
-  defaultRegistryData,
-  snapshotIsStale,
-} from '../src/snapshot/paths.js';
+import { DEFAULT_INPUT_GLOB, DEFAULT_SNAPSHOT_DIR, defaultRegistryData } from '../src/snapshot/paths.js';
+import { snapshotIsStale } from '../src/snapshot/staleness.js';
 import { InputError } from '../src/snapshot/read-input.js';
 import { DEFAULT_HISTORY_LENGTH } from '../src/snapshot/history.js';
 

@@ -66,11 +66,11 @@ const options = {
   minifySyntax: true,
   logLevel: 'warning',
 };
-await esbuild.build({
-  ...options,
-  entryPoints: { serve: 'scripts/serve.ts', mcp: 'scripts/mcp.ts', cli: 'scripts/cli.ts' },
-  outdir: temporary,
-});
+// `npm start` in a build of its own: chunks shared with the MCP wrapper and the CLI would put what only they
+// use (the record validators, the API client) into the files every start loads. The two builds write one
+// folder; a chunk's name is the hash of its content, so a name both write is the same file.
+await esbuild.build({ ...options, entryPoints: { serve: 'scripts/serve.ts' }, outdir: temporary });
+await esbuild.build({ ...options, entryPoints: { mcp: 'scripts/mcp.ts', cli: 'scripts/cli.ts' }, outdir: temporary });
 // What every function file in api/ imports (src/deploy/vercel-files.ts says why), in a build of its own
 // under dist/vercel/: sharing chunks with the entries above would split `npm start`'s graph into more files.
 await esbuild.build({

@@ -28,12 +28,8 @@ import { createStaticHandler } from '../src/http/static-files.js';
 import { generateKey, hashKey, hashPrefix } from '../src/keys/keys.js';
 import { PLANS } from '../src/keys/plans.js';
 import { createServiceContext, type ServiceContext } from '../src/service/runtime.js';
-import {
-  DEFAULT_INPUT_GLOB,
-  DEFAULT_SNAPSHOT_DIR,
-  defaultRegistryData,
-  snapshotIsStale,
-} from '../src/snapshot/paths.js';
+import { DEFAULT_INPUT_GLOB, DEFAULT_SNAPSHOT_DIR, defaultRegistryData } from '../src/snapshot/paths.js';
+import { snapshotIsStale } from '../src/snapshot/staleness.js';
 
 /** How long open requests get to finish after a stop signal before connections are cut. */
 const SHUTDOWN_GRACE_MS = 5000;

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BadgeSchema, ServerRecordSchema, type Signals } from '../src/model/schema.js';
+import { type Signals } from '../src/model/schema.js';
+import { BadgeSchema, ServerRecordSchema } from '../src/model/record-schema.js';
 import { ACTIVE_MIN_PUSH_RECENCY, BADGE_RULES, POPULAR_MIN_STARS, badgesFor } from '../src/import/badges.js';
 import {
   ImportError,

@@ -5,18 +5,8 @@
  */
 import { z } from 'zod';
 import { ERROR_STATUS, type ErrorCode } from './errors.js';
-import {
-  BadgeSchema,
-  HealthSchema,
-  InstallSchema,
-  TRUST_LABELS,
-  isoUtc,
-  LIMITS,
-  ScoresSchema,
-  ServerRecordSchema,
-  SignalsSchema,
-  StatsSchema,
-} from '../model/schema.js';
+import { HealthSchema, TRUST_LABELS, isoUtc, LIMITS, StatsSchema } from '../model/schema.js';
+import { BadgeSchema, InstallSchema, ScoresSchema, ServerRecordSchema, SignalsSchema } from '../model/record-schema.js';
 import { BANDS_TEXT, FLAGS } from '../model/vocabulary.js';
 import { CheckAnswerSchema } from '../model/check.js';
 import { IssuedKeySchema } from './handlers/keys.js';

@@ -5,7 +5,7 @@
  * wrong type stops it.
  */
 import { z } from 'zod';
-import { SignalsSchema } from '../model/schema.js';
+import { SignalsSchema } from '../model/record-schema.js';
 
 const Score = z.number().int().min(0).max(100);
 

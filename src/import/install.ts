@@ -3,7 +3,8 @@
  * and what its `install` object is. Nothing is invented: a value the registry does not give is `null` (or an
  * empty list), as the decisions (section 2) require.
  */
-import { InstallSchema, type Install, type PackageRef, type RemoteRef } from '../model/schema.js';
+import { type Install, type PackageRef, type RemoteRef } from '../model/schema.js';
+import { InstallSchema } from '../model/record-schema.js';
 import type { RegistryEntry } from './inputs.js';
 
 const OFFICIAL = 'io.modelcontextprotocol.registry/official';

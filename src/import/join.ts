@@ -5,7 +5,8 @@
  * importer never writes a dataset the build would refuse.
  */
 import { z } from 'zod';
-import { labelForScore, ServerRecordSchema, splitName, type ServerRecord } from '../model/schema.js';
+import { labelForScore, splitName, type ServerRecord } from '../model/schema.js';
+import { ServerRecordSchema } from '../model/record-schema.js';
 import { BADGE_RULES, badgesFor } from './badges.js';
 import { ImportError, oneLineZodError, type RegistryEntry, type ScorecardIndex, type ScoredServer } from './inputs.js';
 import {

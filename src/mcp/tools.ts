@@ -12,11 +12,11 @@ import {
   SearchParamsSchema,
   searchWords,
   serverName,
-  ServerRecordSchema,
   SORT_FIELDS,
   type Stats,
   StatsSchema,
 } from '../model/schema.js';
+import { ServerRecordSchema } from '../model/record-schema.js';
 import { type CallContext, ToolAdvice } from './advice.js';
 import type { TrustApiClient } from '../client/client.js';
 import { explainRecord } from '../explain/explain.js';

@@ -8,7 +8,8 @@
  * official registry's `_meta` block, which the document closes.
  */
 import { z } from 'zod';
-import { isoUtc, ScoresSchema, TRUST_LABELS } from '../model/schema.js';
+import { isoUtc, TRUST_LABELS } from '../model/schema.js';
+import { ScoresSchema } from '../model/record-schema.js';
 import { OFFICIAL_META_KEY, PUBLISHER_META_KEY, rfc3339, TRUST_META_KEY } from './vocabulary.js';
 
 /**

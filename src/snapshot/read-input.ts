@@ -10,7 +10,8 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { z } from 'zod';
-import { ServerRecordSchema, type ServerRecord } from '../model/schema.js';
+import { type ServerRecord } from '../model/schema.js';
+import { ServerRecordSchema } from '../model/record-schema.js';
 import { findInputFiles, InputError, readOrFail } from './input-files.js';
 
 export { combineRegistryHash, filesInOneFolder, findInputFiles, hashInput, hashInputs, InputError } from './input-files.js';

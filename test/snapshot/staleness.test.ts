@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildSnapshot } from '../../src/snapshot/build.js';
-import { INPUT_FINGERPRINT_FILE, snapshotIsStale } from '../../src/snapshot/paths.js';
+import { INPUT_FINGERPRINT_FILE, snapshotIsStale } from '../../src/snapshot/staleness.js';
 import { makeRecord } from '../support/records.js';
 
 async function dataset() {
