@@ -96,7 +96,7 @@ async function main(): Promise<number> {
   }
   const started = performance.now();
   try {
-    const { manifest, diff } = await buildSnapshotWithDiff({
+    const { manifest, diff, checkedBy } = await buildSnapshotWithDiff({
       input,
       out,
       registry,
@@ -108,7 +108,8 @@ async function main(): Promise<number> {
     if (diff) console.log(summarizeDiff(diff));
     const seconds = ((performance.now() - started) / 1000).toFixed(2);
     console.log(
-      `built snapshot ${manifest.snapshot_id}: ${manifest.record_count} records from "${input}" into ${out} in ${seconds} s`,
+      `built snapshot ${manifest.snapshot_id}: ${manifest.record_count} records from "${input}" into ${out} in ${seconds} s ` +
+        `(schema checked on ${checkedBy === 'worker' ? 'a worker thread' : 'the build thread'})`,
     );
     // The OpenAPI document is generated from the same schemas; keep the published copy in step.
     if (await writeOpenApiDocument()) console.log(`wrote ${path.relative(process.cwd(), OPENAPI_FILE)}`);

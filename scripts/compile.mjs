@@ -70,6 +70,16 @@ const options = {
 // use (the record validators, the API client) into the files every start loads. The two builds write one
 // folder; a chunk's name is the hash of its content, so a name both write is the same file.
 await esbuild.build({ ...options, entryPoints: { serve: 'scripts/serve.ts' }, outdir: temporary });
+// The build's worker threads, beside the builder's chunk that starts them (src/snapshot/worker-module.ts):
+// a build of their own too, so the modules they share with serve stay in serve's chunks.
+await esbuild.build({
+  ...options,
+  entryPoints: {
+    'schema-check-worker': 'src/snapshot/schema-check-worker.ts',
+    'word-index-worker': 'src/snapshot/word-index-worker.ts',
+  },
+  outdir: temporary,
+});
 await esbuild.build({ ...options, entryPoints: { mcp: 'scripts/mcp.ts', cli: 'scripts/cli.ts' }, outdir: temporary });
 // What every function file in api/ imports (src/deploy/vercel-files.ts says why), in a build of its own
 // under dist/vercel/: sharing chunks with the entries above would split `npm start`'s graph into more files.

@@ -50,17 +50,21 @@ async function ensureDefaultSnapshot(): Promise<void> {
   if (!(await snapshotIsStale(DEFAULT_SNAPSHOT_DIR, DEFAULT_INPUT_GLOB, registry))) return;
   console.log(`Building the snapshot of ${DEFAULT_INPUT_GLOB} into ${display(DEFAULT_SNAPSHOT_DIR)}/ ...`);
   const started = performance.now();
-  let manifest;
+  let built;
   try {
-    // Loaded only when a build is needed: the builder (MiniSearch, fast-glob, the validators) is a third of
+    // Loaded only when a build is needed: the builder (the record validators, the index writers) is a third of
     // the bundle, and a start with a current snapshot should not pay to parse it.
-    const { buildSnapshot } = await import('../src/snapshot/build.js');
-    manifest = await buildSnapshot({ input: DEFAULT_INPUT_GLOB, out: DEFAULT_SNAPSHOT_DIR, registry });
+    const { buildSnapshotWithDiff } = await import('../src/snapshot/build.js');
+    built = await buildSnapshotWithDiff({ input: DEFAULT_INPUT_GLOB, out: DEFAULT_SNAPSHOT_DIR, registry });
   } catch (error) {
     fail(`Cannot build the snapshot: ${error instanceof Error ? error.message : String(error)}`);
   }
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  console.log(`Built snapshot ${manifest.snapshot_id.slice(0, 12)} (${manifest.record_count} servers) in ${seconds} s`);
+  const { manifest, checkedBy } = built;
+  console.log(
+    `Built snapshot ${manifest.snapshot_id.slice(0, 12)} (${manifest.record_count} servers) in ${seconds} s ` +
+      `(schema checked on ${checkedBy === 'worker' ? 'a worker thread' : 'the build thread'})`,
+  );
 }
 
 /** When no key is configured anywhere, issue a local free-plan key; returns it (to print once) or undefined. */

@@ -188,12 +188,12 @@ export function generateRecords(count: number, seed = 42): ServerRecord[] {
     const [owner = 'example'] = namespace.startsWith('io.github.') ? [namespace.slice('io.github.'.length)] : [];
     const stars = Math.floor(random() ** 4 * 5000);
     const day = int(1, 28);
+    // Keys in the schema's order, as the importer writes records (the build reorders any other order).
     records.push({
       name,
       trust_score: trust,
       trust_label: labelForScore(trust),
       scores,
-      ...(describeRandom() < 0.95 ? { description: describe(parts) } : {}),
       flags,
       badges:
         stars >= 1000 ? [{ id: 'popular', label: 'Popular', evidence: `${stars} GitHub stars (at least 1000)` }] : [],
@@ -231,6 +231,7 @@ export function generateRecords(count: number, seed = 42): ServerRecord[] {
         credential_sensitivity: pick([0, 15, 30, 45]),
         package_type_risk: pick([0, 10, 20]),
       },
+      ...(describeRandom() < 0.95 ? { description: describe(parts) } : {}),
     });
   }
   return records;

@@ -1,11 +1,10 @@
 /**
  * From validated records to the content of every artifact: name order, one sorted index per sort field,
- * the filter postings, the statistics and the name index. Pure computation: writing is build.ts's job.
+ * the filter postings, the statistics and the reverse-lookup table (the word indexes: `word-indexes.ts`). Pure computation: writing is build.ts's job.
  */
 import { SORT_FIELDS, splitName, type ServerRecord, type SortField, type Stats } from '../model/schema.js';
 import { codePointComparator } from './order.js';
 import { buildLookup, type LookupArtifact } from './lookup.js';
-import { exactKey } from './search-index.js';
 import { computeStats } from './stats.js';
 
 /** Record ids (positions in name order) in ascending and descending order of one sort field. */
@@ -22,11 +21,6 @@ export interface Postings {
   namespace: Record<string, number[]>;
 }
 
-export interface SearchArtifact {
-  /** exactKey(server id) → record ids whose id has exactly those words (the terms come from `names`). */
-  exact: Record<string, number[]>;
-}
-
 export interface Artifacts {
   /** The records in name order: record id N is `records[N]`. */
   records: ServerRecord[];
@@ -35,7 +29,6 @@ export interface Artifacts {
   stats: Stats;
   sortIndexes: SortIndexes;
   postings: Postings;
-  search: SearchArtifact;
   lookup: LookupArtifact;
 }
 
@@ -123,13 +116,10 @@ export function computeArtifacts(input: readonly ServerRecord[]): Artifacts {
   const sortIndexes = Object.fromEntries(SORT_FIELDS.map((field) => [field, buildSortIndex(records, field)])) as SortIndexes;
 
   const postings: Postings = { flags: {}, target: {}, namespace: {} };
-  const exact: Record<string, number[]> = {};
   records.forEach((record, id) => {
     for (const flag of record.flags) addPosting(postings.flags, flag, id);
     for (const target of record.targets) addPosting(postings.target, target, id);
-    const { namespace, id: server } = splitName(record.name);
-    addPosting(postings.namespace, namespace, id);
-    addPosting(exact, exactKey(server), id);
+    addPosting(postings.namespace, splitName(record.name).namespace, id);
   });
 
   return {
@@ -139,7 +129,6 @@ export function computeArtifacts(input: readonly ServerRecord[]): Artifacts {
     stats: computeStats(records),
     sortIndexes,
     postings,
-    search: { exact },
     lookup: buildLookup(records),
   };
 }

@@ -12,11 +12,13 @@ import { once } from 'node:events';
 import type { ServerRecord } from '../model/schema.js';
 import { computeArtifacts, type Artifacts } from './artifacts.js';
 import { RecordsIndexWriter } from './records-index.js';
-import { encodeColumns, encodeNames, encodeHistory, encodeLookup, encodePostings, encodeSearch, encodeDescriptions, encodeSortIndexes } from './encode.js';
+import { makeWordIndexes, type WordIndexes } from './word-indexes.js';
+import type { BuildWorkers } from './worker-module.js';
+import { encodeColumns, encodeNames, encodeHistory, encodeLookup, encodePostings, encodeSortIndexes } from './encode.js';
 import { ARTIFACT_FILES, ARTIFACT_VERSION, CHANGES_FILE, MANIFEST_FILE, type ArtifactRole, type Manifest } from './manifest.js';
 import { DEFAULT_GUARDS, diffSnapshots, guardViolations, type RepublishGuards, type SnapshotDiff } from './diff.js';
 import { readHistory, readRecordSummaries } from './load.js';
-import { combineRegistryHash, InputError, readDataset, RecordCollector } from './read-input.js';
+import { combineRegistryHash, type DatasetInput, InputError, RecordCollector, startReadingDataset } from './read-input.js';
 import {
   makeRegistryArtifact,
   parseRegistryData,
@@ -38,6 +40,8 @@ export interface BuildOptions {
   historyLength?: number | undefined;
   /** The registry data (`data/registry/servers.json`): the feed of `/v0.1`. None: the feed is empty. */
   registry?: string | undefined;
+  /** When to hand work to worker threads (default: by the dataset's size; `worker-module.ts`). */
+  workers?: BuildWorkers | undefined;
 }
 
 /** A guard refused the new snapshot; nothing was written and the previous snapshot is untouched. */
@@ -55,6 +59,10 @@ export interface BuildResult {
   manifest: Manifest;
   /** Present when built with `previous`. */
   diff?: SnapshotDiff;
+  /** Where the records were checked against the schema (`read-input.ts`). */
+  checkedBy: DatasetInput['checkedBy'];
+  /** Where the word indexes were made (`word-indexes.ts`). */
+  wordIndexesMadeBy: WordIndexes['madeBy'];
 }
 
 /** Build the snapshot of the dataset matching `input` (a glob) into `out`. */
@@ -62,9 +70,38 @@ export async function buildSnapshot(opts: { input: string; out: string } & Build
   return (await buildSnapshotWithDiff(opts)).manifest;
 }
 
-/** Build, comparing with and guarding against `previous` when given. */
+/** The records parsed while the schema check ran elsewhere did not all pass it: nothing made from them is kept. */
+class UncheckedRecords extends Error {}
+
+/**
+ * Build, comparing with and guarding against `previous` when given. The build starts on the records as
+ * parsed while a worker checks them against the schema (`startReadingDataset`), and publishes only once the
+ * check has passed; when it has not, whatever was made is dropped and the dataset is validated and built
+ * here, so a bad record is reported as it always was, before any guard's objection.
+ */
 export async function buildSnapshotWithDiff(opts: { input: string; out: string } & BuildOptions): Promise<BuildResult> {
-  const dataset = await readDataset(opts.input);
+  const read = await startReadingDataset(opts.input, process.cwd(), opts.workers);
+  const { checked, validate } = read;
+  if (read.parsed !== undefined) {
+    try {
+      return await buildFromDataset(read.parsed, opts, async () => {
+        if (!(await checked)) throw new UncheckedRecords();
+      });
+    } catch (error) {
+      if (!(error instanceof UncheckedRecords) && (await checked)) throw error;
+    }
+  }
+  // The parsed records are not needed again: let them go before everything is read a second time.
+  read.parsed = undefined;
+  return buildFromDataset(await validate(), opts, async () => undefined);
+}
+
+/** Build from `dataset`; `beforePublish` runs before the snapshot is put in place, and may throw. */
+async function buildFromDataset(
+  dataset: DatasetInput,
+  opts: { input: string; out: string } & BuildOptions,
+  beforePublish: () => Promise<void>,
+): Promise<BuildResult> {
   let registry: RegistryEntry[] | undefined;
   let inputHash = dataset.inputHash;
   if (opts.registry !== undefined) {
@@ -84,15 +121,18 @@ export async function buildSnapshotWithDiff(opts: { input: string; out: string }
     // The history goes on from the previous snapshot's, or starts from its records when it has none.
     history = (await readHistory(opts.previous)) ?? seedHistory(previous);
   }
-  const manifest = await writeArtifacts(dataset.records, opts.out, {
+  const { manifest, wordIndexesMadeBy } = await writeArtifacts(dataset.records, opts.out, {
     inputHash,
     registry,
     now: opts.now,
     diff,
     history,
     historyLength: opts.historyLength,
+    workers: opts.workers,
+    beforePublish,
   });
-  return diff ? { manifest, diff } : { manifest };
+  const made = { checkedBy: dataset.checkedBy, wordIndexesMadeBy };
+  return diff ? { manifest, diff, ...made } : { manifest, ...made };
 }
 
 /** Registry data errors as the build reports input errors: every line, nothing published. */
@@ -122,7 +162,7 @@ export async function writeSnapshot(
       ? undefined
       : registryEntries(() => parseRegistryData(JSON.stringify(options.registry), '(registry)'));
   const inputHash = createHash('sha256').update(JSON.stringify([records, options.registry ?? null])).digest('hex');
-  return writeArtifacts(valid, out, { inputHash, now: options.now, registry });
+  return (await writeArtifacts(valid, out, { inputHash, now: options.now, registry, workers: options.workers })).manifest;
 }
 
 interface Written {
@@ -170,9 +210,15 @@ async function writeArtifacts(
     diff?: SnapshotDiff | undefined;
     history?: HistoryArtifact | undefined;
     historyLength?: number | undefined;
+    /** Runs before the snapshot is put in place; when it throws, nothing is. */
+    beforePublish?: (() => Promise<void>) | undefined;
+    workers?: BuildWorkers | undefined;
   },
-): Promise<Manifest> {
+): Promise<{ manifest: Manifest; wordIndexesMadeBy: WordIndexes['madeBy'] }> {
   const artifacts: Artifacts = computeArtifacts(records);
+  // Made on a worker while this thread writes the rest, for a large dataset (never rejects).
+  const descriptions = artifacts.records.map((record) => record.description);
+  const wordIndexes = makeWordIndexes(artifacts.names, descriptions, opts.workers);
   const target = path.resolve(out);
   await mkdir(path.dirname(target), { recursive: true });
   const suffix = `${process.pid}-${randomBytes(4).toString('hex')}`;
@@ -189,9 +235,10 @@ async function writeArtifacts(
     files.stats = await writeText(at('stats'), JSON.stringify(artifacts.stats));
     files.sortIndexes = await writeText(at('sortIndexes'), encodeSortIndexes(artifacts.sortIndexes));
     files.postings = await writeText(at('postings'), encodePostings(artifacts.postings));
-    files.search = await writeText(at('search'), encodeSearch(artifacts.names, artifacts.search));
-    files.descriptions = await writeText(at('descriptions'), encodeDescriptions(artifacts.records));
     files.lookup = await writeText(at('lookup'), encodeLookup(artifacts.lookup));
+    const { search, descriptions, madeBy: wordIndexesMadeBy } = await wordIndexes;
+    files.search = await writeText(at('search'), search);
+    files.descriptions = await writeText(at('descriptions'), descriptions);
 
     const fileTable: Record<string, Written> = Object.fromEntries(
       (Object.keys(ARTIFACT_FILES) as ArtifactRole[]).map((role) => [ARTIFACT_FILES[role], files[role]]),
@@ -219,8 +266,9 @@ async function writeArtifacts(
     };
     // The manifest is written last: a folder without one is never a snapshot.
     await writeFile(path.join(temporary, MANIFEST_FILE), JSON.stringify(manifest, null, 2) + '\n');
+    await opts.beforePublish?.();
     await swapIntoPlace(temporary, target, suffix);
-    return manifest;
+    return { manifest, wordIndexesMadeBy };
   } catch (error) {
     await rm(temporary, { recursive: true, force: true });
     throw error;

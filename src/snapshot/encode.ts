@@ -3,9 +3,8 @@
  * postings) are binary (`binary.ts`): views on the checked bytes, nothing to parse. The search
  * index is binary too (`search-postings.ts`). The reverse-lookup table and the history are JSON lines (`json-lines.ts`), parsed a slice at a time.
  */
-import { type ServerRecord, SORT_FIELDS, type SortField, type SortOrder } from '../model/schema.js';
-import type { Postings, SearchArtifact, SortIndexes } from './artifacts.js';
-import { encodeDescriptionIndex, encodeNameIndex } from './search-postings.js';
+import { SORT_FIELDS, type SortField, type SortOrder } from '../model/schema.js';
+import type { Postings, SortIndexes } from './artifacts.js';
 import { decodeU32, type Range, U32Writer } from './binary.js';
 import { addKeyedPostings, addStrings, KeyedPostings, StringTable, type StringTableRanges } from './tables.js';
 import type { HistoryArtifact } from './history.js';
@@ -76,16 +75,6 @@ export function encodeNames(names: readonly string[]): Buffer {
 export function decodeNames(bytes: Buffer): StringTable {
   const artifact = decodeU32(bytes);
   return new StringTable(artifact, (artifact.directory as { names: StringTableRanges }).names);
-}
-
-/** The search artifact: see search-postings.ts (decoded by `WordIndex.load`). */
-export function encodeSearch(names: readonly string[], search: SearchArtifact): Buffer {
-  return encodeNameIndex(names, search.exact);
-}
-
-/** The description artifact: see search-postings.ts (decoded by `WordIndex.load` too). */
-export function encodeDescriptions(records: readonly ServerRecord[]): Buffer {
-  return encodeDescriptionIndex(records.map((record) => record.description));
 }
 
 export function encodeLookup(lookup: LookupArtifact): string {

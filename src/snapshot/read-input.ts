@@ -1,33 +1,40 @@
 /**
- * Reads the dataset: finds the input files with a glob, parses them (`.json`: one array of records;
- * `.ndjson`: one record per line, streamed so a file may be larger than a string can hold), and validates
- * every record with the one schema. Everything the decisions say to reject is collected and reported at
- * once, naming the file, the record and the rule; nothing is written when anything is wrong.
+ * Reads the dataset: finds the input files with a glob, parses them (`raw-records.ts`), and validates every
+ * record with the one schema, on a worker thread while this one parses (`schema-check.ts`). Everything the
+ * decisions say to reject is collected and reported at once, naming the file, the record and the rule;
+ * nothing is written when anything is wrong.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { StringDecoder } from 'node:string_decoder';
 import { z } from 'zod';
 import { type ServerRecord } from '../model/schema.js';
 import { ServerRecordSchema } from '../model/record-schema.js';
-import { findInputFiles, InputError, readOrFail } from './input-files.js';
+import { inSchemaOrder } from '../model/schema-order.js';
+import { findInputFiles, InputError } from './input-files.js';
+import { rawRecords } from './raw-records.js';
+import { startSchemaCheck } from './schema-check.js';
+import type { BuildWorkers } from './worker-module.js';
 
 export { combineRegistryHash, filesInOneFolder, findInputFiles, hashInput, hashInputs, InputError } from './input-files.js';
 
-/** Above this a `.json` file cannot be parsed as one string; NDJSON has no such limit. */
-const MAX_JSON_FILE_BYTES = 400 * 1024 * 1024;
-/** A line of an NDJSON file longer than this is refused: a valid record is far shorter. */
-const MAX_LINE_CHARS = 16 * 1024 * 1024;
 /** Stop collecting after this many bad records: the first ones are enough to act on. */
 const MAX_REPORTED_PROBLEMS = 50;
+/** Input smaller than this (about 15,000 records) is checked on this thread: a worker would not pay off. */
+const SCHEMA_CHECK_MIN_BYTES = 16 * 1024 * 1024;
+
+async function totalBytes(files: readonly string[], cwd: string): Promise<number> {
+  const sizes = await Promise.all(files.map((file) => stat(path.resolve(cwd, file)).then((info) => info.size, () => 0)));
+  return sizes.reduce((sum, size) => sum + size, 0);
+}
 
 export interface DatasetInput {
   records: ServerRecord[];
   files: string[];
   /** Hash of the input files' relative paths and bytes, recorded in the manifest. */
   inputHash: string;
+  /** Where the schema was checked: by the worker while this thread parsed, or here (see `schema-check.ts`). */
+  checkedBy: 'worker' | 'this thread';
 }
 
 /** Where a record came from, for messages: `data/servers.json: record #12 ("io.github.x/y")`. */
@@ -37,82 +44,6 @@ function where(file: string, position: string, raw: unknown): string {
       ? ` ("${String((raw as { name: string }).name).slice(0, 200)}")`
       : '';
   return `${file}: ${position}${name}`;
-}
-
-/** A raw record and where it is, for messages. */
-interface RawRecord {
-  raw: unknown;
-  position: string;
-}
-
-/**
- * Yields the raw records of a file in batches, with their positions. An NDJSON file is read in chunks and
- * split into lines here (a line may span chunks), so a file larger than a string can hold still reads, and
- * the per-line cost is a `JSON.parse`, not an async step per line.
- */
-async function* rawRecords(file: string, absolute: string, hash: ReturnType<typeof createHash>): AsyncGenerator<RawRecord[]> {
-  if (/\.ndjson$/i.test(file)) {
-    const decoder = new StringDecoder('utf8');
-    let rest = '';
-    let lineNumber = 0;
-    /** The records of the complete lines of `text`; what follows the last line break waits for more. */
-    const parseLines = (decoded: string): RawRecord[] => {
-      const batch: RawRecord[] = [];
-      const text = rest + decoded;
-      let start = 0;
-      // What was left over holds no line feed: the search starts after it.
-      for (let end = text.indexOf('\n', rest.length); end >= 0; end = text.indexOf('\n', start)) {
-        parseSegment(text.slice(start, end), batch);
-        start = end + 1;
-      }
-      rest = text.slice(start);
-      if (rest.length > MAX_LINE_CHARS) {
-        throw new InputError([`${file}: line ${lineNumber + 1} is longer than ${MAX_LINE_CHARS} characters; no record is that long`]);
-      }
-      return batch;
-    };
-    /** One segment between line feeds: one line, or several where a lone \r breaks lines as readline does. */
-    const parseSegment = (segment: string, batch: RawRecord[]): void => {
-      const lines = segment.includes('\r') ? (segment.endsWith('\r') ? segment.slice(0, -1) : segment).split('\r') : [segment];
-      for (const line of lines) {
-        lineNumber++;
-        if (line.trim() === '') continue;
-        try {
-          batch.push({ raw: JSON.parse(line), position: `line ${lineNumber}` });
-        } catch (error) {
-          throw new InputError([`${file}: line ${lineNumber} is not valid JSON (${(error as Error).message})`]);
-        }
-      }
-    };
-    try {
-      for await (const chunk of createReadStream(absolute, { highWaterMark: 1 << 20 })) {
-        hash.update(chunk as Buffer);
-        yield parseLines(decoder.write(chunk as Buffer));
-      }
-      const last = rest + decoder.end();
-      const batch: RawRecord[] = [];
-      if (last !== '') parseSegment(last, batch);
-      yield batch;
-    } catch (error) {
-      if (error instanceof InputError) throw error;
-      throw new InputError([`${file}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? String(error)})`]);
-    }
-    return;
-  }
-  const size = (await stat(absolute).catch(() => undefined))?.size ?? 0;
-  if (size > MAX_JSON_FILE_BYTES) {
-    throw new InputError([`${file}: a .json file may be at most ${MAX_JSON_FILE_BYTES} bytes; split it or use .ndjson`]);
-  }
-  const bytes = await readOrFail(absolute);
-  hash.update(bytes);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(bytes.toString('utf8'));
-  } catch (error) {
-    throw new InputError([`${file}: not valid JSON (${(error as Error).message})`]);
-  }
-  if (!Array.isArray(parsed)) throw new InputError([`${file}: a .json input file must hold a JSON array of server records`]);
-  yield parsed.map((raw: unknown, index) => ({ raw, position: `record #${index + 1}` }));
 }
 
 /**
@@ -154,11 +85,85 @@ export class RecordCollector {
 }
 
 /**
+ * A dataset being read: the records as this thread parsed them, while a worker thread checks every one
+ * against the schema (`schema-check.ts`). A caller may start work on `parsed` at once, but keeps nothing
+ * made from it unless `checked` comes true; otherwise `validate()` reads everything again and validates it
+ * here, so whatever a record breaks is reported exactly as it always was.
+ */
+export interface DatasetRead {
+  /** The records parsed here, unchecked; undefined when parsing found a problem already (validate). */
+  parsed: DatasetInput | undefined;
+  /** True when the worker found every parsed record valid and as this thread made it; never rejects. */
+  checked: Promise<boolean>;
+  /** Read and validate on this thread: the dataset, or an InputError listing every rejected record. */
+  validate(): Promise<DatasetInput>;
+}
+
+export async function startReadingDataset(
+  glob: string,
+  cwd = process.cwd(),
+  workers: BuildWorkers = 'by size',
+): Promise<DatasetRead> {
+  const files = await findInputFiles(glob, cwd);
+  const validate = () => validateDataset(glob, files, cwd);
+  if (workers === 'by size' && (await totalBytes(files, cwd)) < SCHEMA_CHECK_MIN_BYTES) {
+    return { parsed: undefined, checked: Promise.resolve(false), validate };
+  }
+  const check = startSchemaCheck(files, cwd);
+  let parsed: DatasetInput | undefined;
+  try {
+    parsed = await parseDataset(files, cwd);
+  } catch (error) {
+    // Malformed input: the validating pass meets it too, after the problems it would report before it.
+    if (!(error instanceof InputError)) throw error;
+  } finally {
+    if (parsed === undefined) await check.stop();
+  }
+  if (parsed === undefined || parsed.records.length === 0) return { parsed: undefined, checked: Promise.resolve(false), validate };
+  const count = parsed.records.length;
+  const checked = check.verdict.then((verdict) => verdict.asIs && verdict.records === count);
+  return { parsed, checked, validate };
+}
+
+/**
  * Read and validate every record of the files matching `glob`. Throws InputError listing every rejected
  * record (schema, duplicate name case-insensitively, a name that is not `<namespace>/<id>`).
  */
-export async function readDataset(glob: string, cwd = process.cwd()): Promise<DatasetInput> {
-  const files = await findInputFiles(glob, cwd);
+export async function readDataset(glob: string, cwd = process.cwd(), workers: BuildWorkers = 'by size'): Promise<DatasetInput> {
+  const read = await startReadingDataset(glob, cwd, workers);
+  if (read.parsed !== undefined && (await read.checked)) return read.parsed;
+  return read.validate();
+}
+
+/**
+ * Parse every record, checking names for duplicates but not the schema (the worker's job), each with its
+ * keys put in the schema's order; no records when a name repeats (the validating pass reports it, in order
+ * with the rest).
+ */
+async function parseDataset(files: readonly string[], cwd: string): Promise<DatasetInput> {
+  const inputHash = createHash('sha256');
+  const records: ServerRecord[] = [];
+  const seen = new Set<string>();
+  let unique = true;
+  for (const file of files) {
+    const fileHash = createHash('sha256');
+    for await (const batch of rawRecords(file, path.resolve(cwd, file), fileHash)) {
+      for (const { raw } of batch) {
+        // Only kept once the worker has found it valid: until then it is unchecked input.
+        const record = inSchemaOrder(raw, ServerRecordSchema) as ServerRecord;
+        const key = typeof record?.name === 'string' ? record.name.toLowerCase() : undefined;
+        if (key === undefined || seen.has(key)) unique = false;
+        else seen.add(key);
+        if (unique) records.push(record);
+      }
+    }
+    inputHash.update(`${file}\0${fileHash.digest('hex')}\n`);
+  }
+  return { records: unique ? records : [], files: [...files], inputHash: inputHash.digest('hex'), checkedBy: 'worker' };
+}
+
+/** Read and validate on this thread, collecting every problem (up to MAX_REPORTED_PROBLEMS). */
+async function validateDataset(glob: string, files: string[], cwd: string): Promise<DatasetInput> {
   const inputHash = createHash('sha256');
   const collector = new RecordCollector();
   for (const file of files) {
@@ -176,7 +181,7 @@ export async function readDataset(glob: string, cwd = process.cwd()): Promise<Da
     // A snapshot of nothing would answer every lookup with 404 and report an average score of 0.
     throw new InputError([`${glob}: the files hold no server records; a snapshot needs at least one`]);
   }
-  return { records, files, inputHash: inputHash.digest('hex') };
+  return { records, files, inputHash: inputHash.digest('hex'), checkedBy: 'this thread' };
 }
 
 function indent(text: string): string {

@@ -12,7 +12,7 @@
  */
 import { U32Writer } from './binary.js';
 import { addKeyedPostings, addPostings, addStrings, byCodeUnits } from './tables.js';
-import { FIELD_BOOST, nameWords } from './search-index.js';
+import { exactKey, FIELD_BOOST, nameWords } from './search-index.js';
 import { splitName } from '../model/schema.js';
 
 const BM25 = { k1: 1.2, b: 0.7 };
@@ -147,9 +147,25 @@ function bm25Postings(documentCount: number, fields: readonly WordField[]): { te
   return { terms: order.map((term) => words[term]!), postings };
 }
 
-/** The name index's bytes: the names (in record-id order) and the exact-id table (exactKey → record ids). */
-export function encodeNameIndex(names: readonly string[], exact: Readonly<Record<string, number[]>>): Buffer {
+/**
+ * The exact-id table: exactKey(server id) → the record ids (ascending) whose id has exactly those words
+ * (the terms come from the names).
+ */
+function exactIds(ids: readonly string[]): Record<string, number[]> {
+  const exact: Record<string, number[]> = {};
+  ids.forEach((id, record) => {
+    const key = exactKey(id);
+    // Own-property check: a key such as "constructor" must not find Object.prototype's.
+    if (Object.hasOwn(exact, key)) exact[key]!.push(record);
+    else exact[key] = [record];
+  });
+  return exact;
+}
+
+/** The name index's bytes: the names (in record-id order) and the exact-id table. */
+export function encodeNameIndex(names: readonly string[]): Buffer {
   const parts = names.map((name) => splitName(name));
+  const exact = exactIds(parts.map((part) => part.id));
   const { terms, postings } = bm25Postings(names.length, [
     { boost: FIELD_BOOST.server, words: (id) => nameWords(parts[id]!.id) },
     { boost: FIELD_BOOST.namespace, words: (id) => nameWords(parts[id]!.namespace) },

@@ -3,10 +3,11 @@
  * `npm ci` through `prepare`, or `npm run compile`), and the compiled server answers as the TypeScript one
  * does, with no TypeScript loader anywhere in it.
  */
-import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RECORDS } from '../gateway/harness.js';
 import { buildTestSnapshot } from '../support/records.js';
@@ -68,5 +69,22 @@ describe('the compiled entry points', () => {
     } finally {
       child.kill();
     }
+  }, 30_000);
+
+  it("start the build's worker threads from their compiled modules in dist/", async () => {
+    // The builder's chunk is what `npm start` imports when it builds; its workers sit beside it in dist/.
+    const chunk = (await readdir(path.join(REPO, 'dist'))).find((file) => /^build-[A-Z0-9]+\.mjs$/.test(file));
+    expect(chunk).toBeDefined();
+    await writeFile(
+      path.join(dir, 'servers.ndjson'),
+      RECORDS.map((record) => JSON.stringify(record)).join('\n') + '\n',
+    );
+    const script = `
+      const { buildSnapshotWithDiff } = await import(${JSON.stringify(pathToFileURL(path.join(REPO, 'dist', chunk!)).href)});
+      const built = await buildSnapshotWithDiff({ input: 'servers.ndjson', out: 'snapshot', workers: 'always' });
+      console.log(JSON.stringify({ checkedBy: built.checkedBy, wordIndexesMadeBy: built.wordIndexesMadeBy }));`;
+    const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: dir, encoding: 'utf8' });
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout)).toEqual({ checkedBy: 'worker', wordIndexesMadeBy: 'worker' });
   }, 30_000);
 });
