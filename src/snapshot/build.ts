@@ -5,16 +5,14 @@
  */
 import { HISTORY_FILE, type HistoryArtifact, nextHistory, seedHistory } from './history.js';
 import { createHash, randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { once } from 'node:events';
 import type { ServerRecord } from '../model/schema.js';
 import { computeArtifacts, type Artifacts } from './artifacts.js';
-import { RecordsIndexWriter } from './records-index.js';
+import { writeLines, writeRecords, writeText, type Written } from './artifact-files.js';
 import { makeWordIndexes, type WordIndexes } from './word-indexes.js';
 import type { BuildWorkers } from './worker-module.js';
-import { encodeColumns, encodeNames, encodeHistory, encodeLookup, encodePostings, encodeSortIndexes } from './encode.js';
+import { encodeColumns, encodeNames, encodePostings, encodeSortIndexes, historyLines, lookupLines } from './encode.js';
 import { ARTIFACT_FILES, ARTIFACT_VERSION, CHANGES_FILE, MANIFEST_FILE, type ArtifactRole, type Manifest } from './manifest.js';
 import { DEFAULT_GUARDS, diffSnapshots, guardViolations, type RepublishGuards, type SnapshotDiff } from './diff.js';
 import { readHistory, readRecordSummaries } from './load.js';
@@ -165,41 +163,6 @@ export async function writeSnapshot(
   return (await writeArtifacts(valid, out, { inputHash, now: options.now, registry, workers: options.workers })).manifest;
 }
 
-interface Written {
-  sha256: string;
-  bytes: number;
-}
-
-async function writeText(file: string, text: string | Buffer): Promise<Written> {
-  await writeFile(file, text);
-  return { sha256: createHash('sha256').update(text).digest('hex'), bytes: Buffer.byteLength(text) };
-}
-
-/** One compact record per line, streamed (a large dataset never becomes one string), and the records' index. */
-async function writeRecords(file: string, records: readonly ServerRecord[]): Promise<Written & { index: Buffer }> {
-  const stream = createWriteStream(file);
-  const hash = createHash('sha256');
-  const index = new RecordsIndexWriter();
-  let bytes = 0;
-  let batch = '';
-  const flush = async () => {
-    const chunk = Buffer.from(batch);
-    hash.update(chunk);
-    index.add(chunk);
-    bytes += chunk.length;
-    if (!stream.write(chunk)) await once(stream, 'drain');
-    batch = '';
-  };
-  for (const record of records) {
-    batch += JSON.stringify(record) + '\n';
-    if (batch.length > 1 << 20) await flush();
-  }
-  await flush();
-  stream.end();
-  await once(stream, 'finish');
-  return { sha256: hash.digest('hex'), bytes, index: index.encode() };
-}
-
 async function writeArtifacts(
   records: readonly ServerRecord[],
   out: string,
@@ -235,7 +198,7 @@ async function writeArtifacts(
     files.stats = await writeText(at('stats'), JSON.stringify(artifacts.stats));
     files.sortIndexes = await writeText(at('sortIndexes'), encodeSortIndexes(artifacts.sortIndexes));
     files.postings = await writeText(at('postings'), encodePostings(artifacts.postings));
-    files.lookup = await writeText(at('lookup'), encodeLookup(artifacts.lookup));
+    files.lookup = await writeLines(at('lookup'), lookupLines(artifacts.lookup));
     const { search, descriptions, madeBy: wordIndexesMadeBy } = await wordIndexes;
     files.search = await writeText(at('search'), search);
     files.descriptions = await writeText(at('descriptions'), descriptions);
@@ -256,7 +219,7 @@ async function writeArtifacts(
     // The history names this snapshot, so it is written once the id is known, and is not part of it: the id
     // says what the records are; the history, how they came to be.
     const history = nextHistory(opts.history, artifacts.records, snapshot, opts.historyLength);
-    fileTable[HISTORY_FILE] = await writeText(path.join(temporary, HISTORY_FILE), encodeHistory(history));
+    fileTable[HISTORY_FILE] = await writeLines(path.join(temporary, HISTORY_FILE), historyLines(history));
     const manifest: Manifest = {
       artifact_version: ARTIFACT_VERSION,
       ...snapshot,

@@ -8,7 +8,7 @@ import type { Postings, SortIndexes } from './artifacts.js';
 import { decodeU32, type Range, U32Writer } from './binary.js';
 import { addKeyedPostings, addStrings, KeyedPostings, StringTable, type StringTableRanges } from './tables.js';
 import type { HistoryArtifact } from './history.js';
-import { parseJsonLines, parseJsonLinesSync, toJsonLines } from './json-lines.js';
+import { jsonLinesOf, parseJsonLines, parseJsonLinesSync, toJsonLines } from './json-lines.js';
 import type { LookupArtifact } from './lookup.js';
 import type { Slicer } from './slicer.js';
 
@@ -77,6 +77,11 @@ export function decodeNames(bytes: Buffer): StringTable {
   return new StringTable(artifact, (artifact.directory as { names: StringTableRanges }).names);
 }
 
+/** The reverse-lookup table's lines (`writeLines` writes them; `encodeLookup` is them in one string). */
+export function lookupLines(lookup: LookupArtifact): Generator<string> {
+  return jsonLinesOf({ ...lookup }, ['packages', 'urls']);
+}
+
 export function encodeLookup(lookup: LookupArtifact): string {
   return toJsonLines({ ...lookup }, ['packages', 'urls']);
 }
@@ -84,6 +89,11 @@ export function encodeLookup(lookup: LookupArtifact): string {
 export async function decodeLookup(bytes: Buffer, slicer: Slicer): Promise<LookupArtifact> {
   const { packages = {}, urls = {} } = await parseJsonLines(bytes, slicer);
   return { packages, urls } as LookupArtifact;
+}
+
+/** The history's lines (`writeLines` writes them; `encodeHistory` is them in one string). */
+export function historyLines(history: HistoryArtifact): Generator<string> {
+  return jsonLinesOf({ ...history }, ['servers']);
 }
 
 export function encodeHistory(history: HistoryArtifact): string {

@@ -11,32 +11,44 @@ import { nextSlice, type Slicer } from './slicer.js';
 const BYTES_PER_LINE = 128 * 1024;
 
 /** `items` in lines of about BYTES_PER_LINE each (an item bigger than that is a line of its own). */
-function chunked(name: string, kind: 'a' | 'o', items: readonly unknown[], lines: string[]): void {
+function* chunked(name: string, kind: 'a' | 'o', items: Iterable<unknown>): Generator<string> {
   let chunk: string[] = [];
   let size = 0;
-  const flush = () => {
-    lines.push(`{"k":${JSON.stringify(name)},"${kind}":[${chunk.join(',')}]}`);
+  let lines = 0;
+  const line = () => {
+    const text = `{"k":${JSON.stringify(name)},"${kind}":[${chunk.join(',')}]}`;
     chunk = [];
     size = 0;
+    lines++;
+    return text;
   };
   for (const item of items) {
     const text = JSON.stringify(item);
     chunk.push(text);
     size += text.length;
-    if (size >= BYTES_PER_LINE) flush();
+    if (size >= BYTES_PER_LINE) yield line();
   }
-  if (chunk.length > 0 || items.length === 0) flush();
+  // An empty member is one line too, so that it is read back.
+  if (chunk.length > 0 || lines === 0) yield line();
 }
 
-/** The text of `value` (a plain object) with the members named in `split` written in chunks. */
-export function toJsonLines(value: Readonly<Record<string, unknown>>, split: readonly string[]): string {
-  const lines: string[] = [];
+/** A plain object's own entries one at a time, in `Object.entries` order, without making them all at once. */
+function* entriesOf(value: Readonly<Record<string, unknown>>): Generator<[string, unknown]> {
+  for (const key in value) if (Object.hasOwn(value, key)) yield [key, value[key]];
+}
+
+/** The lines of `value` (a plain object) with the members named in `split` written in chunks. */
+export function* jsonLinesOf(value: Readonly<Record<string, unknown>>, split: readonly string[]): Generator<string> {
   for (const [name, member] of Object.entries(value)) {
-    if (!split.includes(name)) lines.push(JSON.stringify({ k: name, v: member }));
-    else if (Array.isArray(member)) chunked(name, 'a', member, lines);
-    else chunked(name, 'o', Object.entries(member as Record<string, unknown>), lines);
+    if (!split.includes(name)) yield JSON.stringify({ k: name, v: member });
+    else if (Array.isArray(member)) yield* chunked(name, 'a', member);
+    else yield* chunked(name, 'o', entriesOf(member as Record<string, unknown>));
   }
-  return lines.join('\n') + '\n';
+}
+
+/** The text of `value` in one string: `jsonLinesOf`'s lines, each ending in a line feed. */
+export function toJsonLines(value: Readonly<Record<string, unknown>>, split: readonly string[]): string {
+  return [...jsonLinesOf(value, split)].join('\n') + '\n';
 }
 
 /** Why a file is not JSON lines; the caller names the file. */
