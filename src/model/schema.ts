@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { TRUST_BANDS, type TrustLabel } from './vocabulary.js';
 
 export { TRUST_BANDS, type TrustLabel } from './vocabulary.js';
-export type { Badge, Install, PackageRef, RemoteRef, ServerRecord, Signals } from './record-schema.js';
+export type { Badge, Install, PackageRef, IndexedRecord, RemoteRef, ServerRecord, Signals } from './record-schema.js';
 
 export const TRUST_LABELS = TRUST_BANDS.map((band) => band.label) as [TrustLabel, ...TrustLabel[]];
 

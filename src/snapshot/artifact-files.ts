@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import type { ServerRecord } from '../model/schema.js';
+import type { RecordTexts } from './record-texts.js';
 import { RecordsIndexWriter } from './records-index.js';
 
 export interface Written {
@@ -49,13 +49,26 @@ export async function writeLines(file: string, lines: Iterable<string>, onChunk?
   return { sha256: hash.digest('hex'), bytes };
 }
 
-/** One compact record per line, and the records' index (`records-index.ts`) made from the same bytes. */
-export async function writeRecords(file: string, records: readonly ServerRecord[]): Promise<Written & { index: Buffer }> {
+/**
+ * One compact record per line, in the order `ids` (input positions, `Artifacts.inputIndex`), copied from
+ * the records' texts; and the records' index (`records-index.ts`) made from the same bytes.
+ */
+export async function writeRecords(file: string, texts: RecordTexts, ids: ArrayLike<number>): Promise<Written & { index: Buffer }> {
   const index = new RecordsIndexWriter();
-  const written = await writeLines(file, jsonOfEach(records), (chunk) => index.add(chunk));
-  return { ...written, index: index.encode() };
-}
-
-function* jsonOfEach(values: readonly unknown[]): Generator<string> {
-  for (const value of values) yield JSON.stringify(value);
+  const stream = createWriteStream(file);
+  const hash = createHash('sha256');
+  let bytes = 0;
+  try {
+    for (const chunk of texts.linesOf(ids)) {
+      hash.update(chunk);
+      index.add(chunk);
+      bytes += chunk.length;
+      // The chunk is reused for the next lines: the stream gets a copy.
+      if (!stream.write(Buffer.from(chunk))) await once(stream, 'drain');
+    }
+  } finally {
+    stream.end();
+    await once(stream, 'close');
+  }
+  return { sha256: hash.digest('hex'), bytes, index: index.encode() };
 }

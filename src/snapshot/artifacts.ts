@@ -2,7 +2,7 @@
  * From validated records to the content of every artifact: name order, one sorted index per sort field,
  * the filter postings, the statistics and the reverse-lookup table (the word indexes: `word-indexes.ts`). Pure computation: writing is build.ts's job.
  */
-import { SORT_FIELDS, splitName, type ServerRecord, type SortField, type Stats } from '../model/schema.js';
+import { SORT_FIELDS, splitName, type IndexedRecord, type SortField, type Stats } from '../model/schema.js';
 import { codePointComparator } from './order.js';
 import { buildLookup, type LookupArtifact } from './lookup.js';
 import { computeStats } from './stats.js';
@@ -23,7 +23,9 @@ export interface Postings {
 
 export interface Artifacts {
   /** The records in name order: record id N is `records[N]`. */
-  records: ServerRecord[];
+  records: IndexedRecord[];
+  /** Where each record came in the input (record id N was input record `inputIndex[N]`): how its text is found. */
+  inputIndex: number[];
   names: string[];
   columns: { trust_score: number[] };
   stats: Stats;
@@ -32,7 +34,7 @@ export interface Artifacts {
   lookup: LookupArtifact;
 }
 
-type SortKey = (record: ServerRecord) => number | string;
+type SortKey = (record: IndexedRecord) => number | string;
 
 /** The key each sort field orders by; ties always fall back to name order (the record id). */
 const SORT_KEYS: Record<Exclude<SortField, 'name'>, SortKey> = {
@@ -86,7 +88,7 @@ function descendingFrom(asc: readonly number[], keys: readonly (number | string)
 }
 
 /** Decisions §6: `order` reverses the sort field only; ties stay name ascending. */
-export function buildSortIndex(records: readonly ServerRecord[], field: SortField): SortIndex {
+export function buildSortIndex(records: readonly IndexedRecord[], field: SortField): SortIndex {
   if (field === 'name') {
     const ids = records.map((_, id) => id);
     return { asc: ids, desc: [...ids].reverse() };
@@ -104,13 +106,14 @@ function addPosting(map: Record<string, number[]>, value: string, id: number): v
   else map[key] = [id];
 }
 
-export function computeArtifacts(input: readonly ServerRecord[]): Artifacts {
+export function computeArtifacts(input: readonly IndexedRecord[]): Artifacts {
   // Name order (compareNames) with each name lower-cased once, not at every comparison.
   const lower = input.map((record) => record.name.toLowerCase());
   const compare = codePointComparator(input.map((record) => record.name).concat(lower));
-  const records = Array.from(input.keys())
-    .sort((a, b) => compare(lower[a]!, lower[b]!) || compare(input[a]!.name, input[b]!.name))
-    .map((i) => input[i]!);
+  const inputIndex = Array.from(input.keys()).sort(
+    (a, b) => compare(lower[a]!, lower[b]!) || compare(input[a]!.name, input[b]!.name),
+  );
+  const records = inputIndex.map((i) => input[i]!);
   const names = records.map((record) => record.name);
 
   const sortIndexes = Object.fromEntries(SORT_FIELDS.map((field) => [field, buildSortIndex(records, field)])) as SortIndexes;
@@ -124,6 +127,7 @@ export function computeArtifacts(input: readonly ServerRecord[]): Artifacts {
 
   return {
     records,
+    inputIndex,
     names,
     columns: { trust_score: records.map((record) => record.trust_score) },
     stats: computeStats(records),

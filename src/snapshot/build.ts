@@ -7,7 +7,6 @@ import { HISTORY_FILE, type HistoryArtifact, nextHistory, seedHistory } from './
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { ServerRecord } from '../model/schema.js';
 import { computeArtifacts, type Artifacts } from './artifacts.js';
 import { writeLines, writeRecords, writeText, type Written } from './artifact-files.js';
 import { makeWordIndexes, type WordIndexes } from './word-indexes.js';
@@ -87,11 +86,18 @@ export async function buildSnapshotWithDiff(opts: { input: string; out: string }
       });
     } catch (error) {
       if (!(error instanceof UncheckedRecords) && (await checked)) throw error;
+    } finally {
+      read.parsed.texts.close();
     }
   }
   // The parsed records are not needed again: let them go before everything is read a second time.
   read.parsed = undefined;
-  return buildFromDataset(await validate(), opts, async () => undefined);
+  const dataset = await validate();
+  try {
+    return await buildFromDataset(dataset, opts, async () => undefined);
+  } finally {
+    dataset.texts.close();
+  }
 }
 
 /** Build from `dataset`; `beforePublish` runs before the snapshot is put in place, and may throw. */
@@ -119,7 +125,7 @@ async function buildFromDataset(
     // The history goes on from the previous snapshot's, or starts from its records when it has none.
     history = (await readHistory(opts.previous)) ?? seedHistory(previous);
   }
-  const { manifest, wordIndexesMadeBy } = await writeArtifacts(dataset.records, opts.out, {
+  const { manifest, wordIndexesMadeBy } = await writeArtifacts(dataset, opts.out, {
     inputHash,
     registry,
     now: opts.now,
@@ -155,16 +161,21 @@ export async function writeSnapshot(
   const collector = new RecordCollector();
   records.forEach((raw, index) => collector.add(raw, '(records)', `record #${index + 1}`));
   const valid = collector.result();
+  try {
   const registry =
     options.registry === undefined
       ? undefined
       : registryEntries(() => parseRegistryData(JSON.stringify(options.registry), '(registry)'));
   const inputHash = createHash('sha256').update(JSON.stringify([records, options.registry ?? null])).digest('hex');
-  return (await writeArtifacts(valid, out, { inputHash, now: options.now, registry, workers: options.workers })).manifest;
+    return (await writeArtifacts(valid, out, { inputHash, now: options.now, registry, workers: options.workers })).manifest;
+  } finally {
+    valid.texts.close();
+  }
 }
 
+/** `records` the records' summaries and `texts` their texts, both in input order. */
 async function writeArtifacts(
-  records: readonly ServerRecord[],
+  { records, texts }: Pick<DatasetInput, 'records' | 'texts'>,
   out: string,
   opts: {
     inputHash: string;
@@ -190,7 +201,7 @@ async function writeArtifacts(
   try {
     const files = {} as Record<ArtifactRole, Written>;
     const at = (role: ArtifactRole) => path.join(temporary, ARTIFACT_FILES[role]);
-    const { index: recordsIndex, ...recordsFile } = await writeRecords(at('records'), artifacts.records);
+    const { index: recordsIndex, ...recordsFile } = await writeRecords(at('records'), texts, artifacts.inputIndex);
     files.records = recordsFile;
     files.recordsIndex = await writeText(at('recordsIndex'), recordsIndex);
     files.names = await writeText(at('names'), encodeNames(artifacts.names));

@@ -52,7 +52,7 @@ export const DEFAULT_GUARDS: RepublishGuards = { maxRemovedShare: 0.1, maxScoreC
 
 export function diffSnapshots(
   previous: { snapshot_id: string; generated_at: string; records: readonly RecordSummary[] },
-  current: readonly ServerRecord[],
+  current: readonly RecordSummary[],
 ): SnapshotDiff {
   const before = new Map(previous.records.map((record) => [record.name.toLowerCase(), record]));
   const diff: SnapshotDiff = {

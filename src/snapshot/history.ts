@@ -4,7 +4,7 @@
  * and a removal when a server leaves the dataset. Changes between any kept snapshot and the current one
  * are computed from it (`changesSince`), so every republish's report stays answerable.
  */
-import type { ServerRecord } from '../model/schema.js';
+import type { IndexedRecord, ServerRecord } from '../model/schema.js';
 import type { Slicer } from './slicer.js';
 
 export const HISTORY_FILE = 'history.jsonl';
@@ -92,7 +92,7 @@ function pointOf(record: PreviousRecord, snapshot: SnapshotRef): ScoredPoint {
 }
 
 /** Whether the record differs from the point in what a history records (scored_at alone is no change). */
-function changed(point: HistoryPoint | undefined, record: ServerRecord): boolean {
+function changed(point: HistoryPoint | undefined, record: IndexedRecord): boolean {
   if (point === undefined || isRemoved(point)) return true;
   const flags = [...record.flags].sort().join(',');
   return (
@@ -118,7 +118,7 @@ export function seedHistory(previous: SnapshotRef & { records: readonly Previous
  */
 export function nextHistory(
   previous: HistoryArtifact | undefined,
-  records: readonly ServerRecord[],
+  records: readonly IndexedRecord[],
   current: SnapshotRef,
   keep: number = DEFAULT_HISTORY_LENGTH,
 ): HistoryArtifact {

@@ -3,7 +3,7 @@
  * `src/model/identifiers.ts`, so a client's `npx -y @scope/pkg` or remote URL finds the servers it names.
  */
 import { packageKey, urlKey } from '../model/identifiers.js';
-import type { ServerRecord } from '../model/schema.js';
+import type { IndexedRecord } from '../model/schema.js';
 
 export interface LookupArtifact {
   /** packageKey → ascending record ids (a package may belong to several servers). */
@@ -19,7 +19,7 @@ function file(map: Record<string, number[]>, key: string, id: number): void {
 }
 
 /** `records` in record-id order. */
-export function buildLookup(records: readonly ServerRecord[]): LookupArtifact {
+export function buildLookup(records: readonly IndexedRecord[]): LookupArtifact {
   const lookup: LookupArtifact = { packages: {}, urls: {} };
   records.forEach((record, id) => {
     for (const pkg of record.packages ?? []) file(lookup.packages, packageKey(pkg.registry_type, pkg.identifier), id);

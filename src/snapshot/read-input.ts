@@ -9,10 +9,11 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { type ServerRecord } from '../model/schema.js';
-import { ServerRecordSchema } from '../model/record-schema.js';
+import { type IndexedRecord, ServerRecordSchema, indexedPartOf } from '../model/record-schema.js';
 import { inSchemaOrder } from '../model/schema-order.js';
 import { findInputFiles, InputError } from './input-files.js';
 import { rawRecords } from './raw-records.js';
+import { RecordTexts } from './record-texts.js';
 import { startSchemaCheck } from './schema-check.js';
 import type { BuildWorkers } from './worker-module.js';
 
@@ -29,7 +30,10 @@ async function totalBytes(files: readonly string[], cwd: string): Promise<number
 }
 
 export interface DatasetInput {
-  records: ServerRecord[];
+  /** Each record's summary, in input order: what the indexes need (`indexedPartOf`). */
+  records: IndexedRecord[];
+  /** Each record itself, as its JSON text, in input order (close it when done). */
+  texts: RecordTexts;
   files: string[];
   /** Hash of the input files' relative paths and bytes, recorded in the manifest. */
   inputHash: string;
@@ -51,7 +55,8 @@ function where(file: string, position: string, raw: unknown): string {
  * duplicate name (case-insensitively), a name that is not `<namespace>/<id>`.
  */
 export class RecordCollector {
-  readonly records: ServerRecord[] = [];
+  readonly records: IndexedRecord[] = [];
+  readonly texts = new RecordTexts();
   readonly problems: string[] = [];
   private readonly seen = new Map<string, string>();
 
@@ -73,12 +78,14 @@ export class RecordCollector {
       return;
     }
     this.seen.set(key, `${file} ${position}`);
-    this.records.push(record);
+    this.records.push(indexedPartOf(record));
+    this.texts.add(JSON.stringify(record));
   }
 
-  /** The valid records, or an InputError listing every problem. */
-  result(): ServerRecord[] {
-    if (this.problems.length === 0) return this.records;
+  /** The valid records' summaries and texts, or an InputError listing every problem. */
+  result(): { records: IndexedRecord[]; texts: RecordTexts } {
+    if (this.problems.length === 0) return { records: this.records, texts: this.texts };
+    this.texts.close();
     const more = this.full ? [`(stopped after ${MAX_REPORTED_PROBLEMS} problems)`] : [];
     throw new InputError([...this.problems, ...more]);
   }
@@ -142,7 +149,8 @@ export async function readDataset(glob: string, cwd = process.cwd(), workers: Bu
  */
 async function parseDataset(files: readonly string[], cwd: string): Promise<DatasetInput> {
   const inputHash = createHash('sha256');
-  const records: ServerRecord[] = [];
+  const records: IndexedRecord[] = [];
+  const texts = new RecordTexts();
   const seen = new Set<string>();
   let unique = true;
   for (const file of files) {
@@ -154,12 +162,18 @@ async function parseDataset(files: readonly string[], cwd: string): Promise<Data
         const key = typeof record?.name === 'string' ? record.name.toLowerCase() : undefined;
         if (key === undefined || seen.has(key)) unique = false;
         else seen.add(key);
-        if (unique) records.push(record);
+        if (!unique) continue;
+        records.push(indexedPartOf(record));
+        texts.add(JSON.stringify(record));
       }
     }
     inputHash.update(`${file}\0${fileHash.digest('hex')}\n`);
   }
-  return { records: unique ? records : [], files: [...files], inputHash: inputHash.digest('hex'), checkedBy: 'worker' };
+  if (!unique) {
+    texts.close();
+    return { records: [], texts: new RecordTexts(), files: [...files], inputHash: inputHash.digest('hex'), checkedBy: 'worker' };
+  }
+  return { records, texts, files: [...files], inputHash: inputHash.digest('hex'), checkedBy: 'worker' };
 }
 
 /** Read and validate on this thread, collecting every problem (up to MAX_REPORTED_PROBLEMS). */
@@ -176,12 +190,12 @@ async function validateDataset(glob: string, files: string[], cwd: string): Prom
     }
     inputHash.update(`${file}\0${fileHash.digest('hex')}\n`);
   }
-  const records = collector.result();
+  const { records, texts } = collector.result();
   if (records.length === 0) {
     // A snapshot of nothing would answer every lookup with 404 and report an average score of 0.
     throw new InputError([`${glob}: the files hold no server records; a snapshot needs at least one`]);
   }
-  return { records, files, inputHash: inputHash.digest('hex'), checkedBy: 'this thread' };
+  return { records, texts, files, inputHash: inputHash.digest('hex'), checkedBy: 'this thread' };
 }
 
 function indent(text: string): string {

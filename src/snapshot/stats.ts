@@ -1,7 +1,7 @@
 /** The statistics record (specification §2.3), computed once at build time. */
-import { TRUST_LABELS, type ServerRecord, type Stats } from '../model/schema.js';
+import { TRUST_LABELS, type IndexedRecord, type Stats } from '../model/schema.js';
 
-export function computeStats(records: readonly ServerRecord[]): Stats {
+export function computeStats(records: readonly IndexedRecord[]): Stats {
   const scores = records.map((record) => record.trust_score).sort((a, b) => a - b);
   const total = scores.length;
   const sum = scores.reduce((acc, score) => acc + score, 0);
