@@ -190,9 +190,6 @@ async function writeArtifacts(
   },
 ): Promise<{ manifest: Manifest; wordIndexesMadeBy: WordIndexes['madeBy'] }> {
   const artifacts: Artifacts = computeArtifacts(records);
-  // Made on a worker while this thread writes the rest, for a large dataset (never rejects).
-  const descriptions = artifacts.records.map((record) => record.description);
-  const wordIndexes = makeWordIndexes(artifacts.names, descriptions, opts.workers);
   const target = path.resolve(out);
   await mkdir(path.dirname(target), { recursive: true });
   const suffix = `${process.pid}-${randomBytes(4).toString('hex')}`;
@@ -201,15 +198,22 @@ async function writeArtifacts(
   try {
     const files = {} as Record<ArtifactRole, Written>;
     const at = (role: ArtifactRole) => path.join(temporary, ARTIFACT_FILES[role]);
-    const { index: recordsIndex, ...recordsFile } = await writeRecords(at('records'), texts, artifacts.inputIndex);
+    const { index: recordsIndex, ...recordsFile } = writeRecords(at('records'), texts, artifacts.inputIndex);
     files.records = recordsFile;
+    // Made on a worker while this thread writes the rest, for a large dataset (never rejects); started once
+    // the records are written, so the worker's memory and the writing's are not needed at the same time.
+    const wordIndexes = makeWordIndexes(
+      artifacts.names,
+      artifacts.records.map((record) => record.description),
+      opts.workers,
+    );
     files.recordsIndex = await writeText(at('recordsIndex'), recordsIndex);
     files.names = await writeText(at('names'), encodeNames(artifacts.names));
     files.columns = await writeText(at('columns'), encodeColumns(artifacts.columns));
     files.stats = await writeText(at('stats'), JSON.stringify(artifacts.stats));
     files.sortIndexes = await writeText(at('sortIndexes'), encodeSortIndexes(artifacts.sortIndexes));
     files.postings = await writeText(at('postings'), encodePostings(artifacts.postings));
-    files.lookup = await writeLines(at('lookup'), lookupLines(artifacts.lookup));
+    files.lookup = writeLines(at('lookup'), lookupLines(artifacts.lookup));
     const { search, descriptions, madeBy: wordIndexesMadeBy } = await wordIndexes;
     files.search = await writeText(at('search'), search);
     files.descriptions = await writeText(at('descriptions'), descriptions);
@@ -230,7 +234,7 @@ async function writeArtifacts(
     // The history names this snapshot, so it is written once the id is known, and is not part of it: the id
     // says what the records are; the history, how they came to be.
     const history = nextHistory(opts.history, artifacts.records, snapshot, opts.historyLength);
-    fileTable[HISTORY_FILE] = await writeLines(path.join(temporary, HISTORY_FILE), historyLines(history));
+    fileTable[HISTORY_FILE] = writeLines(path.join(temporary, HISTORY_FILE), historyLines(history));
     const manifest: Manifest = {
       artifact_version: ARTIFACT_VERSION,
       ...snapshot,

@@ -20,7 +20,7 @@ describe('writeLines', () => {
     const split = ['servers', 'empty', 'list', 'none'];
     const file = path.join(await mkdtemp(path.join(tmpdir(), 'mts-lines-')), 'out.jsonl');
 
-    const written = await writeLines(file, jsonLinesOf(value, split));
+    const written = writeLines(file, jsonLinesOf(value, split));
     const text = toJsonLines(value, split);
     const bytes = await readFile(file);
     expect(bytes.toString('utf8')).toBe(text);
