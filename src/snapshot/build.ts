@@ -200,8 +200,8 @@ async function writeArtifacts(
     const at = (role: ArtifactRole) => path.join(temporary, ARTIFACT_FILES[role]);
     const { index: recordsIndex, ...recordsFile } = writeRecords(at('records'), texts, artifacts.inputIndex);
     files.records = recordsFile;
-    // Made on a worker while this thread writes the rest, for a large dataset (never rejects); started once
-    // the records are written, so the worker's memory and the writing's are not needed at the same time.
+    // Made on a worker while this thread writes the other indexes, for a large dataset (never rejects);
+    // started once the records are written, so the worker's memory and the writing's are not needed at once.
     const wordIndexes = makeWordIndexes(
       artifacts.names,
       artifacts.records.map((record) => record.description),

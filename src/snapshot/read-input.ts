@@ -126,7 +126,7 @@ export async function startReadingDataset(
   } finally {
     if (parsed === undefined) await check.stop();
   }
-  if (parsed === undefined || parsed.records.length === 0) return { parsed: undefined, checked: Promise.resolve(false), validate };
+  if (parsed === undefined) return { parsed: undefined, checked: Promise.resolve(false), validate };
   const count = parsed.records.length;
   const checked = check.verdict.then((verdict) => verdict.asIs && verdict.records === count);
   return { parsed, checked, validate };
@@ -144,35 +144,38 @@ export async function readDataset(glob: string, cwd = process.cwd(), workers: Bu
 
 /**
  * Parse every record, checking names for duplicates but not the schema (the worker's job), each with its
- * keys put in the schema's order; no records when a name repeats (the validating pass reports it, in order
- * with the rest).
+ * keys put in the schema's order. Undefined as soon as a record has no name or repeats one, and when there
+ * are no records: the validating pass reports what is wrong, in order with the rest.
  */
-async function parseDataset(files: readonly string[], cwd: string): Promise<DatasetInput> {
+async function parseDataset(files: readonly string[], cwd: string): Promise<DatasetInput | undefined> {
   const inputHash = createHash('sha256');
   const records: IndexedRecord[] = [];
   const texts = new RecordTexts();
   const seen = new Set<string>();
-  let unique = true;
-  for (const file of files) {
-    const fileHash = createHash('sha256');
-    for await (const batch of rawRecords(file, path.resolve(cwd, file), fileHash)) {
-      for (const { raw } of batch) {
-        // Only kept once the worker has found it valid: until then it is unchecked input.
-        const record = inSchemaOrder(raw, ServerRecordSchema) as ServerRecord;
-        const key = typeof record?.name === 'string' ? record.name.toLowerCase() : undefined;
-        if (key === undefined || seen.has(key)) unique = false;
-        else seen.add(key);
-        if (!unique) continue;
-        records.push(indexedPartOf(record));
-        texts.add(JSON.stringify(record));
+  try {
+    for (const file of files) {
+      const fileHash = createHash('sha256');
+      for await (const batch of rawRecords(file, path.resolve(cwd, file), fileHash)) {
+        for (const { raw } of batch) {
+          // Only kept once the worker has found it valid: until then it is unchecked input.
+          const record = inSchemaOrder(raw, ServerRecordSchema) as ServerRecord;
+          const key = typeof record?.name === 'string' ? record.name.toLowerCase() : undefined;
+          if (key === undefined || seen.has(key)) {
+            texts.close();
+            return undefined;
+          }
+          seen.add(key);
+          records.push(indexedPartOf(record));
+          texts.add(JSON.stringify(record));
+        }
       }
+      inputHash.update(`${file}\0${fileHash.digest('hex')}\n`);
     }
-    inputHash.update(`${file}\0${fileHash.digest('hex')}\n`);
-  }
-  if (!unique) {
+  } catch (error) {
     texts.close();
-    return { records: [], texts: new RecordTexts(), files: [...files], inputHash: inputHash.digest('hex'), checkedBy: 'worker' };
+    throw error;
   }
+  if (records.length === 0) return undefined;
   return { records, texts, files: [...files], inputHash: inputHash.digest('hex'), checkedBy: 'worker' };
 }
 

@@ -3,8 +3,8 @@
  * build's largest single cost is the schema (about a fifth of it), and this machine, like most, has a second
  * core. The worker (`schema-check-worker.ts`) answers whether every record passed and came out of the
  * schema as the build makes it from the parsed input (keys in the schema's order, nothing else changed); only
- * then does the build keep the records it parsed itself. Any other answer, and
- * any failure of the worker, and the build validates on its own thread as before (`read-input.ts`).
+ * then does the build keep the records it parsed itself. On any other answer, or any failure of the worker,
+ * the build validates on its own thread as before (`read-input.ts`).
  */
 import { answerOf, startBuildWorker } from './worker-module.js';
 

@@ -1,7 +1,7 @@
 /**
  * The two word indexes of a snapshot (`search.bin` from the names, `descriptions.bin` from the
  * descriptions; `search-postings.ts`), made on a worker thread while the build's own thread writes the
- * records and the history, which need nothing from them. When the worker cannot make them (it fails or
+ * other indexes and the lookup table, which need nothing from them. When the worker cannot make them (it fails or
  * stops), this thread does: the bytes are the same either way, only when they are ready differs.
  */
 import { encodeDescriptionIndex, encodeNameIndex } from './search-postings.js';
