@@ -9,7 +9,7 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { computeArtifacts, type Artifacts } from './artifacts.js';
 import { writeLines, writeRecords, writeText, type Written } from './artifact-files.js';
-import { makeWordIndexes, type WordIndexes } from './word-indexes.js';
+import { startWordIndexes, type WordIndexes } from './word-indexes.js';
 import type { BuildWorkers } from './worker-module.js';
 import { encodeColumns, encodeNames, encodePostings, encodeSortIndexes, historyLines, lookupLines } from './encode.js';
 import { ARTIFACT_FILES, ARTIFACT_VERSION, CHANGES_FILE, MANIFEST_FILE, type ArtifactRole, type Manifest } from './manifest.js';
@@ -195,17 +195,18 @@ async function writeArtifacts(
   const suffix = `${process.pid}-${randomBytes(4).toString('hex')}`;
   const temporary = `${target}.tmp-${suffix}`;
   await mkdir(temporary);
+  // For a large dataset the word indexes' worker starts now, while the records are written, and waits.
+  const wordIndexer = startWordIndexes(records.length, opts.workers);
   try {
     const files = {} as Record<ArtifactRole, Written>;
     const at = (role: ArtifactRole) => path.join(temporary, ARTIFACT_FILES[role]);
     const { index: recordsIndex, ...recordsFile } = writeRecords(at('records'), texts, artifacts.inputIndex);
     files.records = recordsFile;
-    // Made on a worker while this thread writes the other indexes, for a large dataset (never rejects);
-    // started once the records are written, so the worker's memory and the writing's are not needed at once.
-    const wordIndexes = makeWordIndexes(
+    // Made on the worker while this thread writes the other indexes; sent its input once the records are
+    // written, so the worker's memory and the writing's are not needed at once.
+    const wordIndexes = wordIndexer.make(
       artifacts.names,
       artifacts.records.map((record) => record.description),
-      opts.workers,
     );
     files.recordsIndex = await writeText(at('recordsIndex'), recordsIndex);
     files.names = await writeText(at('names'), encodeNames(artifacts.names));
@@ -248,6 +249,7 @@ async function writeArtifacts(
     await swapIntoPlace(temporary, target, suffix);
     return { manifest, wordIndexesMadeBy };
   } catch (error) {
+    wordIndexer.stop();
     await rm(temporary, { recursive: true, force: true });
     throw error;
   }
