@@ -28,11 +28,15 @@ export interface HandlerContext {
   registryPolicy?: RegistryPolicy;
 }
 
-/** A computed answer: `data` as JSON text, and `meta` members after `cached` (`,"total":3,...`), as text. */
-export interface Computed {
-  data: string;
-  metaTail: string;
-}
+/**
+ * A computed answer: `data` as JSON text, or as the snapshot's records it is made of (one record's id, or a
+ * page's ids in order: the gateway makes their text, and may keep the ids rather than the text); and the
+ * `meta` members after `cached` (`,"total":3,...`), as text.
+ */
+export type Computed = { data: string; metaTail: string } | { records: RecordIds; metaTail: string };
+
+/** Records of the snapshot: one record (its id, answered as an object) or a page (ids, answered as an array). */
+export type RecordIds = number | readonly number[];
 
 /**
  * How a handler answers:

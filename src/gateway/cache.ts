@@ -6,7 +6,16 @@
  * An entry holds the parts of a body that do not depend on whether it came from the cache (the `data`
  * JSON text and the rest of `meta`), so a hit costs one string concatenation and `meta.cached` is `true`
  * exactly when the body came from here.
+ *
+ * An answer made of the snapshot's records (Get Server, a list or search page) is kept at first as their
+ * ids, a few bytes, and as text once it is asked for a second time (`keepText`). Most answers of a scan
+ * (a crawler walking every server, a dashboard paging through filters) are asked for once: kept as text,
+ * each would live long enough in the JS heap to be copied out of its young generation and die in the old
+ * one, and under such a load that made the heap grow past 300 MB and cost a third of the throughput
+ * (docs/performance.md, "The response cache"). An answer asked for again is read from the records once
+ * more, then served from its text.
  */
+import type { RecordIds } from '../api/route.js';
 
 /** The upper bound the specification allows. */
 export const MAX_CACHE_TTL_MS = 3_600_000;
@@ -28,10 +37,17 @@ export const DEFAULT_CACHE_OPTIONS: CacheOptions = {
 export interface CachedAnswer {
   /** The weak ETag of this answer. */
   etag: string;
-  /** The `data` member as JSON text. */
-  data: string;
+  /** The `data` member as JSON text, or the records it is made of until it is asked for again. */
+  data: string | RecordIds;
   /** The members of `meta` after `cached`, as JSON text starting with a comma (or empty). */
   metaTail: string;
+}
+
+/** What an entry counts against `maxBytes`: its strings' lengths, and 8 bytes an id for records kept as ids. */
+function sizeOf(key: string, answer: CachedAnswer): number {
+  const { data } = answer;
+  const dataSize = typeof data === 'string' ? data.length : typeof data === 'number' ? 8 : 8 * data.length;
+  return key.length + dataSize + answer.metaTail.length + answer.etag.length;
 }
 
 interface Entry {
@@ -76,9 +92,9 @@ export class ResponseCache {
 
   /** Keep `answer` under `key`; evicts the least recently used entries past either bound. */
   set(key: string, answer: CachedAnswer, nowMs: number): void {
-    const size = key.length + answer.data.length + answer.metaTail.length + answer.etag.length;
+    const size = sizeOf(key, answer);
     // One answer bigger than a quarter of the budget would flush everything else for little gain.
-    if (size > this.options.maxBytes / 4 || this.options.maxEntries < 1 || this.options.ttlMs <= 0) return;
+    if (!this.fits(size) || this.options.maxEntries < 1 || this.options.ttlMs <= 0) return;
     const previous = this.entries.get(key);
     if (previous !== undefined) this.remove(previous);
     const entry: Entry = {
@@ -92,6 +108,34 @@ export class ResponseCache {
     this.entries.set(key, entry);
     this.append(entry);
     this.bytes += size;
+    this.evict();
+  }
+
+  /**
+   * Replace the records of the entry under `key` with their text `data` (the answer was asked for again),
+   * keeping its expiry. An entry whose text would not fit is dropped.
+   */
+  keepText(key: string, data: string): void {
+    const entry = this.entries.get(key);
+    if (entry === undefined) return;
+    const answer = { ...entry.answer, data };
+    const size = sizeOf(key, answer);
+    if (!this.fits(size)) {
+      this.remove(entry);
+      return;
+    }
+    entry.answer = answer;
+    this.bytes += size - entry.size;
+    entry.size = size;
+    this.evict();
+  }
+
+  private fits(size: number): boolean {
+    return size <= this.options.maxBytes / 4;
+  }
+
+  /** Drop the least recently used entries while either bound is passed. */
+  private evict(): void {
     while (
       this.oldest !== undefined &&
       (this.entries.size > this.options.maxEntries || this.bytes > this.options.maxBytes)

@@ -14,7 +14,7 @@
  */
 import { ApiError, type ErrorCode, quote } from '../api/errors.js';
 import { readRequestTarget } from '../api/request-target.js';
-import type { Answer, Computed, Route } from '../api/route.js';
+import type { Answer, Computed, RecordIds, Route } from '../api/route.js';
 import { OperatorError } from '../errors/operator-error.js';
 import { isRegistryTarget } from '../api/paths.js';
 import type { RegistryPolicy } from '../registry/policy.js';
@@ -92,6 +92,11 @@ function allowedMethods(route: Route): string {
   return route.method === 'POST' ? 'POST, OPTIONS' : 'GET, HEAD, OPTIONS';
 }
 
+/** The JSON text of records: one record's object, or a page's array. */
+function textOf(engine: QueryEngine, records: RecordIds): string {
+  return typeof records === 'number' ? engine.recordJson(records) : engine.pageJson(records);
+}
+
 /** The path of a target, for the log line even when it is refused (the query is never logged). */
 function rawPath(url: string): string {
   const question = url.indexOf('?');
@@ -133,22 +138,34 @@ export function createGateway(deps: GatewayDeps): Gateway {
     return snapshotMeta;
   }
 
-  /** A cached answer: from the cache, or computed, given the snapshot's meta and an ETag, and kept. */
+  /**
+   * A cached answer: from the cache, or computed, given the snapshot's meta and an ETag, and kept. `data` is
+   * its text; an answer of records is kept as their ids until it is asked for again (see cache.ts).
+   */
   function cachedAnswer(answer: Extract<Answer, { kind: 'cached' }>, engine: QueryEngine, nowMs: number) {
     const key = `${engine.snapshot.id}\n${answer.key}`;
     const hit = cache.get(key, nowMs);
-    if (hit !== undefined) return { answer: hit, cached: true };
+    if (hit !== undefined) {
+      if (typeof hit.data === 'string') return { answer: hit, data: hit.data, cached: true };
+      const data = textOf(engine, hit.data);
+      cache.keepText(key, data);
+      return { answer: hit, data, cached: true };
+    }
     const computed: Computed | undefined = answer.compute();
     if (computed === undefined) {
       throw answer.missing?.() ?? new Error(`the handler of ${answer.key.split('\n')[0]} computed no answer`);
     }
     const kept: CachedAnswer = {
       etag: etagFor(engine.snapshot.id, answer.key),
-      data: computed.data,
+      data: 'records' in computed ? computed.records : computed.data,
       metaTail: computed.metaTail + snapshotMetaOf(engine),
     };
     cache.set(key, kept, nowMs);
-    return { answer: kept, cached: false };
+    return {
+      answer: kept,
+      data: 'records' in computed ? textOf(engine, computed.records) : computed.data,
+      cached: false,
+    };
   }
 
   /** The pipeline. `state.decision` is whatever rate-limit headers an answer at that point carries. */
@@ -234,7 +251,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       const body = `{"data":${answer.data},"meta":{"cached":false${snapshotMetaOf(engine)}}}`;
       return out.withBody(answer.status ?? 200, out.headers(state.decision, nowMs, NO_STORE, true), body, head);
     }
-    const { answer: kept, cached } = cachedAnswer(answer, engine, nowMs);
+    const { answer: kept, data, cached } = cachedAnswer(answer, engine, nowMs);
     context.cached = cached;
     const headers = out.headers(state.decision, nowMs, KEYED_CACHE_CONTROL, true);
     headers.etag = kept.etag;
@@ -242,7 +259,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       delete headers['content-type'];
       return { status: 304, headers, body: null };
     }
-    return out.withBody(200, headers, `{"data":${kept.data},"meta":{"cached":${cached}${kept.metaTail}}}`, head);
+    return out.withBody(200, headers, `{"data":${data},"meta":{"cached":${cached}${kept.metaTail}}}`, head);
   }
 
   async function handle(request: GatewayRequest): Promise<GatewayResponse> {

@@ -13,7 +13,7 @@ import { createDenseFilters, type DenseFilterOptions, hasId } from './dense-filt
 import { createParts, type PartsOptions } from './parts.js';
 import { findName } from '../snapshot/name-lookup.js';
 import { createSearch } from './search.js';
-import type { JsonPage, LookupKey, QueryEngine } from './types.js';
+import type { IdPage, JsonPage, LookupKey, QueryEngine } from './types.js';
 
 /** Ascending record ids: a posting list as stored, or a list made from them. */
 type IdList = ArrayLike<number> & Iterable<number>;
@@ -91,7 +91,7 @@ export function createQueryEngine(
   const statsJson = JSON.stringify(stats);
 
   const recordJson = (id: number) => records.json(id);
-  const pageJson = (ids: ArrayLike<number>) => {
+  const pageJson = (ids: readonly number[]) => {
     const parts = new Array<string>(ids.length);
     for (let i = 0; i < ids.length; i++) parts[i] = recordJson(ids[i]!);
     return `[${parts.join(',')}]`;
@@ -280,7 +280,9 @@ export function createQueryEngine(
     return { json: JSON.stringify(changes.slice(offset, offset + limit)), total: changes.length };
   }
 
-  const toJsonPage = ({ ids, total }: { ids: number[]; total: number }): JsonPage => ({ json: pageJson(ids), total });
+  const toJsonPage = ({ ids, total }: IdPage): JsonPage => ({ json: pageJson(ids), total });
+  const searchIds: QueryEngine['searchIds'] = (q, limit, options = {}) =>
+    search.page(q, limit, options.offset ?? 0, options.in ?? ['name']);
 
   return {
     snapshot: { id: manifest.snapshot_id, generatedAt: manifest.generated_at, recordCount: count },
@@ -290,9 +292,14 @@ export function createQueryEngine(
       return id === undefined ? undefined : recordJson(id);
     },
     listJson: (params) => toJsonPage(listIds(params)),
-    searchJson: (q, limit, options = {}) =>
-      toJsonPage(search.page(q, limit, options.offset ?? 0, options.in ?? ['name'])),
+    searchJson: (q, limit, options) => toJsonPage(searchIds(q, limit, options)),
     lookupJson: (by) => toJsonPage(lookupIds(by)),
+    getId: lookup,
+    listIds,
+    searchIds,
+    lookupIds,
+    recordJson,
+    pageJson,
     history: historyOf,
     registry: () => parts.registry(),
     historyJson,

@@ -12,6 +12,12 @@ export interface JsonPage {
   total: number;
 }
 
+/** A page as record ids in answer order (`QueryEngine.pageJson` makes its text), and how many match in all. */
+export interface IdPage {
+  ids: readonly number[];
+  total: number;
+}
+
 /** A normalised package key (`npm:@scope/pkg`) or remote URL key, as `src/model/identifiers.ts` makes them. */
 export interface LookupKey {
   kind: 'package' | 'url';
@@ -58,6 +64,22 @@ export interface QueryEngine {
   searchJson(q: string, limit: number, options?: SearchOptions): JsonPage;
   /** The servers a package or a remote URL belongs to (keys of `src/model/identifiers.ts`), most trusted first. */
   lookupJson(by: LookupKey): JsonPage;
+
+  /*
+   * The same four answers as record ids, for a caller that keeps answers (the gateway's response cache
+   * keeps an answer asked for once as its ids, a few bytes, rather than its text). `recordJson` and
+   * `pageJson` make the text: `getJson(name)` is `recordJson(getId(name))`, `listJson` is `pageJson` of
+   * `listIds`' ids, and so on.
+   */
+  /** The id of the record whose name equals `name` case-insensitively. */
+  getId(name: string): number | undefined;
+  listIds(params: ListParams): IdPage;
+  searchIds(q: string, limit: number, options?: SearchOptions): IdPage;
+  lookupIds(by: LookupKey): IdPage;
+  /** The JSON text of record `id`. */
+  recordJson(id: number): string;
+  /** The JSON text of the array of records `ids`, in that order. */
+  pageJson(ids: readonly number[]): string;
   /** The whole score history (undefined for a snapshot built before histories), decoded once, compact. */
   history(): HistoryView | undefined;
   /** The registry entries of the scored servers (undefined for a snapshot built without registry data), parsed once. */

@@ -12,6 +12,13 @@ import { envelopeOf, harness, NOW, testEngine } from './harness.js';
 
 const answer = (data: string): CachedAnswer => ({ etag: 'W/"x"', data, metaTail: '' });
 
+/** The answers a cache holds, least recently used first (read through its entries, for these tests only). */
+function cacheEntries(cache: ResponseCache): CachedAnswer[] {
+  return [...(cache as unknown as { entries: Map<string, { answer: CachedAnswer }> }).entries.values()].map(
+    (entry) => entry.answer,
+  );
+}
+
 describe('meta.cached', () => {
   it('is false on the first request and true on the same request again, with the same data', async () => {
     const h = await harness();
@@ -24,6 +31,28 @@ describe('meta.cached', () => {
       expect({ ...second.meta, cached: false }).toEqual(first.meta);
     }
     expect(h.logs.map((line) => line.cached)).toEqual([false, true, false, true, false, true, false, true]);
+  });
+
+  it('keeps an answer of records as their ids until it is asked for again, then as its text', async () => {
+    const h = await harness();
+    const kept = () => [...cacheEntries(h.gateway.cache)].map((entry) => entry.data);
+    const path = '/v1/servers?limit=3';
+    const bodies = [];
+    for (let i = 0; i < 3; i++) {
+      bodies.push(await envelopeOf(await h.call(path)));
+      if (i === 0)
+        expect(kept()).toEqual([expect.any(Array)]); // the page's ids, not its text
+      else expect(kept()).toEqual([JSON.stringify(bodies[0]!.data)]);
+    }
+    expect(bodies.map((body) => body.meta.cached)).toEqual([false, true, true]);
+    expect(bodies[1]!.data).toEqual(bodies[0]!.data);
+    expect(bodies[2]!.data).toEqual(bodies[0]!.data);
+    // One record: its id, then its text.
+    await h.call('/v1/servers/com.example/mcp');
+    expect(kept()[1]).toEqual(expect.any(Number));
+    const again = await envelopeOf(await h.call('/v1/servers/com.example/mcp'));
+    expect(again.meta.cached).toBe(true);
+    expect(kept()[1]).toBe(JSON.stringify(again.data));
   });
 
   it('treats requests that differ only in what normalisation removes as one entry', async () => {
@@ -138,6 +167,22 @@ describe('ResponseCache', () => {
     const cache = new ResponseCache({ maxBytes: 1000 });
     cache.set('big', answer('x'.repeat(300)), 0);
     expect(cache.get('big', 0)).toBeUndefined();
+  });
+
+  it('turns records kept as ids into their text with the same expiry, counting the new size', () => {
+    const cache = new ResponseCache({ maxBytes: 1000, ttlMs: 100 });
+    cache.set('page', { etag: 'W/"x"', data: [4, 2, 7], metaTail: '' }, 0);
+    expect(cache.totalBytes).toBe('page'.length + 3 * 8 + 'W/"x"'.length);
+    cache.set('one', { etag: 'W/"x"', data: 9, metaTail: '' }, 50);
+    cache.keepText('page', '[{"a":1}]');
+    expect(cache.get('page', 99)?.data).toBe('[{"a":1}]');
+    expect(cache.totalBytes).toBe('page'.length + 9 + 'W/"x"'.length + 'one'.length + 8 + 'W/"x"'.length);
+    expect(cache.get('page', 100)).toBeUndefined(); // expired when the ids would have
+    cache.keepText('one', 'x'.repeat(300)); // past a quarter of the bound: dropped, not kept as ids
+    expect(cache.get('one', 60)).toBeUndefined();
+    expect(cache.totalBytes).toBe(0);
+    cache.keepText('absent', 'text'); // nothing to replace: nothing kept
+    expect(cache.size).toBe(0);
   });
 
   it('replaces an entry under the same key without counting it twice', () => {

@@ -31,8 +31,8 @@ export function lookupServers({ engine, query }: HandlerContext): Answer {
     kind: 'cached',
     key: `lookup\n${by.kind}\n${by.key}`,
     compute: () => {
-      const page = engine.lookupJson(by);
-      return { data: page.json, metaTail: `,"total":${page.total}` };
+      const page = engine.lookupIds(by);
+      return { records: page.ids, metaTail: `,"total":${page.total}` };
     },
   };
 }

@@ -15,8 +15,8 @@ export function listServers({ engine, query }: HandlerContext): Answer {
     kind: 'cached',
     key: `list\n${listKey(params)}`,
     compute: () => {
-      const page = engine.listJson(params);
-      return { data: page.json, metaTail: `,"total":${page.total},"limit":${params.limit},"offset":${params.offset}` };
+      const page = engine.listIds(params);
+      return { records: page.ids, metaTail: `,"total":${page.total},"limit":${params.limit},"offset":${params.offset}` };
     },
   };
 }
@@ -52,8 +52,8 @@ export function getServer({ engine, query, pathParams }: HandlerContext): Answer
     kind: 'cached',
     key: `get\n${name.toLowerCase()}`,
     compute: () => {
-      const data = engine.getJson(name);
-      return data === undefined ? undefined : { data, metaTail: '' };
+      const id = engine.getId(name);
+      return id === undefined ? undefined : { records: id, metaTail: '' };
     },
     missing: serverNotFound(name, id),
   };
@@ -69,9 +69,9 @@ export async function searchServers({ engine, query }: HandlerContext): Promise<
     kind: 'cached',
     key: `search\n${JSON.stringify([params.q, params.limit, params.offset, fields])}`,
     compute: () => {
-      const page = engine.searchJson(params.q, params.limit, { offset: params.offset, in: fields });
+      const page = engine.searchIds(params.q, params.limit, { offset: params.offset, in: fields });
       return {
-        data: page.json,
+        records: page.ids,
         metaTail: `,"total":${page.total},"limit":${params.limit},"offset":${params.offset}`,
       };
     },
