@@ -1,4 +1,5 @@
 /** Get Access: POST /v1/keys issues a free-plan key once, keeps only its hash, and is limited per address. */
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { hashKey } from '../src/keys/keys.js';
 import { loadConfig } from '../src/service/config.js';
@@ -15,6 +16,14 @@ function post(h: Awaited<ReturnType<typeof harness>>, body: unknown, headers: Re
     }),
   );
 }
+
+describe('hashKey', () => {
+  it('is the SHA-256 of the UTF-8 bytes, lower-case hex', () => {
+    // Known vectors: sha256("abc"), and a non-ASCII key hashed as its UTF-8 bytes.
+    expect(hashKey('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    expect(hashKey('mts_é')).toBe(createHash('sha256').update(Buffer.from('mts_é', 'utf8')).digest('hex'));
+  });
+});
 
 describe('POST /v1/keys', () => {
   it('issues a free-plan key with no key needed, shows it once, and stores only its hash', async () => {

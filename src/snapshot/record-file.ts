@@ -16,6 +16,7 @@ import { createHash } from 'node:crypto';
 import { readSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { blockCount, blockHashMatches, type RecordsIndex } from './records-index.js';
+import { RecordRing } from './record-ring.js';
 import { nextSlice, type Slicer } from './slicer.js';
 
 export interface RecordFile {
@@ -37,6 +38,13 @@ export class RecordFileError extends Error {}
  */
 export const IN_MEMORY_MAX_BYTES = 16 * 1024 * 1024;
 
+/**
+ * The bytes of recently read records kept by a file read on demand (`record-ring.ts`): 16 MB is the records
+ * of the first pages of every order, filter and common search (about 14,000 records with signals), and
+ * keeps a fully loaded server of 100,000 records within its memory target once the ring has filled.
+ */
+export const RING_BYTES = 16 * 1024 * 1024;
+
 /** Where each line starts (and, at `count`, where the file ends), from the index's line lengths. */
 function lineOffsets(index: RecordsIndex, expected: { bytes: number; count: number }): Float64Array {
   if (index.lengths.length !== expected.count) {
@@ -57,7 +65,7 @@ export async function openRecordFile(
   file: string,
   expected: { bytes: number; sha256: string; count: number },
   index: RecordsIndex,
-  options: { inMemoryMaxBytes?: number } = {},
+  options: { inMemoryMaxBytes?: number; ringBytes?: number } = {},
 ): Promise<RecordFile> {
   const offsets = lineOffsets(index, expected);
   const handle = await open(file, 'r');
@@ -67,7 +75,7 @@ export async function openRecordFile(
     if (size !== expected.bytes) throw new RecordFileError(`${size} bytes where the manifest says ${expected.bytes} (truncated or altered)`);
     if (size <= (options.inMemoryMaxBytes ?? IN_MEMORY_MAX_BYTES)) return await inMemory(handle, size, expected, offsets);
     keepOpen = true;
-    return onDemand(handle, size, expected, index, offsets);
+    return onDemand(handle, size, expected, index, offsets, { ringBytes: options.ringBytes ?? RING_BYTES });
   } finally {
     if (!keepOpen) await handle.close();
   }
@@ -89,7 +97,14 @@ async function inMemory(handle: FileHandle, size: number, expected: { sha256: st
   };
 }
 
-function onDemand(handle: FileHandle, size: number, expected: { count: number }, index: RecordsIndex, offsets: Float64Array): RecordFile {
+function onDemand(
+  handle: FileHandle,
+  size: number,
+  expected: { count: number },
+  index: RecordsIndex,
+  offsets: Float64Array,
+  options: { ringBytes: number },
+): RecordFile {
   const fd = handle.fd;
   const blocks = blockCount(index);
   /** 1 once a block's hash has matched; a block that failed stays refused (its error is kept). */
@@ -99,16 +114,25 @@ function onDemand(handle: FileHandle, size: number, expected: { count: number },
   let scratch = Buffer.allocUnsafe(64 * 1024);
   let closed = false;
 
-  /** Read block `block` whole (synchronously: a block is a few hundred microseconds from the page cache). */
+  const ring = options.ringBytes > 0 ? new RecordRing(options.ringBytes, expected.count, (id) => offsets[id + 1]! - offsets[id]! - 1) : undefined;
+
+  /**
+   * Read `length` bytes at `position` of the file into `target` at `at`, synchronously: a few microseconds
+   * from the page cache, and no request waits behind the thread pool's queue.
+   */
+  function readWhole(target: Buffer, at: number, length: number, position: number): void {
+    for (let done = 0; done < length; ) {
+      const read = readSync(fd, target, at + done, length - done, position + done);
+      if (read === 0) throw new RecordFileError('shorter than the manifest says (truncated while reading)');
+      done += read;
+    }
+  }
+
+  /** Read block `block` whole (a block is a few hundred microseconds from the page cache). */
   function readBlock(block: number): Buffer {
     const start = block * index.blockBytes;
     const length = Math.min(index.blockBytes, size - start);
-    let at = 0;
-    while (at < length) {
-      const read = readSync(fd, blockBuffer, at, length - at, start + at);
-      if (read === 0) throw new RecordFileError('shorter than the manifest says (truncated while reading)');
-      at += read;
-    }
+    readWhole(blockBuffer, 0, length, start);
     return blockBuffer.subarray(0, length);
   }
 
@@ -128,12 +152,23 @@ function onDemand(handle: FileHandle, size: number, expected: { count: number },
     json(id) {
       const start = offsets[id]!;
       const length = offsets[id + 1]! - start - 1;
+      const kept = ring === undefined ? -1 : ring.find(id);
+      if (kept !== -1) return ring!.bytes.toString('utf8', kept, kept + length);
       for (let block = Math.floor(start / index.blockBytes); block <= Math.floor((start + length) / index.blockBytes); block++) check(block);
+      // Checked bytes go to the ring when they fit there, else to a scratch buffer.
+      const placed = ring === undefined ? -1 : ring.place(id);
+      if (placed !== -1) {
+        try {
+          readWhole(ring!.bytes, placed, length, start);
+        } catch (error) {
+          ring!.forgetNewest();
+          throw error;
+        }
+        return ring!.bytes.toString('utf8', placed, placed + length);
+      }
       if (length > scratch.length) scratch = Buffer.allocUnsafe(length * 2);
-      // A synchronous positioned read: a few microseconds from the page cache, and no request waits
-      // behind the thread pool's queue.
-      const read = readSync(fd, scratch, 0, length, start);
-      return scratch.toString('utf8', 0, read);
+      readWhole(scratch, 0, length, start);
+      return scratch.toString('utf8', 0, length);
     },
     async verifyAll(slicer) {
       // The block hashes come from the index, itself checked against the manifest: every block matching

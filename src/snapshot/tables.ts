@@ -73,6 +73,27 @@ export class StringTable {
     return this.blob.toString('utf8', i === 0 ? 0 : this.ends[i - 1]!, this.ends[i]!);
   }
 
+  /**
+   * Entry `i` lower-cased against `lowered` (UTF-8 bytes of a lower-cased string), in code-point order (which
+   * UTF-8 bytes keep): negative, zero or positive; or undefined when a non-ASCII byte of the entry comes
+   * before the order is settled, since lower-casing beyond ASCII is not a byte operation (`K`, the Kelvin
+   * sign, lower-cases to `k`). No string is made: a name's binary search reads bytes only.
+   */
+  compareLowerAscii(i: number, lowered: Uint8Array): number | undefined {
+    const blob = this.blob;
+    const start = i === 0 ? 0 : this.ends[i - 1]!;
+    const length = this.ends[i]! - start;
+    const shared = Math.min(length, lowered.length);
+    for (let k = 0; k < shared; k++) {
+      let byte = blob[start + k]!;
+      if (byte >= 0x80) return undefined;
+      if (byte >= 0x41 && byte <= 0x5a) byte |= 0x20;
+      if (byte !== lowered[k]) return byte - lowered[k]!;
+    }
+    // Equal so far: the shorter sorts first (what follows in the longer one lower-cases to something).
+    return length - lowered.length;
+  }
+
   /** Position of `text` in a table sorted with `byCodeUnits`, or -1. */
   find(text: string): number {
     let low = 0;

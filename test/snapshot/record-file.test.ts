@@ -32,8 +32,11 @@ beforeAll(async () => {
 
 const modes = [
   ['kept in memory', {}],
-  // A limit of 0 bytes forces reading on demand, checked a block at a time.
+  // A limit of 0 bytes forces reading on demand, checked a block at a time; with the recent records kept
+  // (the default), with none kept, and with a ring of a few records that wraps over and over.
   ['read on demand', { inMemoryMaxBytes: 0 }],
+  ['read on demand, no records kept', { inMemoryMaxBytes: 0, ringBytes: 0 }],
+  ['read on demand, a few records kept', { inMemoryMaxBytes: 0, ringBytes: 8 * 1024 }],
 ] as const;
 
 /** A copy of the records with one byte changed at `at`. */
@@ -51,6 +54,18 @@ describe.each(modes)('a records file %s', (mode, options) => {
     const records = await openRecordFile(file, expected, index, options);
     for (let id = 0; id < lines.length; id++) expect(records.json(id)).toBe(lines[id]);
     await records.verifyAll(createSlicer());
+    records.close();
+  });
+
+  it('gives every record exactly as its line when asked in any order, again and again', async () => {
+    const records = await openRecordFile(file, expected, index, options);
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % lines.length;
+    // Runs of nearby records (kept, then asked again) between jumps anywhere.
+    for (let i = 0; i < 20_000; i++) {
+      const id = i % 50 < 40 ? (next() % 30) + (Math.floor(i / 50) % 100) : next();
+      expect(records.json(id)).toBe(lines[id]);
+    }
     records.close();
   });
 
