@@ -54,6 +54,3 @@ export function createDenseFilters(count: number, options: DenseFilterOptions = 
     return filter;
   };
 }
-
-/** Whether record `id` is in `filter`. */
-export const hasId = (filter: DenseFilter, id: number): boolean => (filter.bits[id >>> 5]! & (1 << (id & 31))) !== 0;
