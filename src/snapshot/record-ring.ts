@@ -11,8 +11,8 @@
 
 export class RecordRing {
   readonly bytes: Buffer;
-  /** Where record id's bytes start in `bytes`, or -1. */
-  private readonly startOf: Int32Array;
+  /** Where record id's bytes start in `bytes`, plus one; 0 when it is not kept (so nothing is written until used). */
+  private readonly startOf: Uint32Array;
   /** Each kept record's id, oldest first, from `first` on (a circular queue of `size` ids). */
   private readonly queue: Uint32Array;
   private first = 0;
@@ -27,13 +27,13 @@ export class RecordRing {
     private readonly lengthOf: (id: number) => number,
   ) {
     this.bytes = Buffer.allocUnsafe(capacity);
-    this.startOf = new Int32Array(count).fill(-1);
+    this.startOf = new Uint32Array(count);
     this.queue = new Uint32Array(count);
   }
 
   /** Where record `id`'s bytes are in `bytes`, or -1 when it is not kept. */
   find(id: number): number {
-    return this.startOf[id]!;
+    return this.startOf[id]! - 1;
   }
 
   /**
@@ -45,7 +45,7 @@ export class RecordRing {
     if (length > this.bytes.length) return -1;
     if (this.head + length > this.bytes.length) {
       // The tail end is too short: it is skipped, and the records still in it (the oldest) go now.
-      while (this.size > 0 && this.startOf[this.queue[this.first]!]! >= this.head) this.dropOldest();
+      while (this.size > 0 && this.oldestStart() >= this.head) this.dropOldest();
       this.head = 0;
     }
     const end = this.head + length;
@@ -53,12 +53,12 @@ export class RecordRing {
     // they were passed, so the records in the way are the oldest ones starting before `end`. The records
     // of this lap all lie before `head`.
     while (this.size > 0) {
-      const oldest = this.startOf[this.queue[this.first]!]!;
+      const oldest = this.oldestStart();
       if (oldest < this.head || oldest >= end) break;
       this.dropOldest();
     }
     const start = this.head;
-    this.startOf[id] = start;
+    this.startOf[id] = start + 1;
     this.queue[(this.first + this.size) % this.queue.length] = id;
     this.size++;
     this.head = end;
@@ -68,12 +68,16 @@ export class RecordRing {
   /** Forget the record just placed (its bytes could not be read whole); its room stays unused until passed. */
   forgetNewest(): void {
     if (this.size === 0) return;
-    this.startOf[this.queue[(this.first + this.size - 1) % this.queue.length]!] = -1;
+    this.startOf[this.queue[(this.first + this.size - 1) % this.queue.length]!] = 0;
     this.size--;
   }
 
+  private oldestStart(): number {
+    return this.startOf[this.queue[this.first]!]! - 1;
+  }
+
   private dropOldest(): void {
-    this.startOf[this.queue[this.first]!] = -1;
+    this.startOf[this.queue[this.first]!] = 0;
     this.first = (this.first + 1) % this.queue.length;
     this.size--;
   }
