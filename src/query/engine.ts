@@ -9,6 +9,7 @@ import { changesBetweenPairsSliced, changesSince, type ServerChange } from '../s
 import { createSlicer } from '../snapshot/slicer.js';
 import type { PostingLists } from '../snapshot/encode.js';
 import type { LoadedArtifacts, LoadTimings } from '../snapshot/load.js';
+import { type BlockSkip, createBlockCounts } from './block-counts.js';
 import { createDenseFilters, type DenseFilterOptions } from './dense-filters.js';
 import { createParts, type PartsOptions } from './parts.js';
 import { findName } from '../snapshot/name-lookup.js';
@@ -70,6 +71,7 @@ export function createQueryEngine(
   const postingsOf = () => parts.lists().postings;
   const search = createSearch(count, parts);
   const denseFilter = createDenseFilters(count, options);
+  const blocks = createBlockCounts(count);
 
   /** rank[id] = position of the record in an order; made on first use of that order. */
   const ranks = new Map<string, Uint32Array>();
@@ -123,7 +125,14 @@ export function createQueryEngine(
       if (offset >= total) return { ids: [], total };
       // Whole blocks of the order are skipped by their counts; the rest is a tight loop over the page.
       const ids: number[] = [];
-      const { position: start, seen: skipped } = skipBlocks(sort, order, minScore, offset);
+      const { position: start, seen: skipped } = blocks.skip(
+        `${sort}:${order}`,
+        ordered,
+        trustScore,
+        undefined,
+        minScore,
+        offset,
+      );
       let seen = skipped;
       for (let position = start; position < ordered.length && ids.length < limit; position++) {
         const id = ordered[position]!;
@@ -141,14 +150,19 @@ export function createQueryEngine(
     const floor = minScore ?? 0;
 
     // One large filter: its total is read off its counts and its bits say which ids it holds, so nothing
-    // is marked; the order is walked testing the bits unless sorting the matches is cheaper.
+    // is marked. The order is walked from the block of the page's first match (its block counts), testing
+    // the bits, unless sorting the matches is cheaper than even that.
     const dense =
       lists.length === 1 ? denseFilter(filters[0]!.kind, filters[0]!.key, lists[0]!, trustScore) : undefined;
     if (dense !== undefined) {
       const total = minScore === undefined ? lists[0]!.length : dense.atLeast[minScore]!;
       if (offset >= total) return { ids: [], total };
-      if (sortCost(total) < walkCost(total)) return { ids: sortedPage(lists[0]!, floor, total), total };
-      return { ids: walkDense(ordered, dense.bits, trustScore, floor, offset, limit), total };
+      const skippingWalk = (Math.min(limit, total - offset) * count) / total + blocks.blockSize(true);
+      if (sortCost(total) < Math.min(walkCost(total), skippingWalk))
+        return { ids: sortedPage(lists[0]!, floor, total), total };
+      const name = `${filters[0]!.kind}\u0000${filters[0]!.key}\u0000${sort}:${order}`;
+      const from = blocks.skip(name, ordered, trustScore, dense.bits, floor, offset);
+      return { ids: walkDense(ordered, from, dense.bits, trustScore, floor, offset, limit), total };
     }
 
     // One pass marks the matches and counts them; a single filter's postings are not even copied.
@@ -178,53 +192,16 @@ export function createQueryEngine(
     }
   }
 
-  /**
-   * For each order, per block of BLOCK positions, how many records of the block have each trust score or
-   * more (made on first use of the order with `min_score`): a deep page then skips whole blocks instead of
-   * testing every record before it (100,000 records before the page at offset N/10 of a million).
-   */
-  const BLOCK = 1024;
-  const blockCounts = new Map<string, Uint16Array>();
-  function skipBlocks(
-    sort: SortField,
-    order: SortOrder,
-    minScore: number,
-    offset: number,
-  ): { position: number; seen: number } {
-    const key = `${sort}:${order}`;
-    let counts = blockCounts.get(key);
-    if (counts === undefined) {
-      const ordered = orderOf(sort, order);
-      const { trustScore } = columns();
-      const blocks = Math.ceil(ordered.length / BLOCK);
-      counts = new Uint16Array(blocks * 102);
-      for (let position = 0; position < ordered.length; position++)
-        counts[Math.floor(position / BLOCK) * 102 + trustScore[ordered[position]!]!]!++;
-      // Per block, from counts of each score to counts of each score or more.
-      for (let block = 0; block < blocks; block++)
-        for (let score = 99; score >= 0; score--) counts[block * 102 + score]! += counts[block * 102 + score + 1]!;
-      blockCounts.set(key, counts);
-    }
-    let position = 0;
-    let seen = 0;
-    for (let block = 0; (block + 1) * BLOCK <= count; block++) {
-      const matching = counts[block * 102 + minScore]!;
-      if (seen + matching > offset) break;
-      seen += matching;
-      position += BLOCK;
-    }
-    return { position, seen };
-  }
-
   /*
    * Walk an order, skip `offset` matching ids and return the next `limit`; stop as soon as they are found.
    * One loop per kind of match, with the test written out: a walk may take tens of thousands of steps, and
    * a test passed as a function was a call per step (a third of the walk's time).
    */
 
-  /** The walk for a dense filter (`bits`) and a score floor. */
+  /** The walk for a dense filter (`bits`) and a score floor, from a block skip. */
   function walkDense(
     ordered: Uint32Array,
+    from: BlockSkip,
     bits: Uint32Array,
     trustScore: Uint32Array,
     floor: number,
@@ -232,8 +209,8 @@ export function createQueryEngine(
     limit: number,
   ): number[] {
     const ids: number[] = [];
-    let seen = 0;
-    for (let position = 0; position < ordered.length && ids.length < limit; position++) {
+    let seen = from.seen;
+    for (let position = from.position; position < ordered.length && ids.length < limit; position++) {
       const id = ordered[position]!;
       if ((bits[id >>> 5]! & (1 << (id & 31))) === 0 || trustScore[id]! < floor) continue;
       if (seen >= offset) ids.push(id);

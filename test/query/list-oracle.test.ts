@@ -162,7 +162,7 @@ describe('list agrees with a naive oracle', () => {
     }
     // One filter a large share of the records carry (a flag: about 1,850 of the 4,055 here), with and
     // without min_score, shallow and deep: as served, and with such lists in their dense form (the bit-set
-    // walk when it is short, the marking pass when it is not).
+    // walk from the block its page starts in, by the filter's block counts, or the rank sort).
     const dense = await loadObjectEngine(await buildTestSnapshot(records), { denseFilterMinSize: 1024 });
     const single = fc.record({
       sort: fc.constantFrom(...SORT_FIELDS),
