@@ -29,7 +29,7 @@ import { createAuthenticator } from './auth.js';
 import { type CacheOptions, type CachedAnswer, ResponseCache } from './cache.js';
 import { etagFor, matchesIfNoneMatch } from './etag.js';
 import { createLimiter } from './limiter.js';
-import { MAX_LOGGED_PATH, type RequestLogger } from './log.js';
+import { logTime, MAX_LOGGED_PATH, type RequestLogger } from './log.js';
 import { type RateLimitDecision, uncounted } from './rate-limit.js';
 import { createResponder, type GatewayResponse, KEYED_CACHE_CONTROL, NO_STORE } from './respond.js';
 import { createRouter } from './router.js';
@@ -291,7 +291,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       }
     }
     deps.log?.({
-      time: new Date(nowMs).toISOString(),
+      time: logTime(nowMs),
       method: request.method.slice(0, 20),
       path: context.path.slice(0, MAX_LOGGED_PATH),
       status: response.status,

@@ -20,6 +20,21 @@ export interface RequestLogLine {
 /** The longest path written to a log line. */
 export const MAX_LOGGED_PATH = 200;
 
+let memoMs = Number.NaN;
+let memoTime = '';
+
+/**
+ * `new Date(ms).toISOString()`, remembered for the last millisecond asked: under load a dozen requests
+ * arrive within one, and making the string was half of a log line's cost (about 0.8 of 1.5 µs).
+ */
+export function logTime(ms: number): string {
+  if (ms !== memoMs) {
+    memoMs = ms;
+    memoTime = new Date(ms).toISOString();
+  }
+  return memoTime;
+}
+
 export type RequestLogger = (line: RequestLogLine) => void;
 
 export interface BufferedLineWriter {

@@ -6,7 +6,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { hashKey } from '../../src/keys/keys.js';
 import type { ServerRecord, Stats } from '../../src/model/schema.js';
-import { envelopeOf, errorOf, harness, type Harness, limitsOf, RECORDS, RESET_SECONDS } from './harness.js';
+import { envelopeOf, errorOf, harness, type Harness, limitsOf, NOW, RECORDS, RESET_SECONDS } from './harness.js';
 
 let h: Harness;
 beforeEach(async () => {
@@ -297,6 +297,15 @@ describe('the error table', () => {
     expect(h.logs[0]?.key).toBe(hashKey(h.key).slice(0, 8));
     expect(h.logs[1]).toMatchObject({ status: 401, key: null });
     expect(typeof h.logs[0]?.duration_ms).toBe('number');
+    // The time the request arrived, also when the clock moves between requests (the string is remembered
+    // for one millisecond at a time).
+    expect(h.logs[0]?.time).toBe(new Date(NOW).toISOString());
+    h.clock.now = NOW + 1;
+    await h.call('/v1/stats');
+    expect(h.logs.at(-1)?.time).toBe(new Date(NOW + 1).toISOString());
+    h.clock.now = NOW;
+    await h.call('/v1/stats');
+    expect(h.logs.at(-1)?.time).toBe(new Date(NOW).toISOString());
   });
 
   it('logs one line per request with the path only, never the query string', async () => {
