@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeCompactHistory } from '../../src/snapshot/compact-history.js';
-import { encodeHistory } from '../../src/snapshot/encode.js';
+import { decodeNames, encodeHistory, encodeNames } from '../../src/snapshot/encode.js';
 import {
   changesBetween,
   changesBetweenPairs,
@@ -81,8 +81,7 @@ const historyArbitrary = fc
   .filter(({ names }) => new Set(names.map((name) => name.toLowerCase())).size === names.length);
 
 async function compact(history: HistoryArtifact, names: string[]): Promise<HistoryView> {
-  const table = { length: names.length, at: (id: number) => names[id]! };
-  return decodeCompactHistory(Buffer.from(encodeHistory(history)), createSlicer(Infinity), table);
+  return decodeCompactHistory(Buffer.from(encodeHistory(history)), createSlicer(Infinity), decodeNames(encodeNames(names)));
 }
 
 describe('the compact history', () => {
