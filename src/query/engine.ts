@@ -12,7 +12,7 @@ import type { LoadedArtifacts, LoadTimings } from '../snapshot/load.js';
 import { type BlockSkip, createBlockCounts } from './block-counts.js';
 import { createDenseFilters, type DenseFilterOptions } from './dense-filters.js';
 import { createParts, type PartsOptions } from './parts.js';
-import { findName } from '../snapshot/name-lookup.js';
+import { NameIndex } from '../snapshot/name-lookup.js';
 import { createSearch } from './search.js';
 import type { IdPage, JsonPage, LookupKey, QueryEngine } from './types.js';
 
@@ -88,8 +88,9 @@ export function createQueryEngine(
     return rank;
   };
 
-  /** The record id of `name`, case-insensitively (`findName`). */
-  const lookup = (name: string): number | undefined => findName(names, name);
+  /** The record id of `name`, case-insensitively (`NameIndex`, made in the background by `loadAll`). */
+  const nameIndex = new NameIndex(names);
+  const lookup = (name: string): number | undefined => nameIndex.find(name);
   const statsJson = JSON.stringify(stats);
 
   const recordJson = (id: number) => records.json(id);
@@ -312,7 +313,10 @@ export function createQueryEngine(
     prepareChanges,
     changesJson,
     ready: (part) => parts.ready(part),
-    loadAll: () => parts.loadAll(),
+    loadAll: async () => {
+      await nameIndex.build(createSlicer(options.sliceMs));
+      await parts.loadAll();
+    },
     loaded: () => parts.loaded(),
     readyAt: () => parts.readyAt(),
     close: () => records.close(),

@@ -108,8 +108,9 @@ export interface QueryEngine {
    */
   ready(part: SnapshotPart): Promise<void>;
   /**
-   * Load every part not loaded yet, a slice at a time (the history is checked, and decoded when a route
-   * first needs it), and check the records' remaining blocks and the files serving never reads.
+   * Make Get Server's name index and load every part not loaded yet, a slice at a time (the history is
+   * checked, and decoded when a route first needs it), and check the records' remaining blocks and the
+   * files serving never reads.
    */
   loadAll(): Promise<void>;
   /** Whether every part but the history is loaded. */

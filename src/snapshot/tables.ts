@@ -5,6 +5,7 @@
  * it is asked for, so a million names or terms need no parse and no million strings in memory.
  */
 import type { Range, U32Artifact, U32Writer } from './binary.js';
+import { FNV_OFFSET, FNV_PRIME } from './name-lookup.js';
 
 /** Where a string table lives in an artifact. */
 export interface StringTableRanges {
@@ -92,6 +93,40 @@ export class StringTable {
     }
     // Equal so far: the shorter sorts first (what follows in the longer one lower-cases to something).
     return length - lowered.length;
+  }
+
+  /**
+   * `lowerNameHash` of entry `i` lower-cased, read from its bytes (an ASCII byte is its own UTF-16 code
+   * unit), or undefined when it holds a non-ASCII byte and only its string can say.
+   */
+  hashLowerAscii(i: number): number | undefined {
+    const blob = this.blob;
+    const end = this.ends[i]!;
+    let hash = FNV_OFFSET;
+    for (let k = i === 0 ? 0 : this.ends[i - 1]!; k < end; k++) {
+      let byte = blob[k]!;
+      if (byte >= 0x80) return undefined;
+      if (byte >= 0x41 && byte <= 0x5a) byte |= 0x20;
+      hash = Math.imul(hash ^ byte, FNV_PRIME);
+    }
+    return hash >>> 0;
+  }
+
+  /**
+   * Whether entry `i` lower-cased equals `lowered`, read from its bytes (an ASCII byte is its own UTF-16
+   * code unit, and lower-cases to one), or undefined when a non-ASCII byte comes before a difference.
+   */
+  equalsLowerAscii(i: number, lowered: string): boolean | undefined {
+    const blob = this.blob;
+    const start = i === 0 ? 0 : this.ends[i - 1]!;
+    const end = this.ends[i]!;
+    for (let k = start; k < end; k++) {
+      let byte = blob[k]!;
+      if (byte >= 0x80) return undefined;
+      if (byte >= 0x41 && byte <= 0x5a) byte |= 0x20;
+      if (byte !== lowered.charCodeAt(k - start)) return false;
+    }
+    return end - start === lowered.length;
   }
 
   /** Position of `text` in a table sorted with `byCodeUnits`, or -1. */
