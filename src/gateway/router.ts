@@ -17,31 +17,42 @@ export interface Router {
   readonly listing: string;
 }
 
+/** One segment of a route's path: a literal, or a parameter with the literal suffix its segment ends with. */
+type Segment = { literal: string } | { param: string; suffix: string };
+
 export function createRouter(routes: readonly Route[]): Router {
   const fixed = new Map<string, RouteMatch>();
-  const patterns: { route: Route; segments: string[] }[] = [];
+  // The parameterised routes by their number of segments, each segment read once here, not per request.
+  const patterns = new Map<number, { route: Route; segments: Segment[] }[]>();
   for (const route of routes) {
-    if (route.path.includes('{')) patterns.push({ route, segments: route.path.split('/') });
-    else fixed.set(route.path, { route, pathParams: {} });
+    if (!route.path.includes('{')) {
+      fixed.set(route.path, { route, pathParams: {} });
+      continue;
+    }
+    const segments = route.path.split('/').map((segment): Segment => {
+      if (!segment.startsWith('{')) return { literal: segment };
+      // `{id}.svg`: the parameter, then a literal suffix the segment must end with.
+      const close = segment.indexOf('}');
+      return { param: segment.slice(1, close), suffix: segment.slice(close + 1) };
+    });
+    const sameLength = patterns.get(segments.length) ?? [];
+    sameLength.push({ route, segments });
+    patterns.set(segments.length, sameLength);
   }
   const listing = `GET ${routes.map((route) => route.listedAs ?? route.path).join(', ')}`;
 
-  function matchPattern(segments: readonly string[], path: string): Record<string, string> | undefined {
-    const parts = path.split('/');
-    if (parts.length !== segments.length) return undefined;
+  function matchPattern(segments: readonly Segment[], parts: readonly string[]): Record<string, string> | undefined {
     const values: Record<string, string> = {};
     for (let i = 0; i < segments.length; i++) {
-      const expected = segments[i] ?? '';
-      const part = parts[i] ?? '';
-      if (expected.startsWith('{')) {
-        // `{id}.svg`: the parameter, then a literal suffix the segment must end with.
-        const close = expected.indexOf('}');
-        const suffix = expected.slice(close + 1);
-        if (!part.endsWith(suffix) || part.length === suffix.length) return undefined;
-        values[expected.slice(1, close)] = part.slice(0, part.length - suffix.length);
-      } else if (part !== expected) {
-        return undefined;
+      const expected = segments[i]!;
+      const part = parts[i]!;
+      if ('literal' in expected) {
+        if (part !== expected.literal) return undefined;
+        continue;
       }
+      const { suffix } = expected;
+      if (!part.endsWith(suffix) || part.length === suffix.length) return undefined;
+      values[expected.param] = part.slice(0, part.length - suffix.length);
     }
     return values;
   }
@@ -51,8 +62,9 @@ export function createRouter(routes: readonly Route[]): Router {
     match(path) {
       const found = fixed.get(path);
       if (found !== undefined) return found;
-      for (const { route, segments } of patterns) {
-        const pathParams = matchPattern(segments, path);
+      const parts = path.split('/');
+      for (const { route, segments } of patterns.get(parts.length) ?? []) {
+        const pathParams = matchPattern(segments, parts);
         if (pathParams !== undefined) return { route, pathParams };
       }
       return undefined;
