@@ -29,11 +29,6 @@ export function hashKey(key: string): string {
   return hash('sha256', key, 'hex');
 }
 
-/** The same SHA-256 as 32 bytes: what the gateway compares a presented key's hash as (no hex to make). */
-export function keyDigest(key: string): Buffer {
-  return hash('sha256', key, 'buffer');
-}
-
 /**
  * Whether two key hashes are equal, compared in constant time so the time taken says nothing about how
  * many leading characters matched.
