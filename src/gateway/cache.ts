@@ -8,12 +8,12 @@
  * exactly when the body came from here.
  *
  * An answer made of the snapshot's records (Get Server, a list or search page) is kept at first as their
- * ids, a few bytes, and as text once it is asked for a second time (`keepText`). Most answers of a scan
- * (a crawler walking every server, a dashboard paging through filters) are asked for once: kept as text,
- * each would live long enough in the JS heap to be copied out of its young generation and die in the old
- * one, and under such a load that made the heap grow past 300 MB and cost a third of the throughput
+ * ids, a few bytes, and as their bytes once it is asked for a second time (`keepData`). Most answers of a
+ * scan (a crawler walking every server, a dashboard paging through filters) are asked for once: kept as
+ * text, each would live long enough in the JS heap to be copied out of its young generation and die in the
+ * old one, and under such a load that made the heap grow past 300 MB and cost a third of the throughput
  * (docs/performance.md, "The response cache"). An answer asked for again is read from the records once
- * more, then served from its text.
+ * more, then served from its bytes, which live outside the JS heap and go into the response as they are.
  */
 import type { RecordIds } from '../api/route.js';
 
@@ -34,19 +34,27 @@ export const DEFAULT_CACHE_OPTIONS: CacheOptions = {
   maxBytes: 64 * 1024 * 1024,
 };
 
+/** The `data` member: JSON text, the records it is made of, or their JSON as UTF-8 bytes. */
+export type KeptData = string | RecordIds | Buffer<ArrayBuffer>;
+
+/** Whether `data` is records (one id, or a page's ids), not text or bytes. */
+export function isRecordIds(data: KeptData): data is RecordIds {
+  return typeof data === 'number' || Array.isArray(data);
+}
+
 export interface CachedAnswer {
   /** The weak ETag of this answer. */
   etag: string;
-  /** The `data` member as JSON text, or the records it is made of until it is asked for again. */
-  data: string | RecordIds;
+  /** The `data` member as JSON text, or the records it is made of (ids, then bytes once asked for again). */
+  data: KeptData;
   /** The members of `meta` after `cached`, as JSON text starting with a comma (or empty). */
   metaTail: string;
 }
 
-/** What an entry counts against `maxBytes`: its strings' lengths, and 8 bytes an id for records kept as ids. */
+/** What an entry counts against `maxBytes`: its strings' lengths and bytes, and 8 bytes an id for records kept as ids. */
 function sizeOf(key: string, answer: CachedAnswer): number {
   const { data } = answer;
-  const dataSize = typeof data === 'string' ? data.length : typeof data === 'number' ? 8 : 8 * data.length;
+  const dataSize = typeof data === 'number' ? 8 : Array.isArray(data) ? 8 * data.length : data.length;
   return key.length + dataSize + answer.metaTail.length + answer.etag.length;
 }
 
@@ -112,10 +120,10 @@ export class ResponseCache {
   }
 
   /**
-   * Replace the records of the entry under `key` with their text `data` (the answer was asked for again),
-   * keeping its expiry. An entry whose text would not fit is dropped.
+   * Replace the records of the entry under `key` with their JSON `data`, text or bytes (the answer was asked
+   * for again), keeping its expiry. An entry whose data would not fit is dropped.
    */
-  keepText(key: string, data: string): void {
+  keepData(key: string, data: string | Buffer<ArrayBuffer>): void {
     const entry = this.entries.get(key);
     if (entry === undefined) return;
     const answer = { ...entry.answer, data };

@@ -26,7 +26,7 @@ import type { QueryEngine } from '../query/types.js';
 import { DEFAULT_STORE_TIMEOUT_MS } from '../stores/deadline.js';
 import type { Store } from '../stores/types.js';
 import { createAuthenticator } from './auth.js';
-import { type CacheOptions, type CachedAnswer, ResponseCache } from './cache.js';
+import { type CacheOptions, type CachedAnswer, isRecordIds, type KeptData, ResponseCache } from './cache.js';
 import { etagFor, matchesIfNoneMatch } from './etag.js';
 import { createLimiter } from './limiter.js';
 import { logTime, MAX_LOGGED_PATH, type RequestLogger } from './log.js';
@@ -92,9 +92,26 @@ function allowedMethods(route: Route): string {
   return route.method === 'POST' ? 'POST, OPTIONS' : 'GET, HEAD, OPTIONS';
 }
 
-/** The JSON text of records: one record's object, or a page's array. */
-function textOf(engine: QueryEngine, records: RecordIds): string {
-  return typeof records === 'number' ? engine.recordJson(records) : engine.pageJson(records);
+/**
+ * The body `head` + `data` + `tail` as one buffer when `data` is bytes (records, or their kept bytes): the
+ * records are copied in as stored. Text stays text.
+ */
+function bodyOf(engine: QueryEngine, data: KeptData, head: string, tail: string): string | Buffer<ArrayBuffer> {
+  if (typeof data === 'string') return head + data + tail;
+  const headBytes = Buffer.byteLength(head);
+  const dataBytes = isRecordIds(data) ? engine.recordsByteLength(data) : data.length;
+  const body = Buffer.allocUnsafe(headBytes + dataBytes + Buffer.byteLength(tail));
+  body.write(head, 0);
+  const end = isRecordIds(data) ? engine.writeRecords(data, body, headBytes) : headBytes + data.copy(body, headBytes);
+  body.write(tail, end);
+  return body;
+}
+
+/** The bytes of `records` in a buffer of their own, to be kept (not a slice of a shared pool's slab). */
+function keptBytes(engine: QueryEngine, records: RecordIds): Buffer<ArrayBuffer> {
+  const bytes = Buffer.allocUnsafeSlow(engine.recordsByteLength(records));
+  engine.writeRecords(records, bytes, 0);
+  return bytes;
 }
 
 /** The path of a target, for the log line even when it is refused (the query is never logged). */
@@ -139,16 +156,16 @@ export function createGateway(deps: GatewayDeps): Gateway {
   }
 
   /**
-   * A cached answer: from the cache, or computed, given the snapshot's meta and an ETag, and kept. `data` is
-   * its text; an answer of records is kept as their ids until it is asked for again (see cache.ts).
+   * A cached answer: from the cache, or computed, given the snapshot's meta and an ETag, and kept, with its
+   * `data`: text, or records (their ids, or their bytes once asked for again; see cache.ts).
    */
   function cachedAnswer(answer: Extract<Answer, { kind: 'cached' }>, engine: QueryEngine, nowMs: number) {
     const key = `${engine.snapshot.id}\n${answer.key}`;
     const hit = cache.get(key, nowMs);
     if (hit !== undefined) {
-      if (typeof hit.data === 'string') return { answer: hit, data: hit.data, cached: true };
-      const data = textOf(engine, hit.data);
-      cache.keepText(key, data);
+      if (!isRecordIds(hit.data)) return { answer: hit, data: hit.data, cached: true };
+      const data = keptBytes(engine, hit.data);
+      cache.keepData(key, data);
       return { answer: hit, data, cached: true };
     }
     const computed: Computed | undefined = answer.compute();
@@ -161,11 +178,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       metaTail: computed.metaTail + snapshotMetaOf(engine),
     };
     cache.set(key, kept, nowMs);
-    return {
-      answer: kept,
-      data: 'records' in computed ? textOf(engine, computed.records) : computed.data,
-      cached: false,
-    };
+    return { answer: kept, data: kept.data, cached: false };
   }
 
   /** The pipeline. `state.decision` is whatever rate-limit headers an answer at that point carries. */
@@ -259,7 +272,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
       delete headers['content-type'];
       return { status: 304, headers, body: null };
     }
-    return out.withBody(200, headers, `{"data":${data},"meta":{"cached":${cached}${kept.metaTail}}}`, head);
+    const envelope = bodyOf(engine, data, '{"data":', `,"meta":{"cached":${cached}${kept.metaTail}}}`);
+    return out.withBody(200, headers, envelope, head);
   }
 
   async function handle(request: GatewayRequest): Promise<GatewayResponse> {

@@ -7,11 +7,14 @@ import { type ApiError, errorBody } from '../api/errors.js';
 import { createCors } from './cors.js';
 import { type RateLimitDecision, setRateLimitHeaders } from './rate-limit.js';
 
-/** A response as plain data. `headers` names are lower-case; `body` is null for HEAD, 204 and 304. */
+/**
+ * A response as plain data. `headers` names are lower-case; `body` is null for HEAD, 204 and 304, and bytes
+ * (UTF-8) when it is made of the snapshot's records.
+ */
 export interface GatewayResponse {
   status: number;
   headers: Record<string, string>;
-  body: string | null;
+  body: string | Buffer<ArrayBuffer> | null;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -23,7 +26,12 @@ export const NO_STORE = 'no-store';
 export interface Responder {
   headers(decision: RateLimitDecision, nowMs: number, cacheControl: string, json: boolean): Record<string, string>;
   /** A response with `body`, or for HEAD the same headers (the length included) and no body. */
-  withBody(status: number, headers: Record<string, string>, body: string, head: boolean): GatewayResponse;
+  withBody(
+    status: number,
+    headers: Record<string, string>,
+    body: string | Buffer<ArrayBuffer>,
+    head: boolean,
+  ): GatewayResponse;
   /**
    * The error body, with the usual headers and any the error asks for (405's `Allow`). `registry`: in the
    * MCP registry document's shape, `{"error": "<message>"}`, for the `/v0.1` routes.
@@ -57,9 +65,14 @@ export function createResponder(): Responder {
     return out;
   }
 
-  function withBody(status: number, out: Record<string, string>, body: string, head: boolean): GatewayResponse {
+  function withBody(
+    status: number,
+    out: Record<string, string>,
+    body: string | Buffer<ArrayBuffer>,
+    head: boolean,
+  ): GatewayResponse {
     // An explicit length lets Node send the body in one piece instead of chunked encoding.
-    out['content-length'] = String(Buffer.byteLength(body));
+    out['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
     return { status, headers: out, body: head ? null : body };
   }
 

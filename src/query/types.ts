@@ -80,6 +80,13 @@ export interface QueryEngine {
   recordJson(id: number): string;
   /** The JSON text of the array of records `ids`, in that order. */
   pageJson(ids: readonly number[]): string;
+  /**
+   * The same JSON as UTF-8 bytes, for one record (a number) or a page (ids): `recordsByteLength` says how
+   * many, `writeRecords` copies them into `target` at `at` as stored, never decoded (a response is made of
+   * them with no string to make, measure and encode back; docs/performance.md) and returns where it ended.
+   */
+  recordsByteLength(records: number | readonly number[]): number;
+  writeRecords(records: number | readonly number[], target: Buffer, at: number): number;
   /** The whole score history (undefined for a snapshot built before histories), decoded once, compact. */
   history(): HistoryView | undefined;
   /** The registry entries of the scored servers (undefined for a snapshot built without registry data), parsed once. */

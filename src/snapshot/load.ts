@@ -156,6 +156,14 @@ async function openRecords(dir: string, manifest: Manifest): Promise<RecordFile>
         throw refuse(error);
       }
     },
+    byteLength: (id) => reader.byteLength(id),
+    copy(id, target, at) {
+      try {
+        reader.copy(id, target, at);
+      } catch (error) {
+        throw refuse(error);
+      }
+    },
     verifyAll: (slicer) =>
       reader.verifyAll(slicer).catch((error: unknown) => {
         throw refuse(error);

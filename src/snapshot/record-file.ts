@@ -23,6 +23,13 @@ export interface RecordFile {
   readonly count: number;
   /** The JSON text of record `id` (its line, without the newline). Throws RecordFileError for a bad block. */
   json(id: number): string;
+  /** How many bytes that text is in UTF-8. */
+  byteLength(id: number): number;
+  /**
+   * Copy the UTF-8 bytes of that text into `target` at `at`, checked as `json` checks them: a response is
+   * made of them without decoding them to a string and encoding it back (docs/performance.md).
+   */
+  copy(id: number, target: Buffer, at: number): void;
   /** Check every byte not checked yet, a slice at a time; rejects with a RecordFileError on the first bad one. */
   verifyAll(slicer: Slicer): Promise<void>;
   close(): void;
@@ -92,6 +99,8 @@ async function inMemory(handle: FileHandle, size: number, expected: { sha256: st
   return {
     count: expected.count,
     json: (id) => whole.toString('utf8', offsets[id]!, offsets[id + 1]! - 1),
+    byteLength: (id) => offsets[id + 1]! - offsets[id]! - 1,
+    copy: (id, target, at) => void whole.copy(target, at, offsets[id]!, offsets[id + 1]! - 1),
     verifyAll: async () => {},
     close() {},
   };
@@ -147,28 +156,50 @@ function onDemand(
     checked[block] = 1;
   }
 
+  /** Where `view` found the record's bytes in the buffer it returned (a number, so a read makes no object). */
+  let viewAt = 0;
+
+  /**
+   * The buffer holding record `id`'s bytes, from `viewAt` on: the ring's, or a scratch buffer's. Valid until
+   * the next read; the caller copies or decodes them at once.
+   */
+  function view(id: number): Buffer {
+    const start = offsets[id]!;
+    const length = offsets[id + 1]! - start - 1;
+    const kept = ring === undefined ? -1 : ring.find(id);
+    if (kept !== -1) {
+      viewAt = kept;
+      return ring!.bytes;
+    }
+    for (let block = Math.floor(start / index.blockBytes); block <= Math.floor((start + length) / index.blockBytes); block++) check(block);
+    // Checked bytes go to the ring when they fit there, else to a scratch buffer.
+    const placed = ring === undefined ? -1 : ring.place(id);
+    if (placed !== -1) {
+      try {
+        readWhole(ring!.bytes, placed, length, start);
+      } catch (error) {
+        ring!.forgetNewest();
+        throw error;
+      }
+      viewAt = placed;
+      return ring!.bytes;
+    }
+    if (length > scratch.length) scratch = Buffer.allocUnsafe(length * 2);
+    readWhole(scratch, 0, length, start);
+    viewAt = 0;
+    return scratch;
+  }
+
   return {
     count: expected.count,
     json(id) {
-      const start = offsets[id]!;
-      const length = offsets[id + 1]! - start - 1;
-      const kept = ring === undefined ? -1 : ring.find(id);
-      if (kept !== -1) return ring!.bytes.toString('utf8', kept, kept + length);
-      for (let block = Math.floor(start / index.blockBytes); block <= Math.floor((start + length) / index.blockBytes); block++) check(block);
-      // Checked bytes go to the ring when they fit there, else to a scratch buffer.
-      const placed = ring === undefined ? -1 : ring.place(id);
-      if (placed !== -1) {
-        try {
-          readWhole(ring!.bytes, placed, length, start);
-        } catch (error) {
-          ring!.forgetNewest();
-          throw error;
-        }
-        return ring!.bytes.toString('utf8', placed, placed + length);
-      }
-      if (length > scratch.length) scratch = Buffer.allocUnsafe(length * 2);
-      readWhole(scratch, 0, length, start);
-      return scratch.toString('utf8', 0, length);
+      const bytes = view(id);
+      return bytes.toString('utf8', viewAt, viewAt + offsets[id + 1]! - offsets[id]! - 1);
+    },
+    byteLength: (id) => offsets[id + 1]! - offsets[id]! - 1,
+    copy(id, target, at) {
+      const bytes = view(id);
+      bytes.copy(target, at, viewAt, viewAt + offsets[id + 1]! - offsets[id]! - 1);
     },
     async verifyAll(slicer) {
       // The block hashes come from the index, itself checked against the manifest: every block matching

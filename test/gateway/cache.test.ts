@@ -33,9 +33,13 @@ describe('meta.cached', () => {
     expect(h.logs.map((line) => line.cached)).toEqual([false, true, false, true, false, true, false, true]);
   });
 
-  it('keeps an answer of records as their ids until it is asked for again, then as its text', async () => {
+  it('keeps an answer of records as their ids until it is asked for again, then as their bytes', async () => {
     const h = await harness();
-    const kept = () => [...cacheEntries(h.gateway.cache)].map((entry) => entry.data);
+    // Bytes as their text, to compare with the bodies.
+    const kept = () =>
+      [...cacheEntries(h.gateway.cache)].map((entry) =>
+        Buffer.isBuffer(entry.data) ? entry.data.toString() : entry.data,
+      );
     const path = '/v1/servers?limit=3';
     const bodies = [];
     for (let i = 0; i < 3; i++) {
@@ -47,12 +51,50 @@ describe('meta.cached', () => {
     expect(bodies.map((body) => body.meta.cached)).toEqual([false, true, true]);
     expect(bodies[1]!.data).toEqual(bodies[0]!.data);
     expect(bodies[2]!.data).toEqual(bodies[0]!.data);
-    // One record: its id, then its text.
+    // One record: its id, then its bytes.
     await h.call('/v1/servers/com.example/mcp');
     expect(kept()[1]).toEqual(expect.any(Number));
     const again = await envelopeOf(await h.call('/v1/servers/com.example/mcp'));
     expect(again.meta.cached).toBe(true);
     expect(kept()[1]).toBe(JSON.stringify(again.data));
+  });
+
+  it('answers records as their UTF-8 bytes, the length exact, the same on every request', async () => {
+    // Characters of one, two, three and four bytes, and an escaped one, in the records' text.
+    const description = 'Prévisions météo — 日本の天気 😀, "quoted" \\ and a tab\t';
+    const engine = await loadSnapshot(
+      await buildTestSnapshot([
+        makeRecord({ name: 'io.github.météo/prévisions', description }),
+        makeRecord({ name: 'io.github.acme/plain' }),
+      ]),
+    );
+    const h = await harness({ engine });
+    const headers = new Map([['x-api-key', h.key]]);
+    const send = (url: string) =>
+      h.gateway.handle({ method: 'GET', url, headers: { get: (name) => headers.get(name.toLowerCase()) ?? null } });
+    for (const url of [
+      '/v1/servers/io.github.m%C3%A9t%C3%A9o/pr%C3%A9visions',
+      '/v1/servers?sort=name',
+      '/v1/search?q=previsions',
+    ]) {
+      const bodies: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const response = await send(url);
+        expect(response.status, url).toBe(200);
+        const bytes = Buffer.isBuffer(response.body) ? response.body : Buffer.from(response.body ?? '');
+        expect(response.headers['content-length']).toBe(String(bytes.length));
+        bodies.push(bytes.toString('utf8'));
+      }
+      // Computed, then from the ids, then from the kept bytes: the same text but for `cached`.
+      expect(bodies[1]).toBe(bodies[0]!.replace('"cached":false', '"cached":true'));
+      expect(bodies[2]).toBe(bodies[1]);
+      const data = (JSON.parse(bodies[0]!) as { data: unknown }).data;
+      const records = Array.isArray(data) ? data : [data];
+      expect(records).toContainEqual(expect.objectContaining({ description }));
+    }
+    const record = JSON.parse(engine.getJson('io.github.météo/prévisions') ?? '') as unknown;
+    const viaWeb = await envelopeOf(await h.call('/v1/servers/io.github.m%C3%A9t%C3%A9o/pr%C3%A9visions'));
+    expect(viaWeb.data).toEqual(record);
   });
 
   it('treats requests that differ only in what normalisation removes as one entry', async () => {
@@ -169,19 +211,23 @@ describe('ResponseCache', () => {
     expect(cache.get('big', 0)).toBeUndefined();
   });
 
-  it('turns records kept as ids into their text with the same expiry, counting the new size', () => {
+  it('turns records kept as ids into their JSON, text or bytes, with the same expiry, counting the new size', () => {
     const cache = new ResponseCache({ maxBytes: 1000, ttlMs: 100 });
     cache.set('page', { etag: 'W/"x"', data: [4, 2, 7], metaTail: '' }, 0);
     expect(cache.totalBytes).toBe('page'.length + 3 * 8 + 'W/"x"'.length);
     cache.set('one', { etag: 'W/"x"', data: 9, metaTail: '' }, 50);
-    cache.keepText('page', '[{"a":1}]');
+    cache.keepData('page', '[{"a":1}]');
     expect(cache.get('page', 99)?.data).toBe('[{"a":1}]');
     expect(cache.totalBytes).toBe('page'.length + 9 + 'W/"x"'.length + 'one'.length + 8 + 'W/"x"'.length);
     expect(cache.get('page', 100)).toBeUndefined(); // expired when the ids would have
-    cache.keepText('one', 'x'.repeat(300)); // past a quarter of the bound: dropped, not kept as ids
+    const bytes = Buffer.from('{"é":1}'); // 8 bytes for 7 characters: bytes are counted as bytes
+    cache.keepData('one', bytes);
+    expect(cache.get('one', 60)?.data).toBe(bytes);
+    expect(cache.totalBytes).toBe('one'.length + 8 + 'W/"x"'.length);
+    cache.keepData('one', 'x'.repeat(300)); // past a quarter of the bound: dropped, not kept as ids
     expect(cache.get('one', 60)).toBeUndefined();
     expect(cache.totalBytes).toBe(0);
-    cache.keepText('absent', 'text'); // nothing to replace: nothing kept
+    cache.keepData('absent', 'text'); // nothing to replace: nothing kept
     expect(cache.size).toBe(0);
   });
 

@@ -46,7 +46,7 @@ function refusal(
   if (options.counted) expect(Number(response.headers['x-ratelimit-remaining'])).toBeLessThan(100);
   else expect(response.headers['x-ratelimit-remaining']).toBe('100');
   expect(response.headers['x-ratelimit-reset']).toBe(RESET_SECONDS);
-  const body = JSON.parse(response.body ?? '') as { error: Record<string, unknown> };
+  const body = JSON.parse(String(response.body ?? '')) as { error: Record<string, unknown> };
   expect(Object.keys(body)).toEqual(['error']);
   expect(body.error).toEqual({ message: expect.any(String), status, code });
   const message = body.error.message as string;
@@ -123,7 +123,7 @@ describe('slashes and dot segments in the path', () => {
     ] as const) {
       const response = await raw(target);
       expect(response.status, target).toBe(400);
-      const { error } = JSON.parse(response.body ?? '') as { error: { message: string; code: string } };
+      const { error } = JSON.parse(String(response.body ?? '')) as { error: { message: string; code: string } };
       expect(error.code).toBe('invalid_parameter');
       expect(error.message).toContain(`${part} may not contain "/" (%2F)`);
       expect(error.message).toContain('exactly one "/"');
@@ -296,7 +296,7 @@ describe('X-Content-Type-Options', () => {
     expect(reply.status).toBe(431);
     expect(reply.headers['x-content-type-options']).toBe('nosniff');
     expect(reply.headers['x-ratelimit-remaining']).toBe('100');
-    expect(JSON.parse(reply.body ?? '')).toEqual({
+    expect(JSON.parse(String(reply.body ?? ''))).toEqual({
       error: { message: 'The request line and headers together exceed 16 KB', status: 431, code: 'headers_too_large' },
     });
   });

@@ -84,7 +84,7 @@ function checkWellFormed(response: GatewayResponse, method: string): void {
     expect(response.body).toBeNull();
     return;
   }
-  const body = JSON.parse(response.body ?? 'null') as Record<string, unknown>;
+  const body = JSON.parse(String(response.body ?? 'null')) as Record<string, unknown>;
   if (response.status < 300) {
     expect(Object.keys(body).sort()).toEqual(['data', 'meta']);
     expect(typeof (body.meta as { cached: unknown }).cached).toBe('boolean');
@@ -170,7 +170,10 @@ describe('the gateway under random input', () => {
         const search = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
         const response = await send(h, 'GET', `/v1/servers?${search}`, h.key);
         expect(response.status).toBe(200);
-        const body = JSON.parse(response.body ?? '') as { data: unknown[]; meta: { limit: number; total: number } };
+        const body = JSON.parse(String(response.body ?? '')) as {
+          data: unknown[];
+          meta: { limit: number; total: number };
+        };
         expect(body.data.length).toBeLessThanOrEqual(body.meta.limit);
         expect(body.meta.limit).toBe(params.limit ?? 50);
       }),
