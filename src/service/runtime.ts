@@ -7,7 +7,7 @@
 import type { Config } from './config.js';
 import { loadConfig } from './config.js';
 import { createGateway, type Gateway } from '../gateway/gateway.js';
-import type { RequestLogger } from '../gateway/log.js';
+import { formatRequestLogLine, type RequestLogger } from '../gateway/log.js';
 import type { QueryEngine } from '../query/types.js';
 import { openSnapshot } from '../query/open.js';
 import { DEFAULT_SNAPSHOT_DIR } from '../snapshot/paths.js';
@@ -52,7 +52,7 @@ export async function createServiceContext(config: Config, options: ServiceOptio
       selfService: config.selfService,
       registryPolicy: config.registryPolicy,
     },
-    log: options.log ?? ((line) => console.log(JSON.stringify(line))),
+    log: options.log ?? ((line) => console.log(formatRequestLogLine(line))),
   });
   return { config, store, engine, snapshotDir, gateway, loadMs: performance.now() - started };
 }
