@@ -28,6 +28,7 @@ import { generateRecords } from '../src/bench/synthetic.js';
 import { splitName } from '../src/model/schema.js';
 import { writeSnapshot } from '../src/snapshot/build.js';
 import { autocannon, type AutocannonRequest } from './lib/autocannon.js';
+import { benchCases, type Paths } from './lib/bench-paths.js';
 import { judged } from './bench-targets.js';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -59,14 +60,6 @@ export interface HttpBenchResult {
   seconds: number;
   rows: HttpBenchRow[];
 }
-
-/** A path generator: each call gives the next request's path. */
-type Paths = () => string;
-
-const cycle = (paths: readonly string[]): Paths => {
-  let next = 0;
-  return () => paths[next++ % paths.length] ?? '/';
-};
 
 /** User plus system CPU time of process `pid` so far, in ms (Linux `/proc`), or NaN. */
 async function cpuMs(pid: number | undefined): Promise<number> {
@@ -194,31 +187,7 @@ export async function benchHttp(options: HttpBenchOptions = {}): Promise<HttpBen
     })();
     const key = `mts_bench_${randomBytes(16).toString('hex')}`;
     const headers = { 'x-api-key': key };
-    // A filtered page: two filters, a sort, an order and a page among the first ten. "Uncached" walks
-    // through 48,480 distinct combinations, more than a run can ask for, so no answer comes from the cache.
-    const sorts = [
-      'name',
-      'trust_score',
-      'namespace',
-      'provenance',
-      'maintenance',
-      'popularity',
-      'permissions',
-      'scored_at',
-    ];
-    const flags = ['TEMPLATE_DESCRIPTION', 'NO_SOURCE', 'DEAD_ENTRY'];
-    const listPath = (i: number) => {
-      const page = i % 10;
-      const sort = sorts[Math.floor(i / 10) % sorts.length];
-      const order = Math.floor(i / 80) % 2 === 0 ? 'asc' : 'desc';
-      const flag = flags[Math.floor(i / 160) % flags.length];
-      const minScore = Math.floor(i / 480) % 101;
-      return `/v1/servers?min_score=${minScore}&flags=${flag}&sort=${sort}&order=${order}&limit=20&offset=${page * 20}`;
-    };
-    let listIndex = 0;
-    let nameIndex = 0;
-    let queryIndex = 0;
-    const getCached = cycle(names.slice(0, 1000).map((name) => `/v1/servers/${name}`));
+    const cases = benchCases(names, ids);
 
     const rows: HttpBenchRow[] = [];
     const bare = await startBareServer();
@@ -229,7 +198,7 @@ export async function benchHttp(options: HttpBenchOptions = {}): Promise<HttpBen
       // sends the bare server exactly the requests of the Get Server case, so they compare servers only.
       const plain = await load(bare.url, () => '/', seconds, connections, {}, bare.pid);
       rows.push({ name: 'bare node:http, one path, no headers', ...plain, ratio: Number.NaN });
-      const same = await load(bare.url, getCached, seconds, connections, headers, bare.pid);
+      const same = await load(bare.url, cases[0]!.paths(), seconds, connections, headers, bare.pid);
       bareRps = same.requestsPerSecond;
       rows.push({ name: 'bare node:http, the Get Server requests', ...same, ratio: 1 });
     } finally {
@@ -241,32 +210,8 @@ export async function benchHttp(options: HttpBenchOptions = {}): Promise<HttpBen
       path.join(dir, 'server.log'),
     );
     try {
-      const cases: { name: string; paths: Paths; target?: number }[] = [
-        { name: 'Get Server, cached (1,000 names in turn)', paths: getCached, target: 0.5 },
-        {
-          name: 'Get Server, uncached (every record once)',
-          paths: () => `/v1/servers/${names[nameIndex++ % names.length]}`,
-          target: 0.5,
-        },
-        {
-          name: 'List filtered page, cached (10 pages)',
-          paths: cycle(Array.from({ length: 10 }, (_, i) => listPath(i))),
-          target: 0.3,
-        },
-        { name: 'List filtered page, uncached', paths: () => listPath(listIndex++), target: 0.3 },
-        {
-          name: 'Search, cached (20 queries)',
-          paths: cycle(ids.slice(0, 20).map((id) => `/v1/search?q=${encodeURIComponent(id)}`)),
-          target: 0.2,
-        },
-        {
-          name: 'Search, uncached (next id as query)',
-          paths: () => `/v1/search?q=${encodeURIComponent(ids[queryIndex++ % ids.length] ?? 'mcp')}`,
-          target: 0.2,
-        },
-      ];
       for (const benchCase of cases) {
-        const run = await load(server.url, benchCase.paths, seconds, connections, headers, server.pid);
+        const run = await load(server.url, benchCase.paths(), seconds, connections, headers, server.pid);
         rows.push({ name: benchCase.name, ...run, ratio: run.requestsPerSecond / bareRps, target: benchCase.target });
       }
     } finally {
