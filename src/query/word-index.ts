@@ -36,6 +36,12 @@ interface TermPostings {
   scores: Float32Array;
 }
 
+/** A term a query word matches: its number in the artifact, and the weight of the match. */
+interface Expansion {
+  at: number;
+  weight: number;
+}
+
 export interface WordMatches {
   /** Matching record ids and their relevance, parallel arrays. */
   ids: Uint32Array;
@@ -76,7 +82,7 @@ export class WordIndex {
     next: Uint32Array;
   };
   private stamp = 0;
-  private expansionCache = new Map<string, Map<string, number>>();
+  private expansionCache = new Map<string, Expansion[]>();
 
   private constructor(
     readonly documentCount: number,
@@ -114,17 +120,17 @@ export class WordIndex {
     return this.exactIds.get(key) ?? new Uint32Array(0);
   }
 
-  private postings(term: string): TermPostings | undefined {
-    const at = this.terms.get(term);
-    return at === undefined ? undefined : { ids: this.termPostings.idsAt(at), scores: this.termPostings.scoresAt(at) };
+  private postings(at: number): TermPostings {
+    return { ids: this.termPostings.idsAt(at), scores: this.termPostings.scoresAt(at) };
   }
 
   /**
-   * The index's terms that a query word matches, with their weights (best weight per term). Walking the
-   * radix tree for typos is the costliest step of a search, and a word's expansions never change, so the
-   * last EXPANSION_CACHE_SIZE words' expansions are kept.
+   * The index's terms that a query word matches (their numbers in the artifact), with their weights (best
+   * weight per term). Walking the radix tree for typos is the costliest step of a search, and a word's
+   * expansions never change, so the last EXPANSION_CACHE_SIZE words' expansions are kept; the tree gives
+   * each term's number as it finds it, so a search does not look its terms up again.
    */
-  private expansions(word: string): Map<string, number> {
+  private expansions(word: string): Expansion[] {
     const known = this.expansionCache.get(word);
     if (known) return known;
     const terms = this.expand(word);
@@ -133,22 +139,23 @@ export class WordIndex {
     return terms;
   }
 
-  private expand(word: string): Map<string, number> {
-    const terms = new Map<string, number>();
-    const offer = (term: string, weight: number) => {
-      if ((terms.get(term) ?? 0) < weight) terms.set(term, weight);
+  private expand(word: string): Expansion[] {
+    const terms = new Map<number, number>();
+    const offer = (at: number, weight: number) => {
+      if ((terms.get(at) ?? 0) < weight) terms.set(at, weight);
     };
-    if (this.terms.has(word)) offer(word, 1);
-    for (const term of this.terms.atPrefix(word).keys()) {
-      if (term !== word) offer(term, (PREFIX_WEIGHT * word.length) / term.length);
+    const exact = this.terms.get(word);
+    if (exact !== undefined) offer(exact, 1);
+    for (const [term, at] of this.terms.atPrefix(word)) {
+      if (term !== word) offer(at, (PREFIX_WEIGHT * word.length) / term.length);
     }
     const distance = fuzziness(word);
     if (distance !== false) {
-      for (const [term, [, edits]] of this.terms.fuzzyGet(word, distance)) {
-        if (edits > 0) offer(term, (FUZZY_WEIGHT * term.length) / (term.length + edits));
+      for (const [term, [at, edits]] of this.terms.fuzzyGet(word, distance)) {
+        if (edits > 0) offer(at, (FUZZY_WEIGHT * term.length) / (term.length + edits));
       }
     }
-    return terms;
+    return Array.from(terms, ([at, weight]) => ({ at, weight }));
   }
 
   /**
@@ -177,9 +184,8 @@ export class WordIndex {
       const terms: { postings: TermPostings; weight: number }[] = [];
       let size = 0;
       for (const index of [this, ...also]) {
-        for (const [term, weight] of index.expansions(word)) {
-          const postings = index.postings(term);
-          if (!postings) continue;
+        for (const { at, weight } of index.expansions(word)) {
+          const postings = index.postings(at);
           terms.push({ postings, weight });
           size += postings.ids.length;
         }
