@@ -76,7 +76,8 @@ export class WordIndex {
     stamp: Uint32Array;
     best: Float32Array;
     total: Float32Array;
-    candidate: Uint32Array;
+    /** Bit `id` set when record `id` matched every word so far (a bit set stays in the processor's cache). */
+    candidates: Uint32Array;
     /** The matches so far, and this word's (record ids, in the order found). */
     touched: Uint32Array;
     next: Uint32Array;
@@ -171,12 +172,11 @@ export class WordIndex {
       stamp: new Uint32Array(count),
       best: new Float32Array(count),
       total: new Float32Array(count),
-      candidate: new Uint32Array(count),
+      candidates: new Uint32Array(Math.ceil(count / 32)),
       touched: new Uint32Array(count),
       next: new Uint32Array(count),
     };
-    const { stamp, best, total, candidate, touched, next } = this.scratch;
-    let candidateMark = 0;
+    const { stamp, best, total, candidates, touched, next } = this.scratch;
 
     // Each word's expansions with their postings; the rarest word goes first, so the words after it only
     // have to confirm a small candidate set (AND), by probing their postings rather than walking them.
@@ -195,7 +195,7 @@ export class WordIndex {
     expanded.sort((a, b) => a.size - b.size);
     if (expanded[0]!.size === 0) return none;
 
-    // The matches of the words so far, in `touched[0..matched)`; `candidate` marks them for the next word.
+    // The matches of the words so far, in `touched[0..matched)`; `candidates` holds them for the next word.
     let matched = 0;
     for (let w = 0; w < expanded.length; w++) {
       const mark = ++this.stamp;
@@ -222,7 +222,7 @@ export class WordIndex {
         const everyone = w === 0;
         for (let i = 0; i < ids.length; i++) {
           const id = ids[i]!;
-          if (!everyone && candidate[id] !== candidateMark) continue;
+          if (!everyone && (candidates[id >>> 5]! & (1 << (id & 31))) === 0) continue;
           const score = weight * scores[i]!;
           if (stamp[id] !== mark) {
             stamp[id] = mark;
@@ -231,6 +231,9 @@ export class WordIndex {
           } else if (score > best[id]!) best[id] = score;
         }
       }
+      // The bits of the candidates so far are cleared (a whole word of bits at a time: each set bit's word is
+      // cleared by its own id), so the set is empty again when this search ends.
+      for (let i = 0; i < matched; i++) candidates[touched[i]! >>> 5] = 0;
       if (w === expanded.length - 1 || found === 0) {
         // The last word: its matches are the answer, with the relevance summed over the words.
         const ids = into === undefined ? next.slice(0, found) : into.ids.subarray(0, found);
@@ -239,12 +242,11 @@ export class WordIndex {
         for (let i = 0; i < found; i++) scores[i] = (w === 0 ? 0 : total[ids[i]!]!) + best[ids[i]!]!;
         return { ids, scores };
       }
-      // This word's matches are the next word's candidates; a fresh mark says so without clearing.
-      candidateMark = ++this.stamp;
+      // This word's matches are the next word's candidates.
       for (let i = 0; i < found; i++) {
         const id = next[i]!;
         total[id] = (w === 0 ? 0 : total[id]!) + best[id]!;
-        candidate[id] = candidateMark;
+        candidates[id >>> 5] = candidates[id >>> 5]! | (1 << (id & 31));
       }
       touched.set(next.subarray(0, found));
       matched = found;
