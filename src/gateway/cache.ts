@@ -13,7 +13,7 @@
  * text, each would live long enough in the JS heap to be copied out of its young generation and die in the
  * old one, and under such a load that made the heap grow past 300 MB and cost a third of the throughput
  * (docs/performance.md, "The response cache"). An answer asked for again is read from the records once
- * more, then served from its bytes, which live outside the JS heap and go into the response as they are.
+ * more, then served from its bytes (a binary string), which go into the response as they are.
  */
 import type { RecordIds } from '../api/route.js';
 
@@ -34,8 +34,11 @@ export const DEFAULT_CACHE_OPTIONS: CacheOptions = {
   maxBytes: 64 * 1024 * 1024,
 };
 
-/** The `data` member: JSON text, the records it is made of, or their JSON as UTF-8 bytes. */
-export type KeptData = string | RecordIds | Buffer<ArrayBuffer>;
+/**
+ * The `data` member: JSON text, the records it is made of, or their JSON as a binary string (one character
+ * per UTF-8 byte, as the records are stored; `QueryEngine.recordsBinary`).
+ */
+export type KeptData = string | RecordIds | { binary: string };
 
 /** Whether `data` is records (one id, or a page's ids), not text or bytes. */
 export function isRecordIds(data: KeptData): data is RecordIds {
@@ -51,10 +54,14 @@ export interface CachedAnswer {
   metaTail: string;
 }
 
-/** What an entry counts against `maxBytes`: its strings' lengths and bytes, and 8 bytes an id for records kept as ids. */
+/** What an entry counts against `maxBytes`: its strings' lengths (a binary string's is its bytes), and 8 bytes an id for records kept as ids. */
 function sizeOf(key: string, answer: CachedAnswer): number {
   const { data } = answer;
-  const dataSize = typeof data === 'number' ? 8 : Array.isArray(data) ? 8 * data.length : data.length;
+  let dataSize: number;
+  if (typeof data === 'string') dataSize = data.length;
+  else if (typeof data === 'number') dataSize = 8;
+  else if ('binary' in data) dataSize = data.binary.length;
+  else dataSize = 8 * data.length;
   return key.length + dataSize + answer.metaTail.length + answer.etag.length;
 }
 
@@ -123,7 +130,7 @@ export class ResponseCache {
    * Replace the records of the entry under `key` with their JSON `data`, text or bytes (the answer was asked
    * for again), keeping its expiry. An entry whose data would not fit is dropped.
    */
-  keepData(key: string, data: string | Buffer<ArrayBuffer>): void {
+  keepData(key: string, data: string | { binary: string }): void {
     const entry = this.entries.get(key);
     if (entry === undefined) return;
     const answer = { ...entry.answer, data };

@@ -14,7 +14,7 @@
  */
 import { ApiError, type ErrorCode, quote } from '../api/errors.js';
 import { readRequestTarget } from '../api/request-target.js';
-import type { Answer, Computed, RecordIds, Route } from '../api/route.js';
+import type { Answer, Computed, Route } from '../api/route.js';
 import { OperatorError } from '../errors/operator-error.js';
 import { isRegistryTarget } from '../api/paths.js';
 import type { RegistryPolicy } from '../registry/policy.js';
@@ -92,26 +92,22 @@ function allowedMethods(route: Route): string {
   return route.method === 'POST' ? 'POST, OPTIONS' : 'GET, HEAD, OPTIONS';
 }
 
-/**
- * The body `head` + `data` + `tail` as one buffer when `data` is bytes (records, or their kept bytes): the
- * records are copied in as stored. Text stays text.
- */
-function bodyOf(engine: QueryEngine, data: KeptData, head: string, tail: string): string | Buffer<ArrayBuffer> {
-  if (typeof data === 'string') return head + data + tail;
-  const headBytes = Buffer.byteLength(head);
-  const dataBytes = isRecordIds(data) ? engine.recordsByteLength(data) : data.length;
-  const body = Buffer.allocUnsafe(headBytes + dataBytes + Buffer.byteLength(tail));
-  body.write(head, 0);
-  const end = isRecordIds(data) ? engine.writeRecords(data, body, headBytes) : headBytes + data.copy(body, headBytes);
-  body.write(tail, end);
-  return body;
+/** `text` as a binary string (one character per UTF-8 byte): itself when it is ASCII, as it nearly always is. */
+function binaryOf(text: string): string {
+  for (let i = 0; i < text.length; i++) {
+    if (text.charCodeAt(i) >= 0x80) return Buffer.from(text, 'utf8').toString('latin1');
+  }
+  return text;
 }
 
-/** The bytes of `records` in a buffer of their own, to be kept (not a slice of a shared pool's slab). */
-function keptBytes(engine: QueryEngine, records: RecordIds): Buffer<ArrayBuffer> {
-  const bytes = Buffer.allocUnsafeSlow(engine.recordsByteLength(records));
-  engine.writeRecords(records, bytes, 0);
-  return bytes;
+/**
+ * The body `head` + `data` + `tail`: text when `data` is text; when it is records (their ids, or their kept
+ * bytes), a binary string of their stored bytes, written out as `latin1` (docs/performance.md).
+ */
+function bodyOf(engine: QueryEngine, data: KeptData, head: string, tail: string): { body: string; binary: boolean } {
+  if (typeof data === 'string') return { body: head + data + tail, binary: false };
+  const records = isRecordIds(data) ? engine.recordsBinary(data) : data.binary;
+  return { body: binaryOf(head) + records + binaryOf(tail), binary: true };
 }
 
 /** The path of a target, for the log line even when it is refused (the query is never logged). */
@@ -164,7 +160,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     const hit = cache.get(key, nowMs);
     if (hit !== undefined) {
       if (!isRecordIds(hit.data)) return { answer: hit, data: hit.data, cached: true };
-      const data = keptBytes(engine, hit.data);
+      const data = { binary: engine.recordsBinary(hit.data) };
       cache.keepData(key, data);
       return { answer: hit, data, cached: true };
     }
@@ -272,8 +268,13 @@ export function createGateway(deps: GatewayDeps): Gateway {
       delete headers['content-type'];
       return { status: 304, headers, body: null };
     }
-    const envelope = bodyOf(engine, data, '{"data":', `,"meta":{"cached":${cached}${kept.metaTail}}}`);
-    return out.withBody(200, headers, envelope, head);
+    const { body: envelope, binary } = bodyOf(
+      engine,
+      data,
+      '{"data":',
+      `,"meta":{"cached":${cached}${kept.metaTail}}}`,
+    );
+    return out.withBody(200, headers, envelope, head, binary);
   }
 
   async function handle(request: GatewayRequest): Promise<GatewayResponse> {
@@ -328,7 +329,9 @@ export function createGateway(deps: GatewayDeps): Gateway {
       return text;
     };
     const reply = await handle({ method: request.method, url: request.url, headers: request.headers, readBody });
-    return new Response(reply.body, { status: reply.status, headers: reply.headers });
+    const body =
+      reply.binary === true && reply.body !== null ? new Uint8Array(Buffer.from(reply.body, 'latin1')) : reply.body;
+    return new Response(body, { status: reply.status, headers: reply.headers });
   };
   return Object.assign(gateway, { handle, refuse, cache });
 }

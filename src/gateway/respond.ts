@@ -8,13 +8,15 @@ import { createCors } from './cors.js';
 import { type RateLimitDecision, setRateLimitHeaders } from './rate-limit.js';
 
 /**
- * A response as plain data. `headers` names are lower-case; `body` is null for HEAD, 204 and 304, and bytes
- * (UTF-8) when it is made of the snapshot's records.
+ * A response as plain data. `headers` names are lower-case; `body` is null for HEAD, 204 and 304. A body
+ * made of the snapshot's records is `binary`: a string of one character per byte (the records' UTF-8 as
+ * stored), to be written as `latin1`; any other body is text, written as UTF-8.
  */
 export interface GatewayResponse {
   status: number;
   headers: Record<string, string>;
-  body: string | Buffer<ArrayBuffer> | null;
+  body: string | null;
+  binary?: boolean;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -29,8 +31,9 @@ export interface Responder {
   withBody(
     status: number,
     headers: Record<string, string>,
-    body: string | Buffer<ArrayBuffer>,
+    body: string,
     head: boolean,
+    binary?: boolean,
   ): GatewayResponse;
   /**
    * The error body, with the usual headers and any the error asks for (405's `Allow`). `registry`: in the
@@ -68,12 +71,15 @@ export function createResponder(): Responder {
   function withBody(
     status: number,
     out: Record<string, string>,
-    body: string | Buffer<ArrayBuffer>,
+    body: string,
     head: boolean,
+    binary = false,
   ): GatewayResponse {
     // An explicit length lets Node send the body in one piece instead of chunked encoding.
-    out['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
-    return { status, headers: out, body: head ? null : body };
+    out['content-length'] = String(binary ? body.length : Buffer.byteLength(body));
+    const response: GatewayResponse = { status, headers: out, body: head ? null : body };
+    if (binary) response.binary = true;
+    return response;
   }
 
   return {

@@ -68,6 +68,7 @@ export function sendGatewayResponse(response: ServerResponse, reply: GatewayResp
   if (cutShort.has(response.req)) reply.headers.connection = 'close';
   response.writeHead(reply.status, reply.headers);
   if (reply.body === null) response.end();
+  else if (reply.binary === true) response.end(reply.body, 'latin1');
   else response.end(reply.body);
 }
 
@@ -138,7 +139,7 @@ function rawResponse(reply: GatewayResponse): string {
   const lines = [`HTTP/1.1 ${reply.status} ${STATUS_CODES[reply.status] ?? 'Error'}`];
   for (const [name, value] of Object.entries(reply.headers)) lines.push(`${name}: ${value}`);
   lines.push('connection: close');
-  return `${lines.join('\r\n')}\r\n\r\n${reply.body ?? ''}`;
+  return `${lines.join('\r\n')}\r\n\r\n${reply.body ?? ''}`; // an error body: text
 }
 
 /** Write `reply` on a socket Node's HTTP parser has given up on, and close it. */

@@ -94,26 +94,11 @@ export function createQueryEngine(
   const statsJson = JSON.stringify(stats);
 
   const recordJson = (id: number) => records.json(id);
-  const recordsByteLength = (recordIds: number | readonly number[]): number => {
-    if (typeof recordIds === 'number') return records.byteLength(recordIds);
-    let size = 2 + Math.max(0, recordIds.length - 1); // the brackets and commas
-    for (let i = 0; i < recordIds.length; i++) size += records.byteLength(recordIds[i]!);
-    return size;
-  };
-  const writeRecords = (recordIds: number | readonly number[], target: Buffer, at: number): number => {
-    if (typeof recordIds === 'number') {
-      records.copy(recordIds, target, at);
-      return at + records.byteLength(recordIds);
-    }
-    target[at++] = 0x5b; // [
-    for (let i = 0; i < recordIds.length; i++) {
-      if (i > 0) target[at++] = 0x2c; // ,
-      const id = recordIds[i]!;
-      records.copy(id, target, at);
-      at += records.byteLength(id);
-    }
-    target[at++] = 0x5d; // ]
-    return at;
+  const recordsBinary = (recordIds: number | readonly number[]): string => {
+    if (typeof recordIds === 'number') return records.binary(recordIds);
+    const parts = new Array<string>(recordIds.length);
+    for (let i = 0; i < recordIds.length; i++) parts[i] = records.binary(recordIds[i]!);
+    return `[${parts.join(',')}]`;
   };
   const pageJson = (ids: readonly number[]) => {
     const parts = new Array<string>(ids.length);
@@ -328,8 +313,7 @@ export function createQueryEngine(
     lookupIds,
     recordJson,
     pageJson,
-    recordsByteLength,
-    writeRecords,
+    recordsBinary,
     history: historyOf,
     registry: () => parts.registry(),
     historyJson,

@@ -81,12 +81,10 @@ export interface QueryEngine {
   /** The JSON text of the array of records `ids`, in that order. */
   pageJson(ids: readonly number[]): string;
   /**
-   * The same JSON as UTF-8 bytes, for one record (a number) or a page (ids): `recordsByteLength` says how
-   * many, `writeRecords` copies them into `target` at `at` as stored, never decoded (a response is made of
-   * them with no string to make, measure and encode back; docs/performance.md) and returns where it ended.
+   * The same JSON as a binary string (one character per UTF-8 byte, `RecordFile.binary`), for one record (a
+   * number) or a page (ids): a response written as `latin1` sends the stored bytes as they are.
    */
-  recordsByteLength(records: number | readonly number[]): number;
-  writeRecords(records: number | readonly number[], target: Buffer, at: number): number;
+  recordsBinary(records: number | readonly number[]): string;
   /** The whole score history (undefined for a snapshot built before histories), decoded once, compact. */
   history(): HistoryView | undefined;
   /** The registry entries of the scored servers (undefined for a snapshot built without registry data), parsed once. */

@@ -156,10 +156,9 @@ async function openRecords(dir: string, manifest: Manifest): Promise<RecordFile>
         throw refuse(error);
       }
     },
-    byteLength: (id) => reader.byteLength(id),
-    copy(id, target, at) {
+    binary(id) {
       try {
-        reader.copy(id, target, at);
+        return reader.binary(id);
       } catch (error) {
         throw refuse(error);
       }

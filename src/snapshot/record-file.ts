@@ -23,13 +23,12 @@ export interface RecordFile {
   readonly count: number;
   /** The JSON text of record `id` (its line, without the newline). Throws RecordFileError for a bad block. */
   json(id: number): string;
-  /** How many bytes that text is in UTF-8. */
-  byteLength(id: number): number;
   /**
-   * Copy the UTF-8 bytes of that text into `target` at `at`, checked as `json` checks them: a response is
-   * made of them without decoding them to a string and encoding it back (docs/performance.md).
+   * The UTF-8 bytes of that text as a binary string, one character per byte (checked as `json` checks them):
+   * made and written out again as `latin1`, a copy each way, where decoding UTF-8 and encoding it back cost
+   * several times that (docs/performance.md, "Bodies of records").
    */
-  copy(id: number, target: Buffer, at: number): void;
+  binary(id: number): string;
   /** Check every byte not checked yet, a slice at a time; rejects with a RecordFileError on the first bad one. */
   verifyAll(slicer: Slicer): Promise<void>;
   close(): void;
@@ -99,8 +98,7 @@ async function inMemory(handle: FileHandle, size: number, expected: { sha256: st
   return {
     count: expected.count,
     json: (id) => whole.toString('utf8', offsets[id]!, offsets[id + 1]! - 1),
-    byteLength: (id) => offsets[id + 1]! - offsets[id]! - 1,
-    copy: (id, target, at) => void whole.copy(target, at, offsets[id]!, offsets[id + 1]! - 1),
+    binary: (id) => whole.toString('latin1', offsets[id]!, offsets[id + 1]! - 1),
     verifyAll: async () => {},
     close() {},
   };
@@ -196,10 +194,9 @@ function onDemand(
       const bytes = view(id);
       return bytes.toString('utf8', viewAt, viewAt + offsets[id + 1]! - offsets[id]! - 1);
     },
-    byteLength: (id) => offsets[id + 1]! - offsets[id]! - 1,
-    copy(id, target, at) {
+    binary(id) {
       const bytes = view(id);
-      bytes.copy(target, at, viewAt, viewAt + offsets[id + 1]! - offsets[id]! - 1);
+      return bytes.toString('latin1', viewAt, viewAt + offsets[id + 1]! - offsets[id]! - 1);
     },
     async verifyAll(slicer) {
       // The block hashes come from the index, itself checked against the manifest: every block matching

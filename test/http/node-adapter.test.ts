@@ -1,0 +1,80 @@
+/**
+ * Bodies made of records go out through Node's HTTP layer as their stored UTF-8 bytes (a binary string
+ * written as latin1): over a real socket, a record with characters of one to four bytes arrives exactly as
+ * the engine holds it, with a Content-Length that is its byte count, whether the answer was computed, made
+ * again from the cached ids, or taken from the cached bytes; HEAD gets the same length and no body.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createNodeHandler } from '../../src/http/node-adapter.js';
+import { loadSnapshot } from '../../src/query/open.js';
+import type { QueryEngine } from '../../src/query/types.js';
+import { harness } from '../gateway/harness.js';
+import { buildTestSnapshot, makeRecord } from '../support/records.js';
+
+const DESCRIPTION = 'Prévisions météo — 日本の天気 😀, "quoted" \\ and a tab\t';
+const NAME = 'io.github.météo/prévisions';
+
+let server: http.Server;
+let base: string;
+let key: string;
+let engine: QueryEngine;
+
+beforeAll(async () => {
+  engine = await loadSnapshot(
+    await buildTestSnapshot([
+      makeRecord({ name: NAME, description: DESCRIPTION }),
+      makeRecord({ name: 'io.github.acme/plain' }),
+    ]),
+  );
+  const h = await harness({ engine });
+  key = h.key;
+  server = http.createServer(createNodeHandler(h.gateway));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+});
+
+async function get(path: string, method = 'GET') {
+  const response = await fetch(`${base}${path}`, { method, headers: { 'x-api-key': key } });
+  const bytes = Buffer.from(await response.arrayBuffer());
+  return { response, bytes };
+}
+
+describe('record bodies over HTTP', () => {
+  it('arrive as the stored bytes, their length exact, computed, from cached ids and from cached bytes', async () => {
+    const record = JSON.parse(engine.getJson(NAME) ?? '') as unknown;
+    for (const path of [
+      `/v1/servers/${encodeURIComponent('io.github.météo')}/${encodeURIComponent('prévisions')}`,
+      '/v1/servers?sort=name',
+      '/v1/search?q=previsions',
+    ]) {
+      const texts: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const { response, bytes } = await get(path);
+        expect(response.status, path).toBe(200);
+        expect(response.headers.get('content-length'), path).toBe(String(bytes.length));
+        expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+        texts.push(bytes.toString('utf8'));
+      }
+      expect(texts[1]).toBe(texts[0]!.replace('"cached":false', '"cached":true'));
+      expect(texts[2]).toBe(texts[1]);
+      const data = (JSON.parse(texts[0]!) as { data: unknown }).data;
+      expect(Array.isArray(data) ? data : [data]).toContainEqual(record);
+    }
+  });
+
+  it('answers HEAD with the length of the body it does not send', async () => {
+    const path = '/v1/servers?sort=name&limit=1';
+    await get(path);
+    const { bytes } = await get(path); // from the cache, as the HEAD after it (`"cached":true`)
+    const head = await get(path, 'HEAD');
+    expect(head.response.status).toBe(200);
+    expect(head.response.headers.get('content-length')).toBe(String(bytes.length));
+    expect(head.bytes.length).toBe(0);
+  });
+});
