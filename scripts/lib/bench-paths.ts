@@ -2,6 +2,7 @@
  * The requests of the throughput benchmarks (`bench-http.ts` over HTTP, `bench-gateway.ts` in process), in
  * one place so both send the same: each case is a generator giving the next request's path.
  */
+import { SORT_FIELDS } from '../../src/model/schema.js';
 
 /** Gives the next request's path. */
 export type Paths = () => string;
@@ -11,16 +12,6 @@ const cycle = (paths: readonly string[]): Paths => {
   return () => paths[next++ % paths.length] ?? '/';
 };
 
-const SORTS = [
-  'name',
-  'trust_score',
-  'namespace',
-  'provenance',
-  'maintenance',
-  'popularity',
-  'permissions',
-  'scored_at',
-];
 const FLAGS = ['TEMPLATE_DESCRIPTION', 'NO_SOURCE', 'DEAD_ENTRY'];
 
 /**
@@ -29,7 +20,7 @@ const FLAGS = ['TEMPLATE_DESCRIPTION', 'NO_SOURCE', 'DEAD_ENTRY'];
  */
 function listPath(i: number): string {
   const page = i % 10;
-  const sort = SORTS[Math.floor(i / 10) % SORTS.length];
+  const sort = SORT_FIELDS[Math.floor(i / 10) % SORT_FIELDS.length];
   const order = Math.floor(i / 80) % 2 === 0 ? 'asc' : 'desc';
   const flag = FLAGS[Math.floor(i / 160) % FLAGS.length];
   const minScore = Math.floor(i / 480) % 101;
