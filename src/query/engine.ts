@@ -320,9 +320,11 @@ export function createQueryEngine(
     prepareChanges,
     changesJson,
     ready: (part) => parts.ready(part),
+    // The name index last: Get Server answers by binary search until then, while the parts a first list or
+    // search waits for load without sharing the processor with it.
     loadAll: async () => {
-      await nameIndex.build(createSlicer(options.sliceMs));
       await parts.loadAll();
+      await nameIndex.build(createSlicer(options.sliceMs));
     },
     loaded: () => parts.loaded(),
     readyAt: () => parts.readyAt(),

@@ -113,9 +113,9 @@ export interface QueryEngine {
    */
   ready(part: SnapshotPart): Promise<void>;
   /**
-   * Make Get Server's name index and load every part not loaded yet, a slice at a time (the history is
-   * checked, and decoded when a route first needs it), and check the records' remaining blocks and the
-   * files serving never reads.
+   * Load every part not loaded yet, a slice at a time (the history is checked, and decoded when a route
+   * first needs it), check the records' remaining blocks and the files serving never reads, then make Get
+   * Server's name index.
    */
   loadAll(): Promise<void>;
   /** Whether every part but the history is loaded. */

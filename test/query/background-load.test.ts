@@ -78,6 +78,15 @@ describe('loading a snapshot in parts', () => {
       await loading;
       expect(turnsWhileLoading).toBeGreaterThan(10);
       expect(engine.loaded()).toBe(true);
+      // Get Server's name index is made by now: every name is found through it, in any letter case, and a
+      // name the snapshot does not hold is not.
+      RECORDS.forEach((record, i) => {
+        const id = engine.getId(i % 2 === 0 ? record.name.toUpperCase() : record.name);
+        expect(id === undefined ? undefined : (JSON.parse(engine.recordJson(id)) as { name: string }).name).toBe(
+          record.name,
+        );
+      });
+      expect(engine.getId('io.github.nobody/nothing-here')).toBeUndefined();
       // The history was checked in the background and is decoded when first asked for.
       expect(() => engine.historyJson(firstName())).toThrow(PartNotReadyError);
       await engine.ready('history');
