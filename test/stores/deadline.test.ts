@@ -27,14 +27,14 @@ describe('bounded', () => {
   it('fails each call that never settles at its own deadline, and answers the others with their own result', async () => {
     const start = performance.now();
     const first = settlement(bounded(never, 200), start);
-    await sleep(80);
+    await sleep(150);
     const second = settlement(bounded(never, 200, 'redis: '), start);
     const quick = settlement(
       bounded(() => after(20, 'quick'), 200),
       start,
     );
     const slow = settlement(
-      bounded(() => after(150, 'slow'), 200),
+      bounded(() => after(100, 'slow'), 200),
       start,
     );
     const refused = settlement(
@@ -51,9 +51,9 @@ describe('bounded', () => {
     expect(a.error).toBeInstanceOf(StoreUnavailableError);
     expect((a.error as Error).message).toBe('the store did not answer within 200 ms');
     expect(a.at).toBeGreaterThanOrEqual(199);
-    expect(a.at).toBeLessThan(270); // not the second call's deadline, 80 ms later
+    expect(a.at).toBeLessThan(340); // not the second call's deadline, 150 ms later (a busy host may be late)
     expect((b.error as Error).message).toBe('redis: the store did not answer within 200 ms');
-    expect(b.at).toBeGreaterThanOrEqual(279);
+    expect(b.at).toBeGreaterThanOrEqual(349);
     expect(q.value).toBe('quick');
     expect(s.value).toBe('slow');
     expect((r.error as Error).message).toBe('ECONNREFUSED');
