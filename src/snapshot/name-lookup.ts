@@ -6,6 +6,7 @@
  * the search makes seventeen comparisons at 100,000 names (it was a tenth of an uncached Get Server's time).
  */
 import { compareCodePoints } from './order.js';
+import { fnv1a } from './fnv.js';
 import { nextSlice, type Slicer } from './slicer.js';
 
 export interface NameTable {
@@ -16,7 +17,7 @@ export interface NameTable {
    * (`StringTable.compareLowerAscii`).
    */
   compareLowerAscii(id: number, lowered: Uint8Array): number | undefined;
-  /** `lowerNameHash` of name `id`, from its stored bytes; undefined when it holds a non-ASCII byte. */
+  /** `fnv1a` of name `id`, from its stored bytes; undefined when it holds a non-ASCII byte. */
   hashLowerAscii(id: number): number | undefined;
   /**
    * Whether name `id` lower-cased is `lowered` (a lower-cased string), read from its stored bytes; undefined
@@ -25,16 +26,6 @@ export interface NameTable {
   equalsLowerAscii(id: number, lowered: string): boolean | undefined;
 }
 
-/** FNV-1a offset basis and prime (32 bits). */
-export const FNV_OFFSET = 0x811c9dc5;
-export const FNV_PRIME = 0x01000193;
-
-/** The 32-bit FNV-1a hash of the UTF-16 code units of `lowered` (a lower-cased name). */
-export function lowerNameHash(lowered: string): number {
-  let hash = FNV_OFFSET;
-  for (let k = 0; k < lowered.length; k++) hash = Math.imul(hash ^ lowered.charCodeAt(k), FNV_PRIME);
-  return hash >>> 0;
-}
 
 /** The id of the record named `name` in any letter case, or undefined. */
 export function findName(names: NameTable, name: string): number | undefined {
@@ -75,7 +66,7 @@ export class NameIndex {
     if (slots === undefined) return findName(this.names, name);
     const wanted = name.toLowerCase();
     const mask = this.mask;
-    for (let slot = lowerNameHash(wanted) & mask; slots[slot] !== 0; slot = (slot + 1) & mask) {
+    for (let slot = fnv1a(wanted) & mask; slots[slot] !== 0; slot = (slot + 1) & mask) {
       const id = slots[slot]! - 1;
       const equal = this.names.equalsLowerAscii(id, wanted) ?? this.names.at(id).toLowerCase() === wanted;
       if (equal) return id;
@@ -92,7 +83,7 @@ export class NameIndex {
       const slots = new Uint32Array(capacity);
       const mask = capacity - 1;
       for (let id = 0; id < names.length; id++) {
-        const hash = names.hashLowerAscii(id) ?? lowerNameHash(names.at(id).toLowerCase());
+        const hash = names.hashLowerAscii(id) ?? fnv1a(names.at(id).toLowerCase());
         let slot = hash & mask;
         while (slots[slot] !== 0) slot = (slot + 1) & mask;
         slots[slot] = id + 1;

@@ -5,7 +5,7 @@
  * it is asked for, so a million names or terms need no parse and no million strings in memory.
  */
 import type { Range, U32Artifact, U32Writer } from './binary.js';
-import { FNV_OFFSET, FNV_PRIME } from './name-lookup.js';
+import { FNV_OFFSET, FNV_PRIME } from './fnv.js';
 
 /** Where a string table lives in an artifact. */
 export interface StringTableRanges {
@@ -96,7 +96,7 @@ export class StringTable {
   }
 
   /**
-   * `lowerNameHash` of entry `i` lower-cased, read from its bytes (an ASCII byte is its own UTF-16 code
+   * `fnv1a` of entry `i` lower-cased, read from its bytes (an ASCII byte is its own UTF-16 code
    * unit), or undefined when it holds a non-ASCII byte and only its string can say.
    */
   hashLowerAscii(i: number): number | undefined {
