@@ -50,7 +50,10 @@ export interface CachedAnswer {
   etag: string;
   /** The `data` member as JSON text, or the records it is made of (ids, then bytes once asked for again). */
   data: KeptData;
-  /** The members of `meta` after `cached`, as JSON text starting with a comma (or empty). */
+  /**
+   * The members of `meta` after `cached`, as JSON text starting with a comma (or empty); for an answer of
+   * records, as a binary string, as its records are written.
+   */
   metaTail: string;
 }
 

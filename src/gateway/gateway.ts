@@ -102,12 +102,13 @@ function binaryOf(text: string): string {
 
 /**
  * The body `head` + `data` + `tail`: text when `data` is text; when it is records (their ids, or their kept
- * bytes), a binary string of their stored bytes, written out as `latin1` (docs/performance.md).
+ * bytes), a binary string of their stored bytes, written out as `latin1` (docs/performance.md), and then
+ * `head` and `tail` must be binary strings too (ASCII is).
  */
 function bodyOf(engine: QueryEngine, data: KeptData, head: string, tail: string): { body: string; binary: boolean } {
   if (typeof data === 'string') return { body: head + data + tail, binary: false };
   const records = isRecordIds(data) ? engine.recordsBinary(data) : data.binary;
-  return { body: binaryOf(head) + records + binaryOf(tail), binary: true };
+  return { body: head + records + tail, binary: true };
 }
 
 /** The path of a target, for the log line even when it is refused (the query is never logged). */
@@ -168,10 +169,12 @@ export function createGateway(deps: GatewayDeps): Gateway {
     if (computed === undefined) {
       throw answer.missing?.() ?? new Error(`the handler of ${answer.key.split('\n')[0]} computed no answer`);
     }
+    const metaTail = computed.metaTail + snapshotMetaOf(engine);
     const kept: CachedAnswer = {
       etag: etagFor(engine.snapshot.id, answer.key),
       data: 'records' in computed ? computed.records : computed.data,
-      metaTail: computed.metaTail + snapshotMetaOf(engine),
+      // An answer of records is written as a binary string: its meta too, made so once here.
+      metaTail: 'records' in computed ? binaryOf(metaTail) : metaTail,
     };
     cache.set(key, kept, nowMs);
     return { answer: kept, data: kept.data, cached: false };
