@@ -94,17 +94,15 @@ export function createQueryEngine(
   const statsJson = JSON.stringify(stats);
 
   const recordJson = (id: number) => records.json(id);
-  const recordsBinary = (recordIds: number | readonly number[]): string => {
-    if (typeof recordIds === 'number') return records.binary(recordIds);
-    const parts = new Array<string>(recordIds.length);
-    for (let i = 0; i < recordIds.length; i++) parts[i] = records.binary(recordIds[i]!);
-    return `[${parts.join(',')}]`;
-  };
-  const pageJson = (ids: readonly number[]) => {
+  /** The JSON array of the records `ids`, each record's text made by `textOf` (text, or binary). */
+  const arrayOf = (ids: readonly number[], textOf: (id: number) => string) => {
     const parts = new Array<string>(ids.length);
-    for (let i = 0; i < ids.length; i++) parts[i] = recordJson(ids[i]!);
+    for (let i = 0; i < ids.length; i++) parts[i] = textOf(ids[i]!);
     return `[${parts.join(',')}]`;
   };
+  const pageJson = (ids: readonly number[]) => arrayOf(ids, recordJson);
+  const recordsBinary = (recordIds: number | readonly number[]): string =>
+    typeof recordIds === 'number' ? records.binary(recordIds) : arrayOf(recordIds, records.binary);
 
   /** Scratch marks for membership tests while walking an order; a generation number avoids clearing. */
   const marks = new Uint32Array(count);
