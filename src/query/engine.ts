@@ -94,15 +94,33 @@ export function createQueryEngine(
   const statsJson = JSON.stringify(stats);
 
   const recordJson = (id: number) => records.json(id);
-  /** The JSON array of the records `ids`, each record's text made by `textOf` (text, or binary). */
-  const arrayOf = (ids: readonly number[], textOf: (id: number) => string) => {
+  const pageJson = (ids: readonly number[]) => {
     const parts = new Array<string>(ids.length);
-    for (let i = 0; i < ids.length; i++) parts[i] = textOf(ids[i]!);
+    for (let i = 0; i < ids.length; i++) parts[i] = recordJson(ids[i]!);
     return `[${parts.join(',')}]`;
   };
-  const pageJson = (ids: readonly number[]) => arrayOf(ids, recordJson);
+
+  /**
+   * Where a page's records are put together as bytes (`[`, records, commas, `]`), then made one binary
+   * string: a copy per record and one string, where a string per record joined cost two copies and an
+   * allocation per record. Grown to the largest page asked for (at most `limit` records), then reused.
+   */
+  let pageBytes = Buffer.allocUnsafe(64 * 1024);
+  function pageBinary(ids: readonly number[]): string {
+    let size = ids.length + 2; // the brackets and the commas, with a byte to spare
+    for (let i = 0; i < ids.length; i++) size += records.byteLength(ids[i]!);
+    if (size > pageBytes.length) pageBytes = Buffer.allocUnsafe(Math.max(size, pageBytes.length * 2));
+    let at = 0;
+    pageBytes[at++] = 0x5b;
+    for (let i = 0; i < ids.length; i++) {
+      if (i > 0) pageBytes[at++] = 0x2c;
+      at += records.copy(ids[i]!, pageBytes, at);
+    }
+    pageBytes[at++] = 0x5d;
+    return pageBytes.toString('latin1', 0, at);
+  }
   const recordsBinary = (recordIds: number | readonly number[]): string =>
-    typeof recordIds === 'number' ? records.binary(recordIds) : arrayOf(recordIds, records.binary);
+    typeof recordIds === 'number' ? records.binary(recordIds) : pageBinary(recordIds);
 
   /** Scratch marks for membership tests while walking an order; a generation number avoids clearing. */
   const marks = new Uint32Array(count);

@@ -163,6 +163,14 @@ async function openRecords(dir: string, manifest: Manifest): Promise<RecordFile>
         throw refuse(error);
       }
     },
+    byteLength: (id) => reader.byteLength(id),
+    copy(id, target, at) {
+      try {
+        return reader.copy(id, target, at);
+      } catch (error) {
+        throw refuse(error);
+      }
+    },
     verifyAll: (slicer) =>
       reader.verifyAll(slicer).catch((error: unknown) => {
         throw refuse(error);

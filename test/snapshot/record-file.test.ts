@@ -64,9 +64,17 @@ describe.each(modes)('a records file %s', (mode, options) => {
     // Runs of nearby records (kept, then asked again) between jumps anywhere.
     for (let i = 0; i < 20_000; i++) {
       const id = i % 50 < 40 ? (next() % 30) + (Math.floor(i / 50) % 100) : next();
-      // As text, or as its bytes in a binary string (one character per byte).
-      if (i % 2 === 0) expect(records.json(id)).toBe(lines[id]);
-      else expect(records.binary(id)).toBe(Buffer.from(lines[id]!, 'utf8').toString('latin1'));
+      // As text, as its bytes in a binary string (one character per byte), or copied into a buffer.
+      if (i % 3 === 0) expect(records.json(id)).toBe(lines[id]);
+      else if (i % 3 === 1) expect(records.binary(id)).toBe(Buffer.from(lines[id]!, 'utf8').toString('latin1'));
+      else {
+        const bytes = Buffer.from(lines[id]!, 'utf8');
+        expect(records.byteLength(id)).toBe(bytes.length);
+        const target = Buffer.alloc(bytes.length + 6, 0x2e);
+        expect(records.copy(id, target, 3)).toBe(bytes.length);
+        // Exactly its bytes, where asked, and nothing around them touched.
+        expect(target.equals(Buffer.concat([Buffer.from('...'), bytes, Buffer.from('...')]))).toBe(true);
+      }
     }
     records.close();
   });
@@ -85,6 +93,7 @@ describe.each(modes)('a records file %s', (mode, options) => {
     expect(() => records.json(inAltered)).toThrow(/does not match the manifest's hash/);
     expect(() => records.json(inAltered)).toThrow(RecordFileError);
     expect(() => records.binary(inAltered)).toThrow(RecordFileError);
+    expect(() => records.copy(inAltered, Buffer.alloc(records.byteLength(inAltered)), 0)).toThrow(RecordFileError);
     await expect(records.verifyAll(createSlicer())).rejects.toThrow(/does not match the manifest's hash/);
     records.close();
   });
