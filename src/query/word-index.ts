@@ -13,7 +13,6 @@
  * 1, in the description index). A search over names and descriptions gives each query word the expansions
  * of both indexes, so each word may match either.
  */
-import SearchableMap from 'minisearch/SearchableMap';
 import { decodeU32 } from '../snapshot/binary.js';
 import {
   KeyedPostings,
@@ -23,7 +22,8 @@ import {
   type StringTableRanges,
 } from '../snapshot/tables.js';
 import { FUZZY_WEIGHT, fuzziness, nameWords, PREFIX_WEIGHT } from '../snapshot/search-index.js';
-import { nextSlice, type Slicer } from '../snapshot/slicer.js';
+import type { Slicer } from '../snapshot/slicer.js';
+import { SortedTerms } from './sorted-terms.js';
 
 /** Words whose expansions are kept; past it the cache starts afresh (simpler than LRU, as good here). */
 const EXPANSION_CACHE_SIZE = 10_000;
@@ -87,15 +87,15 @@ export class WordIndex {
 
   private constructor(
     readonly documentCount: number,
-    /** Term → its number in the artifact, in MiniSearch's public radix tree. */
-    private readonly terms: SearchableMap<number>,
+    /** The terms in code-unit order, a term's position its number in the artifact. */
+    private readonly terms: SortedTerms,
     private readonly termPostings: PostingTable,
     private readonly exactIds: KeyedPostings,
   ) {}
 
   /**
-   * Read the search artifact (already checked against the manifest). The term tree is built a slice at a
-   * time: at a million records it holds hundreds of thousands of terms.
+   * Read the search artifact (already checked against the manifest). The terms are read a slice at a time:
+   * at a million records there are hundreds of thousands.
    */
   static async load(bytes: Buffer, slicer: Slicer): Promise<WordIndex> {
     const artifact = decodeU32(bytes);
@@ -108,11 +108,7 @@ export class WordIndex {
     if (termPostings.length !== termText.length)
       throw new Error('a search index with terms and postings that disagree');
     const exact = new KeyedPostings(artifact, directory.exact);
-    const terms = new SearchableMap<number>();
-    for (let i = 0; i < termText.length; i++) {
-      terms.set(termText.at(i), i);
-      if ((i & 1023) === 1023) await nextSlice(slicer);
-    }
+    const terms = await SortedTerms.load(termText.length, (i) => termText.at(i), slicer);
     return new WordIndex(directory.document_count, terms, termPostings, exact);
   }
 
@@ -127,9 +123,9 @@ export class WordIndex {
 
   /**
    * The index's terms that a query word matches (their numbers in the artifact), with their weights (best
-   * weight per term). Walking the radix tree for typos is the costliest step of a search, and a word's
-   * expansions never change, so the last EXPANSION_CACHE_SIZE words' expansions are kept; the tree gives
-   * each term's number as it finds it, so a search does not look its terms up again.
+   * weight per term). The typo search is the costliest step of a word's first search, and a word's
+   * expansions never change, so the last EXPANSION_CACHE_SIZE words' expansions are kept, with each term's
+   * number, so a search does not look its terms up again.
    */
   private expansions(word: string): Expansion[] {
     const known = this.expansionCache.get(word);
@@ -145,16 +141,16 @@ export class WordIndex {
     const offer = (at: number, weight: number) => {
       if ((terms.get(at) ?? 0) < weight) terms.set(at, weight);
     };
-    const exact = this.terms.get(word);
-    if (exact !== undefined) offer(exact, 1);
-    for (const [term, at] of this.terms.atPrefix(word)) {
+    const exact = this.terms.find(word);
+    if (exact !== -1) offer(exact, 1);
+    this.terms.withPrefix(word, (term, at) => {
       if (term !== word) offer(at, (PREFIX_WEIGHT * word.length) / term.length);
-    }
+    });
     const distance = fuzziness(word);
     if (distance !== false) {
-      for (const [term, [at, edits]] of this.terms.fuzzyGet(word, distance)) {
+      this.terms.withinDistance(word, distance, (term, at, edits) => {
         if (edits > 0) offer(at, (FUZZY_WEIGHT * term.length) / (term.length + edits));
-      }
+      });
     }
     return Array.from(terms, ([at, weight]) => ({ at, weight }));
   }
