@@ -129,15 +129,35 @@ export class StringTable {
     return end - start === lowered.length;
   }
 
+  /**
+   * Entry `i` against `text` in code-unit order (negative, zero or positive), read from its bytes while both
+   * are ASCII (an ASCII byte is its own code unit); past a non-ASCII character on either side, from the
+   * entry's string, since UTF-8 bytes sort astral characters differently from their code units.
+   */
+  compare(i: number, text: string): number {
+    const blob = this.blob;
+    const start = i === 0 ? 0 : this.ends[i - 1]!;
+    const length = this.ends[i]! - start;
+    const shared = Math.min(length, text.length);
+    for (let k = 0; k < shared; k++) {
+      const byte = blob[start + k]!;
+      const unit = text.charCodeAt(k);
+      if (byte >= 0x80 || unit >= 0x80) return byCodeUnits(this.at(i), text);
+      if (byte !== unit) return byte - unit;
+    }
+    // Equal so far and ASCII: the shorter sorts first (the entry's remaining bytes are whole characters).
+    return length - text.length;
+  }
+
   /** Position of `text` in a table sorted with `byCodeUnits`, or -1. */
   find(text: string): number {
     let low = 0;
     let high = this.length - 1;
     while (low <= high) {
       const middle = (low + high) >>> 1;
-      const value = this.at(middle);
-      if (value === text) return middle;
-      if (value < text) low = middle + 1;
+      const order = this.compare(middle, text);
+      if (order === 0) return middle;
+      if (order < 0) low = middle + 1;
       else high = middle - 1;
     }
     return -1;
