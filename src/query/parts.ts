@@ -82,6 +82,8 @@ interface Slot<T> {
 export interface PartsOptions {
   /** Milliseconds a loading slice may hold the event loop (default 8); Infinity loads in one go. */
   sliceMs?: number;
+  /** The shortest search list that gets a bit set (`word-index.ts`; tests set it low to exercise it). */
+  denseListMinIds?: number;
 }
 
 export function createParts(
@@ -122,11 +124,11 @@ export function createParts(
       return { trustScore, atLeast, orders, postings };
     },
     async search(): Promise<SearchIndexes> {
-      return { nameIndex: await decode(artifacts.search, (bytes, slicer) => WordIndex.load(bytes, slicer)) };
+      return { nameIndex: await decode(artifacts.search, (bytes, slicer) => WordIndex.load(bytes, slicer, options)) };
     },
     async descriptions(): Promise<DescriptionIndexes> {
       const descriptionIndex = await decode(artifacts.descriptions, async (bytes, slicer) => {
-        const index = await WordIndex.load(bytes, slicer);
+        const index = await WordIndex.load(bytes, slicer, options);
         if (index.documentCount !== count) throw new Error(`an index of ${index.documentCount} records, not ${count}`);
         return index;
       });
