@@ -1,5 +1,6 @@
 /**
- * `npx tsx scripts/bench-http.ts [--records 100000] [--seconds 5] [--connections 50]`: the gateway over HTTP.
+ * `npx tsx scripts/bench-http.ts [--records 100000] [--seconds 5] [--connections 50] [--rounds 1]`: the gateway
+ * over HTTP.
  *
  * Builds a synthetic snapshot (`generateRecords`, seeded), then in the same run and with the same load tool
  * (autocannon, 50 connections, in this process) measures requests per second of:
@@ -37,6 +38,8 @@ export interface HttpBenchOptions {
   records?: number;
   seconds?: number;
   connections?: number;
+  /** Rounds of every case (each with its own bare runs and a fresh server); each row is the median round's. */
+  rounds?: number;
 }
 
 export interface HttpBenchRow {
@@ -58,6 +61,7 @@ export interface HttpBenchResult {
   records: number;
   connections: number;
   seconds: number;
+  rounds: number;
   rows: HttpBenchRow[];
 }
 
@@ -169,11 +173,51 @@ async function startServer(
   }
 }
 
+/** One round: the bare server twice, then every case on a fresh server (an empty response cache). */
+async function benchRound(
+  snapshotDir: string,
+  dir: string,
+  cases: ReturnType<typeof benchCases>,
+  options: { seconds: number; connections: number; headers: Record<string, string>; key: string },
+): Promise<HttpBenchRow[]> {
+  const { seconds, connections, headers, key } = options;
+  const rows: HttpBenchRow[] = [];
+  const bare = await startBareServer();
+  let bareRps: number;
+  try {
+    // The load tool's own cost depends on how requests are made: a path chosen per request and an
+    // X-API-Key header cost the client time too. The ratios are taken against the second run, which
+    // sends the bare server exactly the requests of the Get Server case, so they compare servers only.
+    const plain = await load(bare.url, () => '/', seconds, connections, {}, bare.pid);
+    rows.push({ name: 'bare node:http, one path, no headers', ...plain, ratio: Number.NaN });
+    const same = await load(bare.url, cases[0]!.paths(), seconds, connections, headers, bare.pid);
+    bareRps = same.requestsPerSecond;
+    rows.push({ name: 'bare node:http, the Get Server requests', ...same, ratio: 1 });
+  } finally {
+    bare.stop();
+  }
+
+  const server = await startServer(
+    { SNAPSHOT_DIR: snapshotDir, API_KEYS: key, FREE_DAILY_LIMIT: '1000000000' },
+    path.join(dir, 'server.log'),
+  );
+  try {
+    for (const benchCase of cases) {
+      const run = await load(server.url, benchCase.paths(), seconds, connections, headers, server.pid);
+      rows.push({ name: benchCase.name, ...run, ratio: run.requestsPerSecond / bareRps, target: benchCase.target });
+    }
+  } finally {
+    await server.stop();
+  }
+  return rows;
+}
+
 /** Run every case; see the header comment. */
 export async function benchHttp(options: HttpBenchOptions = {}): Promise<HttpBenchResult> {
   const records = options.records ?? 100_000;
   const seconds = options.seconds ?? 5;
   const connections = options.connections ?? 50;
+  const rounds = Math.max(1, options.rounds ?? 1);
 
   const dir = await mkdtemp(path.join(tmpdir(), 'mts-bench-http-'));
   pinned = pinSelf('1');
@@ -189,36 +233,20 @@ export async function benchHttp(options: HttpBenchOptions = {}): Promise<HttpBen
     const headers = { 'x-api-key': key };
     const cases = benchCases(names, ids);
 
-    const rows: HttpBenchRow[] = [];
-    const bare = await startBareServer();
-    let bareRps: number;
-    try {
-      // The load tool's own cost depends on how requests are made: a path chosen per request and an
-      // X-API-Key header cost the client time too. The ratios are taken against the second run, which
-      // sends the bare server exactly the requests of the Get Server case, so they compare servers only.
-      const plain = await load(bare.url, () => '/', seconds, connections, {}, bare.pid);
-      rows.push({ name: 'bare node:http, one path, no headers', ...plain, ratio: Number.NaN });
-      const same = await load(bare.url, cases[0]!.paths(), seconds, connections, headers, bare.pid);
-      bareRps = same.requestsPerSecond;
-      rows.push({ name: 'bare node:http, the Get Server requests', ...same, ratio: 1 });
-    } finally {
-      bare.stop();
+    const runs: HttpBenchRow[][] = [];
+    for (let round = 0; round < rounds; round++) {
+      runs.push(await benchRound(snapshotDir, dir, cases, { seconds, connections, headers, key }));
     }
-
-    const server = await startServer(
-      { SNAPSHOT_DIR: snapshotDir, API_KEYS: key, FREE_DAILY_LIMIT: '1000000000' },
-      path.join(dir, 'server.log'),
-    );
-    try {
-      for (const benchCase of cases) {
-        const run = await load(server.url, benchCase.paths(), seconds, connections, headers, server.pid);
-        rows.push({ name: benchCase.name, ...run, ratio: run.requestsPerSecond / bareRps, target: benchCase.target });
-      }
-    } finally {
-      await server.stop();
-    }
-
-    return { records, connections, seconds, rows };
+    // Per case, the row of its median round (by the ratio, or for the bare server by its rate): the host
+    // moves between rounds, and a single run of a case could land on either side of its target.
+    const rows = runs[0]!.map((_, i) => {
+      const byRound = runs.map((run) => run[i]!);
+      byRound.sort((a, b) =>
+        Number.isNaN(a.ratio) || a.ratio === 1 ? a.requestsPerSecond - b.requestsPerSecond : a.ratio - b.ratio,
+      );
+      return byRound[Math.floor((byRound.length - 1) / 2)]!;
+    });
+    return { records, connections, seconds, rounds, rows };
   } finally {
     if (pinned) pinSelf(`0-${Math.max(1, availableParallelism() - 1)}`);
     await rm(dir, { recursive: true, force: true });
@@ -228,7 +256,7 @@ export async function benchHttp(options: HttpBenchOptions = {}): Promise<HttpBen
 /** The result as a table, with a verdict per target. */
 export function formatHttpBench(result: HttpBenchResult): string {
   const lines = [
-    `${result.records.toLocaleString('en-US')} records, autocannon ${result.connections} connections, ${result.seconds} s per case, \`node dist/serve.mjs\`${pinned ? ', servers pinned to core 0 and the load tool to core 1' : ''}`,
+    `${result.records.toLocaleString('en-US')} records, autocannon ${result.connections} connections, ${result.seconds} s per case, \`node dist/serve.mjs\`${pinned ? ', servers pinned to core 0 and the load tool to core 1' : ''}${result.rounds > 1 ? `; each row the median of ${result.rounds} rounds (each round: the bare server, then a fresh server)` : ''}`,
     '',
     "| case | req/s | p50 ms | p99 ms | of bare | target | server CPU µs/request | bare's CPU per request ÷ this |",
     '|---|---:|---:|---:|---:|---|---:|---:|',
@@ -257,6 +285,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
       records: { type: 'string', default: '100000' },
       seconds: { type: 'string', default: '5' },
       connections: { type: 'string', default: '50' },
+      rounds: { type: 'string', default: '1' },
     },
     strict: true,
   });
@@ -264,6 +293,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     records: Number(values.records),
     seconds: Number(values.seconds),
     connections: Number(values.connections),
+    rounds: Number(values.rounds),
   });
   console.log(formatHttpBench(result));
   if (result.rows.some((row) => row.failures > 0)) {

@@ -188,7 +188,11 @@ async function main() {
   }
   if (parts.has('http')) {
     console.log('\n## HTTP throughput against a bare node:http server (issue 11 targets)\n');
-    console.log(formatHttpBench(await benchHttp({ records: count, seconds: Number(values.seconds) })));
+    console.log(
+      formatHttpBench(
+        await benchHttp({ records: count, seconds: Number(values.seconds), rounds: Number(values.rounds) }),
+      ),
+    );
   }
   if (parts.has('cold')) {
     console.log('\n## Cold start (runtime issue target)\n');
