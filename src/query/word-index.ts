@@ -2,10 +2,11 @@
  * Word search, fast at any size, over a word artifact (`src/snapshot/search-postings.ts`: the name index
  * `search.bin`, and the description index `descriptions.bin` in the same layout): every term's
  * record ids and static BM25 scores as typed arrays, made at build time from MiniSearch's index, and the
- * terms in MiniSearch's public radix tree (`minisearch/SearchableMap`) for exact, prefix and fuzzy term
- * lookup. MiniSearch's own `search()` scores every matching document through Maps and sorts them all; for
- * a word found in most names (`mcp`, `github`) that costs tens of milliseconds at 100,000 records. Here words
- * are combined with AND in flat arrays, and only the requested page is sorted.
+ * terms in code-unit order (`sorted-terms.ts`: binary searches for exact and prefix lookups, a trie in
+ * typed arrays for typos). MiniSearch's own `search()` scores every matching document through Maps and
+ * sorts them all; for a word found in most names (`mcp`, `github`) that costs tens of milliseconds at
+ * 100,000 records. Here words are combined with AND in flat arrays (a common word's long lists as bit sets,
+ * `dense-postings.ts`), and only the requested page is sorted.
  *
  * Relevance: for each query word, the best of its expansions (the word itself weight 1, a longer word it
  * is a prefix of `PREFIX_WEIGHT`, a word within the typo distance `FUZZY_WEIGHT`), summed over words; a

@@ -1,7 +1,7 @@
 /**
  * Which servers a search matches, against a naive oracle: every query word must equal, prefix, or (from
  * 4 characters) be within the typo distance of some word of the name. The engine's matching (term
- * expansion through MiniSearch's radix tree, rarest word first, candidates probed or walked) must find
+ * expansion through the sorted terms and their trie, rarest word first, candidates probed or walked) must find
  * exactly that set, whatever the sizes involved.
  */
 import fc from 'fast-check';
