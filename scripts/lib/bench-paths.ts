@@ -3,6 +3,7 @@
  * one place so both send the same: each case is a generator giving the next request's path.
  */
 import { SORT_FIELDS } from '../../src/model/schema.js';
+import { nameWords } from '../../src/snapshot/search-index.js';
 
 /** Gives the next request's path. */
 export type Paths = () => string;
@@ -27,6 +28,28 @@ function listPath(i: number): string {
   return `/v1/servers?min_score=${minScore}&flags=${flag}&sort=${sort}&order=${order}&limit=20&offset=${page * 20}`;
 }
 
+/** The `count` words the most ids hold ("mcp", "server", "tools", ... in the synthetic records). */
+function commonWords(ids: readonly string[], count: number): string[] {
+  const frequency = new Map<string, number>();
+  for (const id of ids) for (const word of new Set(nameWords(id))) frequency.set(word, (frequency.get(word) ?? 0) + 1);
+  return [...frequency]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, count)
+    .map(([word]) => word);
+}
+
+/**
+ * A search for one of the 40 commonest words (at 100,000 records, from 37,689 matches for "mcp" down to
+ * 1,468), at an offset within its first 1,000 matches and a limit of 10 to 20: 431,200 distinct requests,
+ * more than a run asks, so none is answered from the response cache.
+ */
+function commonWordPath(words: readonly string[], i: number): string {
+  const word = words[i % words.length]!;
+  const offset = Math.floor(i / words.length) % 980;
+  const limit = 10 + (Math.floor(i / (words.length * 980)) % 11);
+  return `/v1/search?q=${encodeURIComponent(word)}&limit=${limit}&offset=${offset}`;
+}
+
 export interface BenchCase {
   name: string;
   /** A fresh generator, starting from the case's first request. */
@@ -36,11 +59,13 @@ export interface BenchCase {
 }
 
 /**
- * The six cases: Get Server, a filtered list page and a search, each "cached" (a few requests in turn, so
+ * The seven cases: Get Server, a filtered list page and a search, each "cached" (a few requests in turn, so
  * after the first round every answer comes from the response cache) and "uncached" (a new request each time:
- * the next record, the next filter combination, the next server's id as the query).
+ * the next record, the next filter combination, the next server's id as the query); and a search for a
+ * common word (the issue's case), a new request each time.
  */
 export function benchCases(names: readonly string[], ids: readonly string[]): BenchCase[] {
+  const words = commonWords(ids, 40);
   return [
     {
       name: 'Get Server, cached (1,000 names in turn)',
@@ -78,6 +103,14 @@ export function benchCases(names: readonly string[], ids: readonly string[]): Be
       paths: () => {
         let next = 0;
         return () => `/v1/search?q=${encodeURIComponent(ids[next++ % ids.length] ?? 'mcp')}`;
+      },
+      target: 0.2,
+    },
+    {
+      name: 'Search, a common word (40 words, pages varying)',
+      paths: () => {
+        let next = 0;
+        return () => commonWordPath(words, next++);
       },
       target: 0.2,
     },
