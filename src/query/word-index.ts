@@ -232,26 +232,12 @@ export class WordIndex {
       for (const { postings, weight, at: term, index } of expanded[w]!.terms) {
         const { ids, scores } = postings;
         const dense = w > 0 && matched < ids.length ? index.dense(term, ids) : undefined;
-        if (dense !== undefined) {
-          // A long list: each candidate's bit says whether it is in, and its rank where its score is.
+        if (dense !== undefined || (w > 0 && matched * 16 < ids.length)) {
+          // Few candidates, a long list: each candidate looked up in it, through its bit set (its rank is
+          // where its score is) or by a binary search of its sorted ids.
           for (let c = 0; c < matched; c++) {
             const id = previous[c]!;
-            const at = dense.positionOf(id);
-            if (at < 0) continue;
-            const score = weight * scores[at]!;
-            if (stamp[id] !== mark) {
-              stamp[id] = mark;
-              best[id] = score;
-              next[found++] = id;
-            } else if (score > best[id]!) best[id] = score;
-          }
-          continue;
-        }
-        if (w > 0 && matched * 16 < ids.length) {
-          // Few candidates, long postings: find each candidate in the sorted ids.
-          for (let c = 0; c < matched; c++) {
-            const id = previous[c]!;
-            const at = binarySearch(ids, id);
+            const at = dense !== undefined ? dense.positionOf(id) : binarySearch(ids, id);
             if (at < 0) continue;
             const score = weight * scores[at]!;
             if (stamp[id] !== mark) {
