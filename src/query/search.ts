@@ -52,11 +52,13 @@ export function createSearch(count: number, parts: Pick<SnapshotParts, 'lists' |
   const buffersOf = () => (buffers ??= { names: matchBuffers(count), all: matchBuffers(count) });
   /** 0, 1, …, n - 1: every match of a word-index answer, as items to rank (made on the first deep page). */
   let everyItem = new Uint32Array(0);
-  const rankedWords = new Map<string, { ids: number[]; total: number }>();
   const allItems = (n: number) => {
     if (everyItem.length < n) everyItem = Uint32Array.from({ length: count }, (_, i) => i);
     return everyItem.subarray(0, n);
   };
+
+  /** One-word searches' best matches in rank order, and how many match, by `exactKey` (see WORD_RANKED). */
+  const rankedWords = new Map<string, { ids: number[]; total: number }>();
 
   /** `total` counts every match; the page is the `limit` after `offset`. */
   function searchIds(
