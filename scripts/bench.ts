@@ -11,7 +11,9 @@
  * (scripts/bench-http.ts). `store` (issue 4): Get Server with STORE=redis against STORE=memory
  * (scripts/bench-store.ts). `cold` also measures a Vercel function's import plus first answer
  * (scripts/bench-function.ts; with `--vercel-output`, in a `vercel build` output's Get Server function too).
- * Prints tables; docs/performance.md carries the figures.
+ * `--rounds` (default 3) is how many times the build, the stalls runs and the HTTP cases are measured: the
+ * build's median, the stalls' medians, each HTTP case's median round. Prints tables; docs/performance.md
+ * carries the figures.
  */
 import { benchColdStart } from './bench-cold.js';
 import { benchFunctionColdStart } from './bench-function.js';
