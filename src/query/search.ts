@@ -85,12 +85,12 @@ export function createSearch(count: number, parts: Pick<SnapshotParts, 'lists' |
         end <= WORD_RANKED &&
         new Set(key.split(' ')).size === 1
       ) {
-        const best = rankNames(names, query, WORD_RANKED);
+        const best = rankNames(names, key, WORD_RANKED);
         if (rankedWords.size >= WORDS_KEPT) rankedWords.clear();
         rankedWords.set(key, { ids: best, total });
         return { ids: best.slice(offset, end), total };
       }
-      return { ids: rankNames(names, query, end).slice(offset), total };
+      return { ids: rankNames(names, key, end).slice(offset), total };
     }
     const { descriptionIndex } = parts.descriptions();
     if (!byName) {
@@ -102,7 +102,7 @@ export function createSearch(count: number, parts: Pick<SnapshotParts, 'lists' |
     const all = nameIndex.match(query, [descriptionIndex], buffersOf().all);
     const total = all.ids.length;
     if (offset >= total) return { ids: [], total };
-    const first = rankNames(names, query, Math.min(end, names.ids.length));
+    const first = rankNames(names, exactKey(query), Math.min(end, names.ids.length));
     if (end <= names.ids.length) return { ids: first.slice(offset), total };
     const mark = ++generation;
     for (const id of names.ids) marks[id] = mark;
@@ -110,13 +110,16 @@ export function createSearch(count: number, parts: Pick<SnapshotParts, 'lists' |
     return { ids: [...first, ...rest].slice(offset, end), total };
   }
 
-  /** The best `k` name matches: exact id matches first; then relevance; ties to the higher trust score, then name order. */
-  function rankNames({ ids, scores }: WordMatches, query: string, k: number): number[] {
+  /**
+   * The best `k` name matches: exact id matches first (those filed under `key`, the query's `exactKey`); then
+   * relevance; ties to the higher trust score, then name order.
+   */
+  function rankNames({ ids, scores }: WordMatches, key: string, k: number): number[] {
     const { nameIndex } = parts.search();
     const { trustScore } = columns();
     // Mark the exact id matches (few) so the comparison below is an array read, not a set lookup.
     const mark = ++exactGeneration;
-    for (const id of nameIndex.exact(exactKey(query))) exactMarks[id] = mark;
+    for (const id of nameIndex.exact(key)) exactMarks[id] = mark;
     const exact = (i: number) => exactMarks[ids[i]!] === mark;
     if (rankAllByKeys(k, ids.length)) {
       const exactId = (id: number) => exactMarks[id] === mark;

@@ -59,6 +59,9 @@ export const IN_MEMORY_MAX_BYTES = 16 * 1024 * 1024;
  */
 export const RING_BYTES = 16 * 1024 * 1024;
 
+/** The length in bytes of line `id` without its newline, from where the lines start. */
+const lineLength = (offsets: Float64Array, id: number): number => offsets[id + 1]! - offsets[id]! - 1;
+
 /** Where each line starts (and, at `count`, where the file ends), from the index's line lengths. */
 function lineOffsets(index: RecordsIndex, expected: { bytes: number; count: number }): Float64Array {
   if (index.lengths.length !== expected.count) {
@@ -107,7 +110,7 @@ async function inMemory(handle: FileHandle, size: number, expected: { sha256: st
     count: expected.count,
     json: (id) => whole.toString('utf8', offsets[id]!, offsets[id + 1]! - 1),
     binary: (id) => whole.toString('latin1', offsets[id]!, offsets[id + 1]! - 1),
-    byteLength: (id) => offsets[id + 1]! - offsets[id]! - 1,
+    byteLength: (id) => lineLength(offsets, id),
     copy: (id, target, at) => whole.copy(target, at, offsets[id]!, offsets[id + 1]! - 1),
     verifyAll: async () => {},
     close() {},
@@ -131,7 +134,7 @@ function onDemand(
   let scratch = Buffer.allocUnsafe(64 * 1024);
   let closed = false;
 
-  const ring = options.ringBytes > 0 ? new RecordRing(options.ringBytes, expected.count, (id) => offsets[id + 1]! - offsets[id]! - 1) : undefined;
+  const ring = options.ringBytes > 0 ? new RecordRing(options.ringBytes, expected.count, (id) => lineLength(offsets, id)) : undefined;
 
   /**
    * Read `length` bytes at `position` of the file into `target` at `at`, synchronously: a few microseconds
@@ -202,16 +205,16 @@ function onDemand(
     count: expected.count,
     json(id) {
       const bytes = view(id);
-      return bytes.toString('utf8', viewAt, viewAt + offsets[id + 1]! - offsets[id]! - 1);
+      return bytes.toString('utf8', viewAt, viewAt + lineLength(offsets, id));
     },
     binary(id) {
       const bytes = view(id);
-      return bytes.toString('latin1', viewAt, viewAt + offsets[id + 1]! - offsets[id]! - 1);
+      return bytes.toString('latin1', viewAt, viewAt + lineLength(offsets, id));
     },
-    byteLength: (id) => offsets[id + 1]! - offsets[id]! - 1,
+    byteLength: (id) => lineLength(offsets, id),
     copy(id, target, at) {
       const bytes = view(id);
-      return bytes.copy(target, at, viewAt, viewAt + offsets[id + 1]! - offsets[id]! - 1);
+      return bytes.copy(target, at, viewAt, viewAt + lineLength(offsets, id));
     },
     async verifyAll(slicer) {
       // The block hashes come from the index, itself checked against the manifest: every block matching
