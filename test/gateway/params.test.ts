@@ -2,9 +2,12 @@
  * Query-string validation (decisions, section 3): plain decimal integers, bounds, `order` in any case,
  * repeated and unknown parameters, `q` after trimming, and one 400 naming every problem in a stable order.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
 import { ApiError } from '../../src/api/errors.js';
 import { assertNoParams, parseListParams, parseSearchParams } from '../../src/api/params.js';
+import { ListParamsSchema, SearchParamsSchema } from '../../src/model/schema.js';
 import { errorOf, harness } from './harness.js';
 
 function messageOf(parse: () => unknown): string {
@@ -172,6 +175,100 @@ describe('through the gateway', () => {
       const error = await errorOf(response);
       expect(error.code).toBe('invalid_parameter');
       expect(error.message).toContain(named);
+    }
+  });
+});
+
+/**
+ * The rule `parse` follows, written plainly: the whole object's schema run on every given parameter, each
+ * parameter's first issue named in the table's order, then unknown names. `parse` checks members one by
+ * one and remembers their results; it must give what this gives, answer or message, for any query.
+ */
+function wholeObjectParse(
+  query: string,
+  schema: z.ZodType & { shape: Record<string, unknown> },
+  integers: string[],
+  lowerCased: string[],
+): unknown {
+  const names = Object.keys(schema.shape);
+  const values: Record<string, unknown> = {};
+  const repeated = new Set<string>();
+  const unknown = new Set<string>();
+  for (const [name, value] of new URLSearchParams(query)) {
+    if (!names.includes(name)) unknown.add(name);
+    else if (Object.hasOwn(values, name)) repeated.add(name);
+    else if (integers.includes(name)) values[name] = /^[0-9]+$/.test(value) ? Number(value) : value;
+    else values[name] = lowerCased.includes(name) ? value.toLowerCase() : value;
+  }
+  for (const name of repeated) delete values[name];
+  const result = schema.safeParse(values);
+  const problems = new Map<string, string>();
+  for (const name of repeated) problems.set(name, `${name} is repeated; give it once`);
+  if (!result.success) {
+    for (const issue of result.error.issues) {
+      const name = String(issue.path[0] ?? '');
+      if (!problems.has(name)) problems.set(name, issue.message);
+    }
+  }
+  const messages = names.filter((name) => problems.has(name)).map((name) => problems.get(name));
+  if (messages.length > 0 || unknown.size > 0) return { refused: messages.join('; ') };
+  return result.data;
+}
+
+/** What `parse` gave: the parameters, or the message of its 400 up to the unknown names. */
+function outcome(parse: () => unknown): unknown {
+  try {
+    return parse();
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    return { refused: error.message.replace(/^Invalid query: /, '').replace(/(^|; )unknown parameters? .*$/, '') };
+  }
+}
+
+describe('each parameter checked alone, results remembered', () => {
+  const value = fc.oneof(
+    fc.constantFrom('20', '0', '200', '201', '007', '-1', '1e2', '', ' ', 'asc', 'DESC', 'name', 'Trust_Score'),
+    fc.constantFrom('popularity', 'NO_SOURCE', 'A,,B', ' x ', 'name,description', 'Description', 'mcp', 'x'),
+    fc.string({ maxLength: 12 }),
+    fc.nat({ max: 300 }).map(String),
+  );
+  const queryOf = (names: string[]) =>
+    fc
+      .array(fc.tuple(fc.constantFrom(...names, 'other', 'q'), value), { maxLength: 7 })
+      .map((pairs) => pairs.map(([name, text]) => `${name}=${encodeURIComponent(text)}`).join('&'));
+
+  it('gives what the whole object gives, for list parameters', () => {
+    const names = Object.keys(ListParamsSchema.shape);
+    fc.assert(
+      fc.property(queryOf(names), (query) => {
+        expect(outcome(() => parseListParams(query))).toStrictEqual(
+          wholeObjectParse(query, ListParamsSchema, ['limit', 'offset', 'min_score'], ['order']),
+        );
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('gives what the whole object gives, for search parameters', () => {
+    const names = Object.keys(SearchParamsSchema.shape);
+    fc.assert(
+      fc.property(queryOf(names), (query) => {
+        expect(outcome(() => parseSearchParams(query))).toStrictEqual(
+          wholeObjectParse(query, SearchParamsSchema, ['limit', 'offset'], ['in']),
+        );
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('answers a remembered value as the first time, past the point where remembered values are forgotten', () => {
+    for (let round = 0; round < 2; round++) {
+      for (let score = 0; score < 600; score++) {
+        const query = `min_score=${score}&flags=F${score % 300}`;
+        expect(outcome(() => parseListParams(query))).toStrictEqual(
+          wholeObjectParse(query, ListParamsSchema, ['limit', 'offset', 'min_score'], ['order']),
+        );
+      }
     }
   });
 });
