@@ -27,6 +27,11 @@ export class DensePostings {
     return this.bits.byteLength + this.ranks.byteLength;
   }
 
+  /** Whether `id` is in the list. */
+  has(id: number): boolean {
+    return (this.bits[id >>> 5]! & (1 << (id & 31))) !== 0;
+  }
+
   /** The position of `id` in the list, or -1 when it is not in it. */
   positionOf(id: number): number {
     const word = this.bits[id >>> 5]!;

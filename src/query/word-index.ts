@@ -44,6 +44,14 @@ interface Expansion {
   weight: number;
 }
 
+/** A term a query word matches, with its postings, in the index that holds it. */
+interface ExpandedTerm {
+  postings: TermPostings;
+  weight: number;
+  at: number;
+  index: WordIndex;
+}
+
 export interface WordMatches {
   /** Matching record ids and their relevance, parallel arrays. */
   ids: Uint32Array;
@@ -188,6 +196,23 @@ export class WordIndex {
   }
 
   /**
+   * For the words after the first (the rarest), each word whose every term has a bit set, as those sets: a
+   * record the first word finds counts only if it is in one set of each. The later words would drop it
+   * anyway, but only after its score had been read for each of them (a cache miss a word, in a list of
+   * tens of thousands); tested first, only the few records that match every word are scored. The same
+   * matches and scores: the later words still score the records that pass.
+   */
+  private laterWordSets(expanded: readonly { terms: readonly ExpandedTerm[] }[]): DensePostings[][] {
+    const filters: DensePostings[][] = [];
+    for (let w = 1; w < expanded.length; w++) {
+      const { terms } = expanded[w]!;
+      if (!terms.every(({ postings, index }) => postings.ids.length >= index.denseMinIds)) continue;
+      filters.push(terms.map(({ postings, at, index }) => index.dense(at, postings.ids)!));
+    }
+    return filters;
+  }
+
+  /**
    * Every record that matches all words of `query`, with its relevance: in this index, or with `also`
    * (indexes over the same records), in any of them, word by word.
    */
@@ -209,7 +234,7 @@ export class WordIndex {
     // Each word's expansions with their postings; the rarest word goes first, so the words after it only
     // have to confirm a small candidate set (AND), by probing their postings rather than walking them.
     const expanded = words.map((word) => {
-      const terms: { postings: TermPostings; weight: number; at: number; index: WordIndex }[] = [];
+      const terms: ExpandedTerm[] = [];
       let size = 0;
       for (const index of [this, ...also]) {
         for (const { at, weight } of index.expansions(word)) {
@@ -222,6 +247,7 @@ export class WordIndex {
     });
     expanded.sort((a, b) => a.size - b.size);
     if (expanded[0]!.size === 0) return none;
+    const filters = this.laterWordSets(expanded);
 
     // The matches of the words so far, in `touched[0..matched)`; `candidates` holds them for the next word.
     let matched = 0;
@@ -248,11 +274,12 @@ export class WordIndex {
           }
           continue;
         }
-        // Only documents that matched every earlier word count (AND); the first word takes every document.
+        // Only documents that matched every earlier word count (AND); the first word takes every document
+        // that is in each later word's bit sets, when it has them (`laterWordSets`).
         const everyone = w === 0;
         for (let i = 0; i < ids.length; i++) {
           const id = ids[i]!;
-          if (!everyone && (candidates[id >>> 5]! & (1 << (id & 31))) === 0) continue;
+          if (everyone ? !inEvery(filters, id) : (candidates[id >>> 5]! & (1 << (id & 31))) === 0) continue;
           const score = weight * scores[i]!;
           if (stamp[id] !== mark) {
             stamp[id] = mark;
@@ -283,6 +310,17 @@ export class WordIndex {
     }
     return none;
   }
+}
+
+/** Whether `id` is in one set of each of `filters` (true when there are none). */
+function inEvery(filters: readonly DensePostings[][], id: number): boolean {
+  for (let f = 0; f < filters.length; f++) {
+    const sets = filters[f]!;
+    let found = false;
+    for (let s = 0; s < sets.length && !found; s++) found = sets[s]!.has(id);
+    if (!found) return false;
+  }
+  return true;
 }
 
 /** Position of `id` in the ascending `ids`, or -1. */

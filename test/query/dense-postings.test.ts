@@ -18,7 +18,10 @@ describe('dense postings', () => {
         ([count, members]) => {
           const ids = Uint32Array.from(members).sort();
           const dense = new DensePostings(ids, count);
-          for (let id = 0; id < count; id++) expect(dense.positionOf(id)).toBe(ids.indexOf(id));
+          for (let id = 0; id < count; id++) {
+            expect(dense.positionOf(id)).toBe(ids.indexOf(id));
+            expect(dense.has(id)).toBe(ids.includes(id));
+          }
         },
       ),
       { numRuns: 300 },

@@ -1,7 +1,8 @@
 /**
- * Search confirms candidates against long lists through their bit sets (`dense-postings.ts`): the same
- * pages, in the same order, with the same totals as walking and probing the lists, for names, descriptions
- * and both, deep pages included.
+ * Search confirms candidates against long lists through their bit sets (`dense-postings.ts`), and tests
+ * the first word's records against the later words' sets before scoring them: the same pages, in the same
+ * order, with the same totals as walking and probing the lists, for names, descriptions and both, deep
+ * pages included, whether every list has a set or only the longer ones (a word's terms mixed).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateRecords } from '../../src/bench/synthetic.js';
@@ -12,6 +13,7 @@ import { buildTestSnapshot } from '../support/records.js';
 
 let lists: QueryEngine;
 let bits: QueryEngine;
+let someBits: QueryEngine;
 let queries: string[];
 
 beforeAll(async () => {
@@ -20,6 +22,8 @@ beforeAll(async () => {
   // Every list a bit set, against none (the default needs 1,024 ids, which few lists here reach).
   lists = await loadObjectEngine(dir, { denseListMinIds: 1_000_000 });
   bits = await loadObjectEngine(dir, { denseListMinIds: 1 });
+  // Lists of 300 ids or more as sets: a word's common terms beside its rarer typos and prefixes.
+  someBits = await loadObjectEngine(dir, { denseListMinIds: 300 });
   const ids = records.map((record) => splitName(record.name).id);
   queries = [
     ...ids.filter((_, i) => i % 40 === 0),
@@ -30,6 +34,7 @@ beforeAll(async () => {
 afterAll(() => {
   lists.close();
   bits.close();
+  someBits.close();
 });
 
 describe('search through bit sets of long lists', () => {
@@ -43,6 +48,9 @@ describe('search through bit sets of long lists', () => {
         ] as const) {
           const expected = lists.searchIds(q, limit, { offset, in: [...fields] });
           expect(bits.searchIds(q, limit, { offset, in: [...fields] }), `${q} ${fields.join(',')}`).toEqual(expected);
+          expect(someBits.searchIds(q, limit, { offset, in: [...fields] }), `${q} ${fields.join(',')}`).toEqual(
+            expected,
+          );
         }
       }
     }
