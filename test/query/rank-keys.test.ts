@@ -1,10 +1,11 @@
 /**
- * The packed-number ranking of deep search pages (`src/query/rank-keys.ts`) against the comparison it stands
- * for: exact id matches first, then relevance, then trust score, then record id.
+ * The packed-number ranking of deep search pages (`src/query/rank-keys.ts`), and the insertion ranking of a
+ * few matches, against the comparison they stand for: exact id matches first, then relevance, then trust
+ * score, then record id.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { rankByKeys } from '../../src/query/rank-keys.js';
+import { FEW_MATCHES, rankByKeys, rankFew } from '../../src/query/rank-keys.js';
 
 interface Match {
   id: number;
@@ -64,5 +65,19 @@ describe('rankByKeys', () => {
   it('declines ids past 2^24, which the packed number cannot hold, so the caller compares instead', () => {
     const ids = Uint32Array.from([3, 2 ** 24]);
     expect(rankByKeys([0, 1], 2, ids, Float32Array.from([1, 2]), new Uint32Array(4))).toBeUndefined();
+  });
+});
+
+describe('rankFew', () => {
+  it('orders as the comparison does, with and without exact matches, for any k', () => {
+    fc.assert(
+      fc.property(matchesArbitrary, fc.nat(40), fc.boolean(), (all, k, withExact) => {
+        const matches = all.slice(0, FEW_MATCHES);
+        const { ids, scores, trustScore, exact } = inputs(matches);
+        const ranked = rankFew(ids, k, scores, trustScore, withExact ? exact : undefined);
+        expect(ranked).toEqual(naive(matches, Array.from(matches.keys()), k, withExact));
+      }),
+      { numRuns: 500 },
+    );
   });
 });
