@@ -17,6 +17,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { generateRecords } from '../src/bench/synthetic.js';
 import type { Gateway } from '../src/gateway/gateway.js';
+import { bodyBytes } from '../src/gateway/respond.js';
 import { splitName } from '../src/model/schema.js';
 import { writeSnapshot } from '../src/snapshot/build.js';
 import { benchCases } from './lib/bench-paths.js';
@@ -49,8 +50,8 @@ async function run(gateway: Gateway, paths: () => string, count: number, key: st
     const url = paths();
     const response = await gateway.handle({ method: 'GET', url, headers });
     if (response.status !== 200) throw new Error(`${url}: ${response.status}`);
-    // What writing it to a socket does: encode text as UTF-8, or a binary string as latin1.
-    bytes += Buffer.from(response.body ?? '', response.binary === true ? 'latin1' : 'utf8').length;
+    // What writing it to a socket does: encode text as UTF-8, a binary string as latin1, or copy the bytes.
+    bytes += bodyBytes(response).length;
   }
   return bytes;
 }

@@ -19,6 +19,7 @@ import { OperatorError } from '../errors/operator-error.js';
 import { isRegistryTarget } from '../api/paths.js';
 import type { RegistryPolicy } from '../registry/policy.js';
 import { BodyTooLarge, readJsonBody } from './body.js';
+import { binaryOf, BodyPool, bodyOf } from './record-bodies.js';
 import { ROUTES } from '../api/routes.js';
 import { hashPrefix } from '../keys/keys.js';
 import { planTable } from '../keys/plans.js';
@@ -26,12 +27,12 @@ import type { QueryEngine } from '../query/types.js';
 import { DEFAULT_STORE_TIMEOUT_MS } from '../stores/deadline.js';
 import type { Store } from '../stores/types.js';
 import { createAuthenticator } from './auth.js';
-import { type CacheOptions, type CachedAnswer, isRecordIds, type KeptData, ResponseCache } from './cache.js';
+import { type CacheOptions, type CachedAnswer, isRecordIds, ResponseCache } from './cache.js';
 import { etagFor, matchesIfNoneMatch } from './etag.js';
 import { createLimiter } from './limiter.js';
 import { logTime, MAX_LOGGED_PATH, type RequestLogger } from './log.js';
 import { type RateLimitDecision, uncounted } from './rate-limit.js';
-import { createResponder, type GatewayResponse, KEYED_CACHE_CONTROL, NO_STORE } from './respond.js';
+import { bodyBytes, createResponder, type GatewayResponse, KEYED_CACHE_CONTROL, NO_STORE } from './respond.js';
 import { createRouter } from './router.js';
 import { createKeyIssuer, DEFAULT_SELF_SERVICE, type SelfServiceConfig } from './self-service.js';
 import { createStoreCalls } from './store-calls.js';
@@ -92,25 +93,6 @@ function allowedMethods(route: Route): string {
   return route.method === 'POST' ? 'POST, OPTIONS' : 'GET, HEAD, OPTIONS';
 }
 
-/** `text` as a binary string (one character per UTF-8 byte): itself when it is ASCII, as it nearly always is. */
-function binaryOf(text: string): string {
-  for (let i = 0; i < text.length; i++) {
-    if (text.charCodeAt(i) >= 0x80) return Buffer.from(text, 'utf8').toString('latin1');
-  }
-  return text;
-}
-
-/**
- * The body `head` + `data` + `tail`: text when `data` is text; when it is records (their ids, or their kept
- * bytes), a binary string of their stored bytes, written out as `latin1` (docs/performance.md), and then
- * `head` and `tail` must be binary strings too (ASCII is).
- */
-function bodyOf(engine: QueryEngine, data: KeptData, head: string, tail: string): { body: string; binary: boolean } {
-  if (typeof data === 'string') return { body: head + data + tail, binary: false };
-  const records = isRecordIds(data) ? engine.recordsBinary(data) : data.binary;
-  return { body: head + records + tail, binary: true };
-}
-
 /** The path of a target, for the log line even when it is refused (the query is never logged). */
 function rawPath(url: string): string {
   const question = url.indexOf('?');
@@ -132,6 +114,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const plans = planTable(config.freeDailyLimit);
   const freeLimit = plans.free.dailyLimit;
   const cache = new ResponseCache(config.cache);
+  const pool = new BodyPool();
   const router = createRouter(ROUTES);
   const out = createResponder();
   const calls = createStoreCalls(deps.store, config.storeTimeoutMs ?? DEFAULT_STORE_TIMEOUT_MS);
@@ -271,13 +254,18 @@ export function createGateway(deps: GatewayDeps): Gateway {
       delete headers['content-type'];
       return { status: 304, headers, body: null };
     }
-    const { body: envelope, binary } = bodyOf(
-      engine,
-      data,
-      '{"data":',
-      `,"meta":{"cached":${cached}${kept.metaTail}}}`,
-    );
-    return out.withBody(200, headers, envelope, head, binary);
+    const {
+      body: envelope,
+      binary,
+      release,
+    } = bodyOf(engine, pool, data, '{"data":', `,"meta":{"cached":${cached}${kept.metaTail}}}`);
+    const response = out.withBody(200, headers, envelope, head, binary);
+    // HEAD writes no body: the buffer goes back now.
+    if (release !== undefined) {
+      if (response.body === null) release();
+      else response.release = release;
+    }
+    return response;
   }
 
   async function handle(request: GatewayRequest): Promise<GatewayResponse> {
@@ -332,8 +320,9 @@ export function createGateway(deps: GatewayDeps): Gateway {
       return text;
     };
     const reply = await handle({ method: request.method, url: request.url, headers: request.headers, readBody });
+    // Bytes are copied for the Response, so a lent buffer goes back at once.
     const body =
-      reply.binary === true && reply.body !== null ? new Uint8Array(Buffer.from(reply.body, 'latin1')) : reply.body;
+      reply.body === null || (typeof reply.body === 'string' && reply.binary !== true) ? reply.body : bodyBytes(reply);
     return new Response(body, { status: reply.status, headers: reply.headers });
   };
   return Object.assign(gateway, { handle, refuse, cache });

@@ -9,14 +9,30 @@ import { type RateLimitDecision, setRateLimitHeaders } from './rate-limit.js';
 
 /**
  * A response as plain data. `headers` names are lower-case; `body` is null for HEAD, 204 and 304. A body
- * made of the snapshot's records is `binary`: a string of one character per byte (the records' UTF-8 as
- * stored), to be written as `latin1`; any other body is text, written as UTF-8.
+ * made of the snapshot's records is bytes: a buffer lent by the gateway (`body-pool.ts`), which whoever
+ * writes it gives back with `release` once written (or never, when the write was cut short); or, for an
+ * answer kept by the response cache, a `binary` string of one character per byte (the records' UTF-8 as
+ * stored), to be written as `latin1`. Any other body is text, written as UTF-8.
  */
 export interface GatewayResponse {
   status: number;
   headers: Record<string, string>;
-  body: string | null;
+  body: string | Buffer | null;
   binary?: boolean;
+  release?: () => void;
+}
+
+/**
+ * The bytes `reply`'s body writes (text as UTF-8, a binary string as latin1), a copy; a lent buffer is given
+ * back. For whatever does not write to a Node socket: the Web `Response`, tests, the in-process bench.
+ */
+export function bodyBytes(reply: GatewayResponse): Uint8Array<ArrayBuffer> {
+  if (reply.body === null) return new Uint8Array(0);
+  if (typeof reply.body === 'string')
+    return new Uint8Array(Buffer.from(reply.body, reply.binary === true ? 'latin1' : 'utf8'));
+  const bytes = Uint8Array.from(reply.body);
+  reply.release?.();
+  return bytes;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -31,7 +47,7 @@ export interface Responder {
   withBody(
     status: number,
     headers: Record<string, string>,
-    body: string,
+    body: string | Buffer,
     head: boolean,
     binary?: boolean,
   ): GatewayResponse;
@@ -71,12 +87,12 @@ export function createResponder(): Responder {
   function withBody(
     status: number,
     out: Record<string, string>,
-    body: string,
+    body: string | Buffer,
     head: boolean,
     binary = false,
   ): GatewayResponse {
     // An explicit length lets Node send the body in one piece instead of chunked encoding.
-    out['content-length'] = String(binary ? body.length : Buffer.byteLength(body));
+    out['content-length'] = String(typeof body !== 'string' || binary ? body.length : Buffer.byteLength(body));
     const response: GatewayResponse = { status, headers: out, body: head ? null : body };
     if (binary) response.binary = true;
     return response;

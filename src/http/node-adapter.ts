@@ -68,7 +68,12 @@ export function sendGatewayResponse(response: ServerResponse, reply: GatewayResp
   if (cutShort.has(response.req)) reply.headers.connection = 'close';
   response.writeHead(reply.status, reply.headers);
   if (reply.body === null) response.end();
-  else if (reply.binary === true) response.end(reply.body, 'latin1');
+  else if (typeof reply.body !== 'string') {
+    // A lent buffer goes back once the response has finished (written out whole); never, if it is cut.
+    const { release } = reply;
+    if (release === undefined) response.end(reply.body);
+    else response.end(reply.body, () => release());
+  } else if (reply.binary === true) response.end(reply.body, 'latin1');
   else response.end(reply.body);
 }
 

@@ -13,6 +13,7 @@ import { type BlockSkip, createBlockCounts } from './block-counts.js';
 import { createDenseFilters, type DenseFilterOptions } from './dense-filters.js';
 import { createParts, type PartsOptions } from './parts.js';
 import { NameIndex } from '../snapshot/name-lookup.js';
+import { recordPages } from './record-pages.js';
 import { createSearch } from './search.js';
 import type { IdPage, JsonPage, LookupKey, QueryEngine } from './types.js';
 
@@ -93,34 +94,8 @@ export function createQueryEngine(
   const lookup = (name: string): number | undefined => nameIndex.find(name);
   const statsJson = JSON.stringify(stats);
 
-  const recordJson = (id: number) => records.json(id);
-  const pageJson = (ids: readonly number[]) => {
-    const parts = new Array<string>(ids.length);
-    for (let i = 0; i < ids.length; i++) parts[i] = recordJson(ids[i]!);
-    return `[${parts.join(',')}]`;
-  };
-
-  /**
-   * Where a page's records are put together as bytes (`[`, records, commas, `]`), then made one binary
-   * string: a copy per record and one string, where a string per record joined cost two copies and an
-   * allocation per record. Grown to the largest page asked for (at most `limit` records), then reused.
-   */
-  let pageBytes = Buffer.allocUnsafe(64 * 1024);
-  function pageBinary(ids: readonly number[]): string {
-    let size = ids.length + 2; // the brackets and the commas, with a byte to spare
-    for (let i = 0; i < ids.length; i++) size += records.byteLength(ids[i]!);
-    if (size > pageBytes.length) pageBytes = Buffer.allocUnsafe(Math.max(size, pageBytes.length * 2));
-    let at = 0;
-    pageBytes[at++] = 0x5b;
-    for (let i = 0; i < ids.length; i++) {
-      if (i > 0) pageBytes[at++] = 0x2c;
-      at += records.copy(ids[i]!, pageBytes, at);
-    }
-    pageBytes[at++] = 0x5d;
-    return pageBytes.toString('latin1', 0, at);
-  }
-  const recordsBinary = (recordIds: number | readonly number[]): string =>
-    typeof recordIds === 'number' ? records.binary(recordIds) : pageBinary(recordIds);
+  const pages = recordPages(records);
+  const { recordJson, pageJson } = pages;
 
   /** Scratch marks for membership tests while walking an order; a generation number avoids clearing. */
   const marks = new Uint32Array(count);
@@ -329,7 +304,9 @@ export function createQueryEngine(
     lookupIds,
     recordJson,
     pageJson,
-    recordsBinary,
+    recordsBinary: pages.recordsBinary,
+    recordsByteLength: pages.recordsByteLength,
+    copyRecords: pages.copyRecords,
     history: historyOf,
     registry: () => parts.registry(),
     historyJson,

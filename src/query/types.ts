@@ -85,6 +85,13 @@ export interface QueryEngine {
    * number) or a page (ids): a response written as `latin1` sends the stored bytes as they are.
    */
   recordsBinary(records: number | readonly number[]): string;
+  /** The length in bytes of that JSON. */
+  recordsByteLength(records: number | readonly number[]): number;
+  /**
+   * Copy that JSON's bytes into `target` from `at` on (it must have `recordsByteLength` bytes of room there);
+   * returns where they end. A response's body is put together this way in a buffer that goes to the socket.
+   */
+  copyRecords(records: number | readonly number[], target: Buffer, at: number): number;
   /** The whole score history (undefined for a snapshot built before histories), decoded once, compact. */
   history(): HistoryView | undefined;
   /** The registry entries of the scored servers (undefined for a snapshot built without registry data), parsed once. */

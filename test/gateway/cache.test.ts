@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_CACHE_TTL_MS, ResponseCache, type CachedAnswer } from '../../src/gateway/cache.js';
+import { bodyBytes } from '../../src/gateway/respond.js';
 import type { QueryEngine } from '../../src/query/types.js';
 import { loadSnapshot } from '../../src/query/open.js';
 import { buildTestSnapshot, makeRecord } from '../support/records.js';
@@ -83,7 +84,7 @@ describe('meta.cached', () => {
       for (let i = 0; i < 3; i++) {
         const response = await send(url);
         expect(response.status, url).toBe(200);
-        const bytes = Buffer.from(response.body ?? '', response.binary === true ? 'latin1' : 'utf8');
+        const bytes = Buffer.from(bodyBytes(response));
         expect(response.headers['content-length']).toBe(String(bytes.length));
         bodies.push(bytes.toString('utf8'));
       }

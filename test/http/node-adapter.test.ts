@@ -1,13 +1,16 @@
 /**
- * Bodies made of records go out through Node's HTTP layer as their stored UTF-8 bytes (a binary string
- * written as latin1): over a real socket, a record with characters of one to four bytes arrives exactly as
- * the engine holds it, with a Content-Length that is its byte count, whether the answer was computed, made
- * again from the cached ids, or taken from the cached bytes; HEAD gets the same length and no body.
+ * Bodies made of records go out through Node's HTTP layer as their stored UTF-8 bytes (a buffer lent by the
+ * gateway, or a binary string written as latin1): over a real socket, a record with characters of one to
+ * four bytes arrives exactly as the engine holds it, with a Content-Length that is its byte count, whether
+ * the answer was computed, made again from the cached ids, or taken from the cached bytes; HEAD gets the same
+ * length and no body. A lent buffer goes back only once its response has finished, so pages written at
+ * once never share one.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNodeHandler } from '../../src/http/node-adapter.js';
+import { generateRecords } from '../../src/bench/synthetic.js';
+import { createNodeHandler, sendGatewayResponse } from '../../src/http/node-adapter.js';
 import { loadSnapshot } from '../../src/query/open.js';
 import type { QueryEngine } from '../../src/query/types.js';
 import { harness } from '../gateway/harness.js';
@@ -76,5 +79,82 @@ describe('record bodies over HTTP', () => {
     expect(head.response.status).toBe(200);
     expect(head.response.headers.get('content-length')).toBe(String(bytes.length));
     expect(head.bytes.length).toBe(0);
+  });
+});
+
+describe('lent buffers', () => {
+  it('go back once the response has finished, not before', async () => {
+    const released: boolean[] = [];
+    const body = Buffer.from('{"data":[]}');
+    const lending = http.createServer((_request, response) => {
+      let finished = false;
+      response.once('finish', () => (finished = true));
+      sendGatewayResponse(response, {
+        status: 200,
+        headers: { 'content-length': String(body.length) },
+        body,
+        release: () => released.push(finished),
+      });
+    });
+    await new Promise<void>((resolve) => lending.listen(0, '127.0.0.1', resolve));
+    const { port } = lending.address() as AddressInfo;
+    const answer = await fetch(`http://127.0.0.1:${port}/`);
+    expect(await answer.text()).toBe('{"data":[]}');
+    await new Promise((resolve) => lending.close(resolve));
+    expect(released).toEqual([true]);
+  });
+
+  it('are never shared by pages written at once: each arrives as the engine makes it', async () => {
+    const records = generateRecords(300, 5);
+    const many = await loadSnapshot(await buildTestSnapshot(records));
+    const h = await harness({ engine: many, config: { freeDailyLimit: 1000 } });
+    const pages = http.createServer(createNodeHandler(h.gateway));
+    await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
+    const { port } = pages.address() as AddressInfo;
+    const queries = Array.from({ length: 120 }, (_, i) => ({
+      limit: 1 + (i % 17),
+      offset: (i * 7) % 280,
+      sort: i % 2 === 0 ? 'name' : 'trust_score',
+    }));
+    const bodies = await Promise.all(
+      queries.map(async ({ limit, offset, sort }) => {
+        const url = `http://127.0.0.1:${port}/v1/servers?limit=${limit}&offset=${offset}&sort=${sort}`;
+        const answer = await fetch(url, { headers: { 'x-api-key': h.key } });
+        return (await answer.json()) as { data: unknown[] };
+      }),
+    );
+    await new Promise((resolve) => pages.close(resolve));
+    queries.forEach(({ limit, offset, sort }, i) => {
+      const expected = many.listJson({ limit, offset, sort: sort as 'name', order: 'desc' });
+      expect(bodies[i]!.data).toEqual(JSON.parse(expected.json));
+    });
+    many.close();
+  });
+
+  it('are not lent again until given back', async () => {
+    const h = await harness({ engine });
+    const request = { method: 'GET', headers: { get: (name: string) => (name === 'x-api-key' ? h.key : null) } };
+    const first = await h.gateway.handle({ ...request, url: '/v1/servers?sort=name' });
+    const second = await h.gateway.handle({ ...request, url: '/v1/servers?sort=trust_score' });
+    const bytesOf = (reply: typeof first) => reply.body as Buffer;
+    expect(bytesOf(second).buffer).not.toBe(bytesOf(first).buffer);
+    const text = bytesOf(first).toString('utf8');
+    first.release?.();
+    const third = await h.gateway.handle({ ...request, url: '/v1/servers?sort=popularity' });
+    expect(bytesOf(third).buffer).toBe(bytesOf(first).buffer); // reused once given back
+    expect(bytesOf(second).toString('utf8')).toContain('"cached":false');
+    expect(text).toContain('"data":[');
+  });
+
+  it('go back at once for HEAD, which writes no body', async () => {
+    const h = await harness({ engine });
+    const reply = await h.gateway.handle({
+      method: 'HEAD',
+      url: '/v1/servers?sort=name',
+      headers: { get: (name) => (name === 'x-api-key' ? h.key : null) },
+    });
+    expect(reply.status).toBe(200);
+    expect(reply.body).toBeNull();
+    expect(reply.release).toBeUndefined();
   });
 });
