@@ -34,8 +34,15 @@ export function hashKey(key: string): string {
  * many leading characters matched.
  */
 export function hashesEqual(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  return timingSafeEqual(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+  return hashBytesEqual(hashBytes(a), hashBytes(b));
+}
+
+/** A hash as the bytes `hashBytesEqual` compares: made once for a hash compared on every request. */
+export const hashBytes = (hash: string): Buffer => Buffer.from(hash, 'utf8');
+
+/** `hashesEqual` on hashes already made bytes (`hashBytes`), in constant time. */
+export function hashBytesEqual(a: Buffer, b: Buffer): boolean {
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 /** The short, non-secret handle of a key: the first 8 hex characters of its hash. */
