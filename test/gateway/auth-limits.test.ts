@@ -124,6 +124,16 @@ describe('keys and plans', () => {
     expect(limitsOf(response)).toMatchObject({ limit: '3', remaining: '2' });
   });
 
+  it('refuses a key that is neither an API_KEYS key nor in the store, and takes both that are', async () => {
+    const plain = generateKey();
+    const h = await harness({ config: { apiKeyHashes: [hashKey(plain)] } });
+    const refused = await h.call('/v1/stats', { key: generateKey() });
+    expect(refused.status).toBe(401);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('invalid_api_key');
+    expect((await h.call('/v1/stats', { key: plain })).status).toBe(200);
+    expect((await h.call('/v1/stats')).status).toBe(200); // the harness's key, from the store
+  });
+
   it('applies FREE_DAILY_LIMIT to free keys and to the limit reported without a key', async () => {
     const h = await harness({ config: { freeDailyLimit: 7 } });
     expect((await h.call('/v1/stats')).headers.get('x-ratelimit-limit')).toBe('7');
