@@ -10,9 +10,9 @@
  * the id. Matches beyond that (ids from 2^24, or over 2^20 distinct relevances) are left to the caller's
  * comparator, which gives the same order.
  *
- * A search for a server's id matches a dozen records or so, where the packed numbers' two native sorts cost
- * more in setting up than in sorting (a seventh of such a search in process): a few matches are ranked by
- * insertion instead (`rankFew`), in the same order.
+ * A search's first pages ask for a few dozen of its matches (a search for a server's id matches a dozen or a
+ * few hundred), where the packed numbers' two native sorts cost more in setting up than in sorting (a seventh
+ * of such a search in process): they are kept by insertion instead (`rankFew`), in the same order.
  */
 
 const ID_BITS = 2 ** 24;
@@ -101,13 +101,15 @@ export function rankByKeys(
   return best;
 }
 
-/** Matches few enough for `rankFew`. */
-export const FEW_MATCHES = 32;
+/** Pages (offset + limit) short enough for `rankFew`, whatever the number of matches. */
+export const FEW_RANKED = 64;
 
 /**
  * The ids of the best `k` of `ids` (each with its relevance in `scores`), in the order `rankByKeys` gives,
- * sorted by insertion with the comparison written out: no sort to set up, no call per comparison. For at
- * most FEW_MATCHES matches (quadratic past that).
+ * kept by insertion in a list of at most `k`: a match not better than the list's last, once it is full, is
+ * passed over with one comparison. With the comparison written out there is no sort to set up and no call
+ * per comparison: for a search's first pages (k up to FEW_RANKED), matches one by one cost about one
+ * comparison each, and the few that enter the list a shift of at most `k`.
  */
 export function rankFew(
   ids: ArrayLike<number>,
@@ -116,29 +118,30 @@ export function rankFew(
   trustScore: ArrayLike<number>,
   exact?: (id: number) => boolean,
 ): number[] {
-  const order: number[] = [];
-  for (let i = 0; i < ids.length; i++) {
+  /** Whether match `i` comes before match `j`. */
+  const before = (i: number, j: number): boolean => {
     const x = ids[i]!;
+    const y = ids[j]!;
     const xExact = exact !== undefined && exact(x);
-    let at = order.length;
-    while (at > 0) {
-      const j = order[at - 1]!;
-      const y = ids[j]!;
-      const yExact = exact !== undefined && exact(y);
-      const xFirst =
-        xExact !== yExact
-          ? xExact
-          : scores[i] !== scores[j]
-            ? scores[i]! > scores[j]!
-            : trustScore[x] !== trustScore[y]
-              ? trustScore[x]! > trustScore[y]!
-              : x < y;
-      if (!xFirst) break;
+    const yExact = exact !== undefined && exact(y);
+    if (xExact !== yExact) return xExact;
+    if (scores[i] !== scores[j]) return scores[i]! > scores[j]!;
+    if (trustScore[x] !== trustScore[y]) return trustScore[x]! > trustScore[y]!;
+    return x < y;
+  };
+  const kept: number[] = [];
+  if (k <= 0) return kept;
+  for (let i = 0; i < ids.length; i++) {
+    const full = kept.length === k;
+    if (full && !before(i, kept[k - 1]!)) continue;
+    // The slot it may take: a new one, or the last one's when the list is full (the last one leaves).
+    let at = full ? k - 1 : kept.length;
+    while (at > 0 && before(i, kept[at - 1]!)) {
+      kept[at] = kept[at - 1]!;
       at--;
     }
-    order.splice(at, 0, i);
+    kept[at] = i;
   }
-  const best = new Array<number>(Math.min(k, order.length));
-  for (let n = 0; n < best.length; n++) best[n] = ids[order[n]!]!;
-  return best;
+  for (let n = 0; n < kept.length; n++) kept[n] = ids[kept[n]!]!;
+  return kept;
 }

@@ -6,7 +6,7 @@
 import { LIMITS } from '../model/schema.js';
 import { exactKey } from '../snapshot/search-index.js';
 import type { SnapshotParts } from './parts.js';
-import { FEW_MATCHES, newRankScratch, rankByKeys, rankFew } from './rank-keys.js';
+import { FEW_RANKED, newRankScratch, rankByKeys, rankFew } from './rank-keys.js';
 import { topK } from './top-k.js';
 import type { SearchField } from './types.js';
 import { matchBuffers, type MatchBuffers, type WordMatches } from './word-index.js';
@@ -122,7 +122,7 @@ export function createSearch(count: number, parts: Pick<SnapshotParts, 'lists' |
     for (const id of nameIndex.exact(key)) exactMarks[id] = mark;
     const exact = (i: number) => exactMarks[ids[i]!] === mark;
     const exactId = (id: number) => exactMarks[id] === mark;
-    if (ids.length <= FEW_MATCHES) return rankFew(ids, k, scores, trustScore, exactId);
+    if (k <= FEW_RANKED) return rankFew(ids, k, scores, trustScore, exactId);
     if (rankAllByKeys(k, ids.length)) {
       const all = rankByKeys(allItems(ids.length), k, ids, scores, trustScore, exactId, rankScratch);
       if (all !== undefined) return all;
