@@ -101,6 +101,28 @@ export function rankByKeys(
   return best;
 }
 
+/**
+ * The order of a search's matches, the one every ranking here gives (the packed numbers encode it): as a
+ * comparison of positions `i` and `j` in `ids` and `scores`, negative when `i` comes first. Exact id matches
+ * (`exact`) first, then higher relevance, then higher trust score, then lower record id (name order).
+ */
+export function matchOrder(
+  ids: ArrayLike<number>,
+  scores: ArrayLike<number>,
+  trustScore: ArrayLike<number>,
+  exact?: (id: number) => boolean,
+): (i: number, j: number) => number {
+  return (i, j) => {
+    const x = ids[i]!;
+    const y = ids[j]!;
+    if (exact !== undefined) {
+      const exactFirst = Number(exact(y)) - Number(exact(x));
+      if (exactFirst !== 0) return exactFirst;
+    }
+    return scores[j]! - scores[i]! || trustScore[y]! - trustScore[x]! || x - y;
+  };
+}
+
 /** Pages (offset + limit) short enough for `rankFew`, whatever the number of matches. */
 export const FEW_RANKED = 64;
 
@@ -118,17 +140,8 @@ export function rankFew(
   trustScore: ArrayLike<number>,
   exact?: (id: number) => boolean,
 ): number[] {
-  /** Whether match `i` comes before match `j`. */
-  const before = (i: number, j: number): boolean => {
-    const x = ids[i]!;
-    const y = ids[j]!;
-    const xExact = exact !== undefined && exact(x);
-    const yExact = exact !== undefined && exact(y);
-    if (xExact !== yExact) return xExact;
-    if (scores[i] !== scores[j]) return scores[i]! > scores[j]!;
-    if (trustScore[x] !== trustScore[y]) return trustScore[x]! > trustScore[y]!;
-    return x < y;
-  };
+  const order = matchOrder(ids, scores, trustScore, exact);
+  const before = (i: number, j: number): boolean => order(i, j) < 0;
   const kept: number[] = [];
   if (k <= 0) return kept;
   for (let i = 0; i < ids.length; i++) {

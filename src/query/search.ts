@@ -6,7 +6,7 @@
 import { LIMITS } from '../model/schema.js';
 import { exactKey } from '../snapshot/search-index.js';
 import type { SnapshotParts } from './parts.js';
-import { FEW_RANKED, newRankScratch, rankByKeys, rankFew } from './rank-keys.js';
+import { FEW_RANKED, matchOrder, newRankScratch, rankByKeys, rankFew } from './rank-keys.js';
 import { topK } from './top-k.js';
 import type { SearchField } from './types.js';
 import { matchBuffers, type MatchBuffers, type WordMatches } from './word-index.js';
@@ -130,16 +130,7 @@ export function createSearch(count: number, parts: Pick<SnapshotParts, 'lists' |
     const best = topK(
       ids.length,
       k,
-      (a, b) => {
-        const x = ids[a]!;
-        const y = ids[b]!;
-        return (
-          Number(exactMarks[y] === mark) - Number(exactMarks[x] === mark) ||
-          scores[b]! - scores[a]! ||
-          trustScore[y]! - trustScore[x]! ||
-          x - y
-        );
-      },
+      matchOrder(ids, scores, trustScore, exactId),
       // A lower relevance never beats the page's worst unless exactness decides.
       (item, worst) => scores[item]! < scores[worst]! && exact(item) === exact(worst),
     );
@@ -155,14 +146,11 @@ export function createSearch(count: number, parts: Pick<SnapshotParts, 'lists' |
       const all = rankByKeys(kept, k, ids, scores, trustScore, undefined, rankScratch);
       if (all !== undefined) return all;
     }
+    const order = matchOrder(ids, scores, trustScore);
     const best = topK(
       kept.length,
       k,
-      (a, b) => {
-        const i = kept[a]!;
-        const j = kept[b]!;
-        return scores[j]! - scores[i]! || trustScore[ids[j]!]! - trustScore[ids[i]!]! || ids[i]! - ids[j]!;
-      },
+      (a, b) => order(kept[a]!, kept[b]!),
       (item, worst) => scores[kept[item]!]! < scores[kept[worst]!]!,
     );
     return best.map((i) => ids[kept[i]!]!);
