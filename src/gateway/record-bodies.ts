@@ -18,7 +18,7 @@ import { isRecordIds, type KeptData } from './cache.js';
 const BUFFER_BYTES = 64 * 1024;
 /** Buffers kept for reuse: one per response being written at once, about. */
 const MAX_FREE = 64;
-/** A larger buffer (a page of 200 records) is not kept: a few of them would be megabytes held for nothing. */
+/** A buffer past this (a page of 200 long records) is not kept: a few of them would be megabytes held for nothing. */
 const MAX_KEPT_BYTES = 256 * 1024;
 
 export class BodyPool {
