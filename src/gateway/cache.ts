@@ -8,14 +8,17 @@
  * exactly when the body came from here.
  *
  * An answer made of the snapshot's records (Get Server, a list or search page) is kept at first as their
- * ids, a few bytes, and as their bytes once it is asked for a second time (`keepData`). Most answers of a
- * scan (a crawler walking every server, a dashboard paging through filters) are asked for once: kept as
- * text, each would live long enough in the JS heap to be copied out of its young generation and die in the
- * old one, and under such a load that made the heap grow past 300 MB and cost a third of the throughput
- * (docs/performance.md, "The response cache"). An answer asked for again is read from the records once
- * more, then served from its bytes (a binary string), which go into the response as they are.
+ * ids, a few bytes, outside the JS heap (`first-asks.ts`), and as their bytes once it is asked for a second
+ * time (`keepData`). Most answers of a scan (a crawler walking every server, a dashboard paging through
+ * filters) are asked for once: kept as text, each would live long enough in the JS heap to be copied out of
+ * its young generation and die in the old one, and under such a load that made the heap grow past 300 MB
+ * and cost a third of the throughput; kept as ids in the map, their entries still cost a sixth of an
+ * uncached list's time (docs/performance.md, "The response cache"). An answer asked for again is read from
+ * the records once more, then served from its bytes (a binary string), which go into the response as they
+ * are.
  */
 import type { RecordIds } from '../api/route.js';
+import { FirstAskStore } from './first-asks.js';
 
 /** The upper bound the specification allows. */
 export const MAX_CACHE_TTL_MS = 3_600_000;
@@ -82,6 +85,10 @@ interface Entry {
  * An LRU map with expiry: a Map for lookup and a doubly linked list for recency. Eviction takes the list's
  * oldest end; it never iterates the Map, whose iteration walks past every deleted slot not yet compacted
  * (with a full cache turning over, that made each insertion cost 11 to 14 µs instead of well under one).
+ *
+ * In front of it, answers of records asked for once are kept in a `FirstAskStore` (`first-asks.ts`), off
+ * the JS heap, up to as many as `maxEntries` in a ring of a sixteenth of `maxBytes`; asked for again, one
+ * moves into the map with the expiry it had. One too large for that store goes to the map at once.
  */
 export class ResponseCache {
   private readonly entries = new Map<string, Entry>();
@@ -89,16 +96,24 @@ export class ResponseCache {
   private newest: Entry | undefined;
   private bytes = 0;
   private readonly options: CacheOptions;
+  private readonly firstAsks: FirstAskStore | undefined;
 
   constructor(options: Partial<CacheOptions> = {}) {
     const merged = { ...DEFAULT_CACHE_OPTIONS, ...options };
     this.options = { ...merged, ttlMs: Math.min(merged.ttlMs, MAX_CACHE_TTL_MS) };
+    if (this.enabled) {
+      this.firstAsks = new FirstAskStore({ ringBytes: this.options.maxBytes / 16, entries: this.options.maxEntries });
+    }
+  }
+
+  private get enabled(): boolean {
+    return this.options.maxEntries >= 1 && this.options.ttlMs > 0;
   }
 
   /** The live answer for `key`, or undefined (absent or expired). */
   get(key: string, nowMs: number): CachedAnswer | undefined {
     const entry = this.entries.get(key);
-    if (entry === undefined) return undefined;
+    if (entry === undefined) return this.askedAgain(key, nowMs);
     if (entry.expiresAtMs <= nowMs) {
       this.remove(entry);
       return undefined;
@@ -108,17 +123,37 @@ export class ResponseCache {
     return entry.answer;
   }
 
+  /** An answer of records asked for the second time: out of the first-ask store, into the map. */
+  private askedAgain(key: string, nowMs: number): CachedAnswer | undefined {
+    const kept = this.firstAsks?.take(key, nowMs - this.options.ttlMs);
+    if (kept === undefined) return undefined;
+    const answer: CachedAnswer = { etag: kept.etag, data: kept.ids, metaTail: kept.metaTail };
+    this.keep(key, answer, kept.keptAtMs + this.options.ttlMs);
+    return answer;
+  }
+
   /** Keep `answer` under `key`; evicts the least recently used entries past either bound. */
   set(key: string, answer: CachedAnswer, nowMs: number): void {
+    const { data } = answer;
+    if (this.firstAsks !== undefined && isRecordIds(data)) {
+      const previous = this.entries.get(key);
+      if (previous !== undefined) this.remove(previous);
+      if (this.firstAsks.put(key, { etag: answer.etag, ids: data, metaTail: answer.metaTail }, nowMs)) return;
+    }
+    this.keep(key, answer, nowMs + this.options.ttlMs);
+  }
+
+  /** Keep `answer` under `key` in the map until `expiresAtMs`. */
+  private keep(key: string, answer: CachedAnswer, expiresAtMs: number): void {
     const size = sizeOf(key, answer);
     // One answer bigger than a quarter of the budget would flush everything else for little gain.
-    if (!this.fits(size) || this.options.maxEntries < 1 || this.options.ttlMs <= 0) return;
+    if (!this.fits(size) || !this.enabled) return;
     const previous = this.entries.get(key);
     if (previous !== undefined) this.remove(previous);
     const entry: Entry = {
       key,
       answer,
-      expiresAtMs: nowMs + this.options.ttlMs,
+      expiresAtMs,
       size,
       older: undefined,
       newer: undefined,
@@ -184,8 +219,14 @@ export class ResponseCache {
     this.bytes -= entry.size;
   }
 
+  /** Entries in the map. */
   get size(): number {
     return this.entries.size;
+  }
+
+  /** Answers of records asked for once, in the first-ask store. */
+  get firstAskCount(): number {
+    return this.firstAsks?.size ?? 0;
   }
 
   get totalBytes(): number {
@@ -193,6 +234,7 @@ export class ResponseCache {
   }
 
   clear(): void {
+    this.firstAsks?.clear();
     this.entries.clear();
     this.oldest = undefined;
     this.newest = undefined;

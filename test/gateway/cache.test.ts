@@ -34,7 +34,7 @@ describe('meta.cached', () => {
     expect(h.logs.map((line) => line.cached)).toEqual([false, true, false, true, false, true, false, true]);
   });
 
-  it('keeps an answer of records as their ids until it is asked for again, then as their bytes', async () => {
+  it('keeps an answer of records as its ids, off the heap, until it is asked for again, then as its bytes', async () => {
     const h = await harness();
     // Bytes (a binary string) as their text, to compare with the bodies.
     const kept = () =>
@@ -47,19 +47,48 @@ describe('meta.cached', () => {
     const bodies = [];
     for (let i = 0; i < 3; i++) {
       bodies.push(await envelopeOf(await h.call(path)));
-      if (i === 0)
-        expect(kept()).toEqual([expect.any(Array)]); // the page's ids, not its text
-      else expect(kept()).toEqual([JSON.stringify(bodies[0]!.data)]);
+      if (i === 0) {
+        // The page's ids, in the first-ask store: nothing in the map.
+        expect(kept()).toEqual([]);
+        expect(h.gateway.cache.firstAskCount).toBe(1);
+      } else {
+        expect(kept()).toEqual([JSON.stringify(bodies[0]!.data)]);
+        expect(h.gateway.cache.firstAskCount).toBe(0);
+      }
     }
     expect(bodies.map((body) => body.meta.cached)).toEqual([false, true, true]);
     expect(bodies[1]!.data).toEqual(bodies[0]!.data);
     expect(bodies[2]!.data).toEqual(bodies[0]!.data);
+    expect({ ...bodies[1]!.meta, cached: false }).toEqual(bodies[0]!.meta);
     // One record: its id, then its bytes.
     await h.call('/v1/servers/com.example/mcp');
-    expect(kept()[1]).toEqual(expect.any(Number));
+    expect(kept()).toHaveLength(1);
+    expect(h.gateway.cache.firstAskCount).toBe(1);
     const again = await envelopeOf(await h.call('/v1/servers/com.example/mcp'));
     expect(again.meta.cached).toBe(true);
     expect(kept()[1]).toBe(JSON.stringify(again.data));
+  });
+
+  it('keeps an answer of records in the map at once when it is too large for the first-ask store', async () => {
+    // A sixteenth of 4 KB is a ring of 256 bytes; its entries are at most 4 bytes, less than any answer.
+    const h = await harness({ config: { cache: { maxBytes: 4096 } } });
+    const first = await envelopeOf(await h.call('/v1/servers?limit=2'));
+    expect(h.gateway.cache.firstAskCount).toBe(0);
+    expect(cacheEntries(h.gateway.cache).map((entry) => entry.data)).toEqual([expect.any(Array)]);
+    const second = await envelopeOf(await h.call('/v1/servers?limit=2'));
+    expect([first.meta.cached, second.meta.cached]).toEqual([false, true]);
+    expect(second.data).toEqual(first.data);
+  });
+
+  it('keeps an answer asked for again no longer than it would have been kept at first', async () => {
+    const h = await harness();
+    await h.call('/v1/servers?limit=2');
+    h.clock.now = NOW + MAX_CACHE_TTL_MS - 2;
+    expect((await envelopeOf(await h.call('/v1/servers?limit=2'))).meta.cached).toBe(true);
+    h.clock.now = NOW + MAX_CACHE_TTL_MS - 1;
+    expect((await envelopeOf(await h.call('/v1/servers?limit=2'))).meta.cached).toBe(true);
+    h.clock.now = NOW + MAX_CACHE_TTL_MS;
+    expect((await envelopeOf(await h.call('/v1/servers?limit=2'))).meta.cached).toBe(false);
   });
 
   it('answers records as their stored UTF-8 bytes, the length exact, the same on every request', async () => {
