@@ -18,12 +18,11 @@
  * load tool, not the server, limits the bare server's rate (on a busy host). Cold starts: `--only cold,stalls`.
  * `benchHttp` is exported for `npm run bench`.
  */
-import { type ChildProcess, spawn, spawnSync, type SpawnOptions } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
-import { availableParallelism, tmpdir } from 'node:os';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { generateRecords } from '../src/bench/synthetic.js';
 import { splitName } from '../src/model/schema.js';
@@ -31,8 +30,7 @@ import { writeSnapshot } from '../src/snapshot/build.js';
 import { autocannon, type AutocannonRequest } from './lib/autocannon.js';
 import { benchCases, type Paths } from './lib/bench-paths.js';
 import { judged } from './bench-targets.js';
-
-const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+import { cpuMs, isPinned, pinLoadTool, spawnPinned, startServer, unpinLoadTool } from './lib/pinned-servers.js';
 
 export interface HttpBenchOptions {
   records?: number;
@@ -65,21 +63,6 @@ export interface HttpBenchResult {
   rows: HttpBenchRow[];
 }
 
-/** User plus system CPU time of process `pid` so far, in ms (Linux `/proc`), or NaN. */
-async function cpuMs(pid: number | undefined): Promise<number> {
-  try {
-    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th, in clock ticks.
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-  } catch {
-    return Number.NaN;
-  }
-}
-
-/** Clock ticks per second, as `getconf CLK_TCK` says (100 on Linux). */
-const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
-
 async function load(
   url: string,
   paths: Paths,
@@ -102,24 +85,6 @@ async function load(
   };
 }
 
-/**
- * With `taskset`, every server runs on core 0 and this process (the load tool) on core 1, so the load tool
- * does not take the server's time, alike for the bare server and the real one.
- */
-const hasTaskset = spawnSync('taskset', ['-c', '0', 'true'], { stdio: 'ignore' }).status === 0;
-let pinned = false;
-
-/** Pin this process to `cores` (`taskset -pc`); children spawned later inherit it, so undo it when done. */
-function pinSelf(cores: string): boolean {
-  return hasTaskset && spawnSync('taskset', ['-pc', cores, String(process.pid)], { stdio: 'ignore' }).status === 0;
-}
-
-function spawnPinned(args: string[], options: SpawnOptions): ChildProcess {
-  return pinned
-    ? spawn('taskset', ['-c', '0', process.execPath, ...args], options)
-    : spawn(process.execPath, args, options);
-}
-
 /** A bare node:http server in its own process, answering one constant JSON body. */
 async function startBareServer(): Promise<{ url: string; pid: number | undefined; stop: () => void }> {
   const source = `
@@ -139,38 +104,6 @@ async function startBareServer(): Promise<{ url: string; pid: number | undefined
     child.once('exit', (code) => reject(new Error(`the bare server exited with ${code}`)));
   });
   return { url: `http://127.0.0.1:${port}`, pid: child.pid, stop: () => child.kill('SIGTERM') };
-}
-
-/**
- * The real server (`node dist/serve.mjs`, as `npm start` runs it) with its stdout (a JSON line per request) going
- * to a file, as under a process manager. Not a pipe into this process: reading 1 MB/s of log lines here
- * would take CPU from the load tool on a two-core machine and slow both ends.
- */
-async function startServer(
-  env: Record<string, string>,
-  logFile: string,
-): Promise<{ url: string; pid: number | undefined; stop: () => Promise<void> }> {
-  const out = await open(logFile, 'w');
-  const child = spawnPinned([path.join('dist', 'serve.mjs')], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...env },
-    stdio: ['ignore', out.fd, 'inherit'],
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  try {
-    const started = Date.now();
-    for (;;) {
-      if (child.exitCode !== null)
-        throw new Error(`the server exited with ${child.exitCode}: ${await readFile(logFile, 'utf8')}`);
-      const match = /Listening on (http:\/\/\S+)/.exec(await readFile(logFile, 'utf8'));
-      if (match?.[1])
-        return { url: match[1], pid: child.pid, stop: async () => void (child.kill('SIGTERM'), await exited) };
-      if (Date.now() - started > 60_000) throw new Error('the server did not start within 60 s');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  } finally {
-    await out.close();
-  }
 }
 
 /** One round: the bare server twice, then every case on a fresh server (an empty response cache). */
@@ -220,7 +153,7 @@ export async function benchHttp(options: HttpBenchOptions = {}): Promise<HttpBen
   const rounds = Math.max(1, options.rounds ?? 1);
 
   const dir = await mkdtemp(path.join(tmpdir(), 'mts-bench-http-'));
-  pinned = pinSelf('1');
+  pinLoadTool();
   try {
     const snapshotDir = path.join(dir, 'snapshot');
     // Only the names stay in this process: the records would make the load tool's heap, and its pauses, big.
@@ -248,7 +181,7 @@ export async function benchHttp(options: HttpBenchOptions = {}): Promise<HttpBen
     });
     return { records, connections, seconds, rounds, rows };
   } finally {
-    if (pinned) pinSelf(`0-${Math.max(1, availableParallelism() - 1)}`);
+    unpinLoadTool();
     await rm(dir, { recursive: true, force: true });
   }
 }
@@ -256,7 +189,7 @@ export async function benchHttp(options: HttpBenchOptions = {}): Promise<HttpBen
 /** The result as a table, with a verdict per target. */
 export function formatHttpBench(result: HttpBenchResult): string {
   const lines = [
-    `${result.records.toLocaleString('en-US')} records, autocannon ${result.connections} connections, ${result.seconds} s per case, \`node dist/serve.mjs\`${pinned ? ', servers pinned to core 0 and the load tool to core 1' : ''}${result.rounds > 1 ? `; each row the median of ${result.rounds} rounds (each round: the bare server, then a fresh server)` : ''}`,
+    `${result.records.toLocaleString('en-US')} records, autocannon ${result.connections} connections, ${result.seconds} s per case, \`node dist/serve.mjs\`${isPinned() ? ', servers pinned to core 0 and the load tool to core 1' : ''}${result.rounds > 1 ? `; each row the median of ${result.rounds} rounds (each round: the bare server, then a fresh server)` : ''}`,
     '',
     "| case | req/s | p50 ms | p99 ms | of bare | target | server CPU µs/request | bare's CPU per request ÷ this |",
     '|---|---:|---:|---:|---:|---|---:|---:|',
