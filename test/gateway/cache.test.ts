@@ -263,6 +263,26 @@ describe('ResponseCache', () => {
     expect(cache.size).toBe(0);
   });
 
+  it('keeps at most 32,768 answers asked for once, in 4 MB, by default', () => {
+    const cache = new ResponseCache();
+    const page = Array.from({ length: 20 }, (_, i) => i);
+    const keep = (count: number, ids: number | number[]) => {
+      for (let i = 0; i < count; i++) {
+        cache.set(`snapshot\nlist\n${i}`, { etag: 'W/"abc-1"', data: ids, metaTail: ',"total":20' }, 0);
+      }
+    };
+    // Entries of 56 bytes (a 12-byte header, key, ETag and meta in 52, one id), 2.2 MB in all: the table's
+    // 32,768 slots are the bound.
+    keep(40_000, 1);
+    expect(cache.firstAskCount).toBeLessThanOrEqual(32_768);
+    expect(cache.firstAskCount).toBeGreaterThan(30_000);
+    // Entries of 132 bytes (52, and 20 ids): the ring's 4 MB, 31,775 of them, is the bound.
+    keep(80_000, page);
+    expect(cache.firstAskCount).toBeLessThanOrEqual(Math.floor((4 * 1024 * 1024) / 132));
+    expect(cache.firstAskCount).toBeGreaterThan(25_000);
+    expect(cache.size).toBe(0);
+  });
+
   it('replaces an entry under the same key without counting it twice', () => {
     const cache = new ResponseCache();
     cache.set('a', answer('12345'), 0);
