@@ -7,10 +7,11 @@
  * `/tmp/dist-before`, and compile again after it). Every build's server runs at once on one synthetic
  * snapshot (core 0, the load tool on core 1), each with the HTTP benchmark's requests (`lib/bench-paths.ts`);
  * the load goes to each in turn in bursts of `--burst` seconds, the order turning every round, so the host's
- * mood of the moment falls alike on all of them. A burst's figure is the server's CPU time (from /proc) over
+ * mood of the moment falls alike on all of them. Each build's server answers every case in turn, as in the
+ * HTTP bench, and its RSS is read after each case. A burst's figure is the server's CPU time (from /proc) over
  * the requests it answered; a round's ratio is a build's figure over the first build's, and the median of
  * those ratios is the comparison. HTTP runs minutes apart moved by a fifth and more with this host; two
- * identical builds compared this way differ by about 2% (docs/performance.md, "The response cache").
+ * identical builds compared this way differed by up to about 3% (docs/performance.md, "Comparing builds").
  */
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -23,7 +24,7 @@ import { splitName } from '../src/model/schema.js';
 import { writeSnapshot } from '../src/snapshot/build.js';
 import { autocannon } from './lib/autocannon.js';
 import { benchCases, type Paths } from './lib/bench-paths.js';
-import { cpuMs, pinLoadTool, startServer, unpinLoadTool } from './lib/pinned-servers.js';
+import { cpuMs, pinLoadTool, rssMiB, startServer, unpinLoadTool } from './lib/pinned-servers.js';
 import { runMain } from './lib/main.js';
 
 const KEY = 'mts_bench_compare_0123456789abcdef01234567';
@@ -91,15 +92,16 @@ async function main(): Promise<void> {
         "round's figure over the first build's, with its quartiles",
     );
     console.log('');
-    console.log('| case | build | µs a request (median burst) | ratio to the first |');
-    console.log('|---|---|---:|---:|');
-    for (const benchCase of cases) {
-      const servers = [];
-      try {
-        for (const [i, dist] of positionals.entries()) {
-          const env = { SNAPSHOT_DIR: snapshotDir, API_KEYS: KEY, FREE_DAILY_LIMIT: '1000000000', STORE: 'memory' };
-          servers.push(await startServer(env, path.join(dir, `server-${i}.log`), path.resolve(dist)));
-        }
+    console.log('| case | build | µs a request (median burst) | ratio to the first | server RSS after, MiB |');
+    console.log('|---|---|---:|---:|---:|');
+    // One server a build for every case, as in the HTTP bench: the later cases find what the earlier left.
+    const servers: Awaited<ReturnType<typeof startServer>>[] = [];
+    try {
+      for (const [i, dist] of positionals.entries()) {
+        const env = { SNAPSHOT_DIR: snapshotDir, API_KEYS: KEY, FREE_DAILY_LIMIT: '1000000000', STORE: 'memory' };
+        servers.push(await startServer(env, path.join(dir, `server-${i}.log`), path.resolve(dist)));
+      }
+      for (const benchCase of cases) {
         const streams = servers.map(() => benchCase.paths());
         // Warm-up: every server loads its parts and compiles its hot paths before anything counts.
         for (const [i, server] of servers.entries()) await burst(server, streams[i]!, 2);
@@ -117,12 +119,13 @@ async function main(): Promise<void> {
           const ratios = figures[i]!.map((value, round) => value / figures[0]![round]!).sort((a, b) => a - b);
           const quartiles = `${ratios[Math.floor(ratios.length / 4)]!.toFixed(3)}–${ratios[Math.floor((ratios.length * 3) / 4)]!.toFixed(3)}`;
           const ratio = i === 0 ? '1' : `${median(ratios).toFixed(3)} (${quartiles})`;
-          console.log(`| ${benchCase.name} | ${dist} | ${median(figures[i]!).toFixed(1)} | ${ratio} |`);
+          const rss = (await rssMiB(servers[i]!.pid)).toFixed(0);
+          console.log(`| ${benchCase.name} | ${dist} | ${median(figures[i]!).toFixed(1)} | ${ratio} | ${rss} |`);
         }
-        if (failures > 0) console.log(`| ${benchCase.name}: ${failures} requests failed | | | |`);
-      } finally {
-        for (const server of servers) await server.stop();
+        if (failures > 0) console.log(`| ${benchCase.name}: ${failures} requests failed | | | | |`);
       }
+    } finally {
+      for (const server of servers) await server.stop();
     }
   } finally {
     unpinLoadTool();

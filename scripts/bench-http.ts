@@ -30,7 +30,7 @@ import { writeSnapshot } from '../src/snapshot/build.js';
 import { autocannon, type AutocannonRequest } from './lib/autocannon.js';
 import { benchCases, type Paths } from './lib/bench-paths.js';
 import { judged } from './bench-targets.js';
-import { cpuMs, isPinned, pinLoadTool, spawnPinned, startServer, unpinLoadTool } from './lib/pinned-servers.js';
+import { cpuMs, isPinned, pinLoadTool, rssMiB, spawnPinned, startServer, unpinLoadTool } from './lib/pinned-servers.js';
 
 export interface HttpBenchOptions {
   records?: number;
@@ -61,6 +61,8 @@ export interface HttpBenchResult {
   seconds: number;
   rounds: number;
   rows: HttpBenchRow[];
+  /** The server's RSS once it has answered every case (the median round's), in MiB; NaN without /proc. */
+  rssAfterMiB: number;
 }
 
 async function load(
@@ -112,7 +114,7 @@ async function benchRound(
   dir: string,
   cases: ReturnType<typeof benchCases>,
   options: { seconds: number; connections: number; headers: Record<string, string>; key: string },
-): Promise<HttpBenchRow[]> {
+): Promise<{ rows: HttpBenchRow[]; rssAfterMiB: number }> {
   const { seconds, connections, headers, key } = options;
   const rows: HttpBenchRow[] = [];
   const bare = await startBareServer();
@@ -134,15 +136,17 @@ async function benchRound(
     { SNAPSHOT_DIR: snapshotDir, API_KEYS: key, FREE_DAILY_LIMIT: '1000000000' },
     path.join(dir, 'server.log'),
   );
+  let rssAfterMiB: number;
   try {
     for (const benchCase of cases) {
       const run = await load(server.url, benchCase.paths(), seconds, connections, headers, server.pid);
       rows.push({ name: benchCase.name, ...run, ratio: run.requestsPerSecond / bareRps, target: benchCase.target });
     }
+    rssAfterMiB = await rssMiB(server.pid);
   } finally {
     await server.stop();
   }
-  return rows;
+  return { rows, rssAfterMiB };
 }
 
 /** Run every case; see the header comment. */
@@ -167,8 +171,11 @@ export async function benchHttp(options: HttpBenchOptions = {}): Promise<HttpBen
     const cases = benchCases(names, ids);
 
     const runs: HttpBenchRow[][] = [];
+    const rss: number[] = [];
     for (let round = 0; round < rounds; round++) {
-      runs.push(await benchRound(snapshotDir, dir, cases, { seconds, connections, headers, key }));
+      const result = await benchRound(snapshotDir, dir, cases, { seconds, connections, headers, key });
+      runs.push(result.rows);
+      rss.push(result.rssAfterMiB);
     }
     // Per case, the row of its median round (by the ratio, or for the bare server by its rate): the host
     // moves between rounds, and a single run of a case could land on either side of its target.
@@ -179,7 +186,8 @@ export async function benchHttp(options: HttpBenchOptions = {}): Promise<HttpBen
       );
       return byRound[Math.floor((byRound.length - 1) / 2)]!;
     });
-    return { records, connections, seconds, rounds, rows };
+    rss.sort((a, b) => a - b);
+    return { records, connections, seconds, rounds, rows, rssAfterMiB: rss[Math.floor((rss.length - 1) / 2)]! };
   } finally {
     unpinLoadTool();
     await rm(dir, { recursive: true, force: true });
@@ -207,6 +215,12 @@ export function formatHttpBench(result: HttpBenchResult): string {
       : (bareCpu / row.cpuMicrosPerRequest).toFixed(2);
     lines.push(
       `| ${row.name}${failed} | ${row.requestsPerSecond.toFixed(0)} | ${row.p50Ms} | ${row.p99Ms} | ${Number.isNaN(row.ratio) ? '' : row.ratio.toFixed(2)} | ${target} | ${cpu} | ${cpuRatio} |`,
+    );
+  }
+  if (!Number.isNaN(result.rssAfterMiB)) {
+    lines.push(
+      '',
+      `Server RSS after every case${result.rounds > 1 ? ' (median round)' : ''}: ${result.rssAfterMiB.toFixed(0)} MiB`,
     );
   }
   return lines.join('\n');

@@ -26,6 +26,16 @@ export async function cpuMs(pid: number | undefined): Promise<number> {
   }
 }
 
+/** The resident set of process `pid` (Linux `/proc`), in MiB, or NaN. */
+export async function rssMiB(pid: number | undefined): Promise<number> {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(await readFile(`/proc/${pid}/status`, 'utf8'));
+    return match?.[1] === undefined ? Number.NaN : Number(match[1]) / 1024;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 /**
  * With `taskset`, every server runs on core 0 and this process (the load tool) on core 1, so the load tool
  * does not take the server's time, alike for the bare server and the real one.
