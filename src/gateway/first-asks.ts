@@ -54,6 +54,9 @@ export class FirstAskStore {
   private written = 0;
   /** The last key encoded, and its UTF-8 bytes in `encoded[0..encodedLength)`. */
   private encodedKey: string | undefined;
+  /** The last key hashed and its hash: a miss looks a key up, then keeps the answer under it. */
+  private hashedKey: string | undefined;
+  private hash = 0;
   private encoded = Buffer.allocUnsafe(1024);
   private encodedLength = 0;
 
@@ -74,7 +77,7 @@ export class FirstAskStore {
    * is dropped); undefined when there is none.
    */
   take(key: string, notBeforeMs: number): FirstAsk | undefined {
-    const hash = fnv1a(key);
+    const hash = this.hashOf(key);
     const slot = this.find(key, hash);
     if (slot === -1) return undefined;
     const start = this.starts[slot]!;
@@ -107,7 +110,7 @@ export class FirstAskStore {
     const length = align(HEADER_BYTES + keyLength + etag.length + metaTail.length) + 4 * Math.max(count, 1);
     if (length > this.ringBytes / 64) return false;
 
-    const hash = fnv1a(key);
+    const hash = this.hashOf(key);
     const known = this.find(key, hash);
     if (known !== -1) this.starts[known] = -1;
     let at = this.written % this.ringBytes;
@@ -178,6 +181,14 @@ export class FirstAskStore {
       if (this.starts[slot]! < this.starts[oldest]!) oldest = slot;
     }
     return oldest;
+  }
+
+  private hashOf(key: string): number {
+    if (key !== this.hashedKey) {
+      this.hash = fnv1a(key);
+      this.hashedKey = key;
+    }
+    return this.hash;
   }
 
   /** Puts `key`'s UTF-8 bytes in `encoded` (once for a key looked up, then kept); false past 65,535 bytes. */
