@@ -1,16 +1,17 @@
 /**
  * `npx tsx scripts/bench-minisearch.ts [--records N] [--seed S] [--calls C]` (also `npm run bench -- --only
  * minisearch`): the name search of this project's word index against MiniSearch 7, the library the design
- * names for it and the reference the tests hold the index to (`test/snapshot/search-postings.test.ts`).
+ * names for it and the reference the tests hold the index to (`test/search/word-index-writer.test.ts`).
  *
  * Both index the same names the same way (the id part boosted 3, the namespace 1, words by `nameWords`,
  * prefix matching, typo tolerance by `fuzziness`, every word required) and answer `mcp`, the word most names
  * hold, at the committed dataset's size and at N synthetic names (`src/bench/synthetic.ts`, default 100,000):
  * median and p99 of C calls each, and how many names match. The engine keeps a common word's ranked matches
- * once asked (`src/query/search.ts`), so its first answer is timed apart, on freshly loaded engines, each
- * having answered one other word first (its scratch arrays are made once per engine, not per word). Then what a server would pay to start from
- * MiniSearch's serialized index: `MiniSearch.loadJSON` of the N-name index is synchronous, so it holds the
- * event loop for all of its time; `loadJSONAsync`'s longest hold is measured with `monitorEventLoopDelay`.
+ * once asked (`src/search/search.ts`), so its first answer is timed apart, on freshly loaded engines, each
+ * having answered one other word first (its scratch arrays are made once per engine, not per word). Then what
+ * a server would pay to start from MiniSearch's serialized index: `MiniSearch.loadJSON` of the N-name index is
+ * synchronous, so it holds the event loop for all of its time; `loadJSONAsync`'s longest hold is measured with
+ * `monitorEventLoopDelay`.
  * docs/performance.md and docs/decisions.md carry the figures.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -23,8 +24,8 @@ import MiniSearch, { type Options, type SearchOptions } from 'minisearch';
 import { generateRecords } from '../src/bench/synthetic.js';
 import { splitName } from '../src/model/schema.js';
 import { loadSnapshot } from '../src/query/open.js';
-import { writeSnapshot } from '../src/snapshot/build.js';
-import { FIELD_BOOST, FUZZY_WEIGHT, fuzziness, nameWords, PREFIX_WEIGHT } from '../src/snapshot/search-index.js';
+import { writeSnapshot } from '../src/build/build.js';
+import { FIELD_BOOST, FUZZY_WEIGHT, fuzziness, nameWords, PREFIX_WEIGHT } from '../src/search/words.js';
 
 interface NameDoc {
   id: number;
