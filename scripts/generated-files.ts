@@ -1,6 +1,6 @@
 /**
  * `npx tsx scripts/generated-files.ts [--check]`: write every file made from the route table, the schemas
- * and the vocabulary: `public/openapi.json`, `public/vocabulary.js`, `vercel.json`'s rewrites and the function files in `api/`. `--check`
+ * and the vocabulary: `public/openapi.json`, `public/vocabulary.js`, `public/404.html`, `vercel.json`'s rewrites and the function files in `api/`. `--check`
  * only says which are out of date (a test does the same).
  */
 import { existsSync } from 'node:fs';
@@ -12,6 +12,7 @@ import { openApiJson } from '../src/api/openapi.js';
 import { ROUTES } from '../src/api/routes.js';
 import { functionFiles, rewritesFor } from '../src/deploy/vercel-files.js';
 import { vocabularyModule } from '../src/model/vocabulary.js';
+import { SITE_NOT_FOUND_PAGE } from '../src/http/site-not-found.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -20,6 +21,8 @@ export async function generatedFiles(): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   files.set('public/openapi.json', openApiJson());
   files.set('public/vocabulary.js', vocabularyModule());
+  // The platform serves it for a path it has no file for: the same page `npm start` answers with.
+  files.set('public/404.html', SITE_NOT_FOUND_PAGE);
   const vercel = JSON.parse(await readFile(path.join(ROOT, 'vercel.json'), 'utf8')) as Record<string, unknown>;
   vercel.rewrites = rewritesFor(ROUTES);
   files.set('vercel.json', `${JSON.stringify(vercel, null, 2)}\n`);
