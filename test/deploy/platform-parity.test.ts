@@ -146,6 +146,7 @@ describe('the platform output against npm start', { timeout: 900_000 }, () => {
 
   beforeAll(async () => {
     build = await buildPlatformOutput();
+    console.log(`platform build (seconds): ${JSON.stringify(build.seconds)}`);
     keysDir = path.join(build.work, 'keys');
     const env = { API_KEYS: KEY, STORE: 'memory', FREE_DAILY_LIMIT: '1000000' };
     platform = await servePlatform(build.output, build.project, {

@@ -100,7 +100,10 @@ export async function servePlatform(output: string, project: string, env: Record
   /** What the filesystem holds at `pathname`: a function or a static file. */
   const filesystem = (pathname: string, appended: string, status = 200): Target | undefined => {
     const name = pathname.replace(/^\/+/, '').replace(/\/+$/, '');
-    if (name !== '' && isFunction(name)) return { kind: 'function', name, appended, status };
+    // A function named `index` answers for its folder's path too (`api/v1/servers/index` at `/api/v1/servers`).
+    for (const candidate of name === '' ? [] : [name, `${name}/index`]) {
+      if (isFunction(candidate)) return { kind: 'function', name: candidate, appended, status };
+    }
     const file = staticFile(pathname);
     return file === undefined ? undefined : { kind: 'file', file, status };
   };
