@@ -7,10 +7,10 @@
  * serving a snapshot nobody checked; `vercel.json` also turns Git deployments off (`git.deploymentEnabled`).
  */
 import { OperatorError } from '../src/errors/operator-error.js';
-import { readManifest } from '../src/snapshot/load.js';
-import { CHANGES_FILE } from '../src/snapshot/manifest.js';
-import { DEFAULT_INPUT_GLOB, DEFAULT_SNAPSHOT_DIR, defaultRegistryData } from '../src/snapshot/paths.js';
-import { snapshotIsStale } from '../src/snapshot/staleness.js';
+import { readManifest } from '../src/query/load.js';
+import { CHANGES_FILE } from '../src/format/manifest.js';
+import { DEFAULT_INPUT_GLOB, DEFAULT_SNAPSHOT_DIR, defaultRegistryData } from '../src/format/paths.js';
+import { snapshotIsStale } from '../src/build/staleness.js';
 import { runMain } from './lib/main.js';
 
 /** The line a build without a checked snapshot fails with. */
