@@ -11,6 +11,7 @@
  * files it imports as traced), copied with the snapshot into a temporary folder as the platform lays it out.
  */
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -102,7 +103,12 @@ async function sample(modulePath: string, cwd: string, snapshotDir: string): Pro
 
 /** The Get Server function of a `vercel build` output, laid out as the platform runs it: its folder. */
 async function unpackVercelFunction(output: string): Promise<{ work: string; handler: string }> {
-  const func = path.join(output, 'functions', 'api', 'get.func');
+  // Get Server's function: `api/get`, or `api/v1/servers/[namespace]/[id]/index` in outputs made before the
+  // functions were named by route (to compare with one).
+  const named = path.join(output, 'functions', 'api', 'get.func');
+  const func = existsSync(named)
+    ? named
+    : path.join(output, 'functions', 'api', 'v1', 'servers', '[namespace]', '[id]', 'index.func');
   const config = JSON.parse(await readFile(path.join(func, '.vc-config.json'), 'utf8')) as {
     handler: string;
     filePathMap?: Record<string, string>;

@@ -188,3 +188,14 @@ describe('the platform output against npm start', { timeout: 900_000 }, () => {
     }
   });
 });
+
+describe('a platform build without the checked snapshot (a push deploy)', { timeout: 600_000 }, () => {
+  it('fails in the platform build command instead of deploying a snapshot nobody checked', async () => {
+    const attempt = buildPlatformOutput({
+      beforeBuild: (project) => rm(path.join(project, 'snapshot'), { recursive: true, force: true }),
+    });
+    await expect(attempt).rejects.toThrow(
+      /snapshot\/ is missing or not current for data\/; the deployment never builds/,
+    );
+  });
+});
