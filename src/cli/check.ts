@@ -2,12 +2,14 @@
  * `mcp-trust-score check [files...]`: check the MCP servers of configuration files against a policy with one
  * `POST /v1/check` (more than 100 servers go in batches), and report. Exit codes, whatever the format: 0 the
  * verdict is pass, 1 it is fail, 2 the check could not be made (a bad file or option, no key, the API
- * unreachable or refusing). Reads `TRUST_API_KEY` and `TRUST_API_URL` as the MCP wrapper does.
+ * unreachable or refusing). The check is asked of a trust source: the live API when `TRUST_API_URL` is set,
+ * else the snapshot shipped in the package, offline (`src/client/open-source.ts`), as the MCP wrapper does.
  */
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { type TrustApiClient, TrustApiError } from '../client/client.js';
+import { TrustApiError } from '../client/client.js';
+import { offlineNotice, type TrustSource } from '../client/trust-source.js';
 import { OperatorError } from '../errors/operator-error.js';
 import { CHECK_LIMITS, type CheckResult, type Policy, UNKNOWN_VERDICTS } from '../model/check.js';
 import { type ConfigEntry, DEFAULT_CONFIG_FILES } from './config-files.js';
@@ -18,7 +20,8 @@ import { formatReport, REPORT_FORMATS, type Report, type ReportFormat, type Repo
 export const CHECK_USAGE = `usage: mcp-trust-score check [files...] [options]
 
 Checks the MCP servers of configuration files (default: whichever of ${DEFAULT_CONFIG_FILES.join(', ')}
-exist here) against a policy, with the trust-score API at TRUST_API_URL using TRUST_API_KEY.
+exist here) against a policy. Offline, from the scores shipped in this package, unless TRUST_API_URL is
+set: then with the trust-score API there (with or without /v1), using the key in TRUST_API_KEY.
 
   --min-score N         fail a server whose trust score is below N (0-100)
   --deny-flags A,B      fail a server carrying any of these flags
@@ -26,6 +29,7 @@ exist here) against a policy, with the trust-score API at TRUST_API_URL using TR
   --unknown V           what a server that matches no scored server gets: fail (default), warn or pass
   --format F            text (default), json, sarif or github
   --output FILE         write the report to FILE instead of stdout
+  --help, --version     this help, the version
 
 Exit codes: 0 pass, 1 fail, 2 the check could not be made.`;
 
@@ -114,8 +118,8 @@ function notCheckable(entry: ConfigEntry, reason: string, policy: Policy): Check
   };
 }
 
-/** Read the files, ask the API, build the report. */
-export async function runCheck(options: CheckOptions, client: TrustApiClient, cwd = process.cwd()): Promise<Report> {
+/** Read the files, ask the trust source, build the report. */
+export async function runCheck(options: CheckOptions, client: TrustSource, cwd = process.cwd()): Promise<Report> {
   const entries: ConfigEntry[] = [];
   for (const file of filesToRead(options, cwd)) entries.push(...(await readConfigFile(file)));
   const rows: (ReportRow | undefined)[] = entries.map(() => undefined);
@@ -135,21 +139,29 @@ export async function runCheck(options: CheckOptions, client: TrustApiClient, cw
     });
   }
   const complete = rows.filter((row): row is ReportRow => row !== undefined);
-  return { verdict: complete.some((row) => row.result.verdict === 'fail') ? 'fail' : 'pass', rows: complete };
+  const notice = offlineNotice(client.origin);
+  return {
+    verdict: complete.some((row) => row.result.verdict === 'fail') ? 'fail' : 'pass',
+    rows: complete,
+    ...(notice === undefined ? {} : { notice }),
+  };
 }
 
 /** The whole command: returns the exit code (errors of its own are thrown; see `checkCommand`). */
-export async function checkCommand(argv: readonly string[], client: () => TrustApiClient): Promise<number> {
+export async function checkCommand(argv: readonly string[], source: () => Promise<TrustSource>): Promise<number> {
   const options = parseCheckArgs(argv);
   let report: Report;
+  const client = await source();
   try {
-    report = await runCheck(options, client());
+    report = await runCheck(options, client);
   } catch (error) {
     if (error instanceof TrustApiError) {
       const status = error.details.status === undefined ? '' : ` (${error.details.status})`;
       throw new CheckError(`the trust-score API could not check${status}: ${error.message}`);
     }
     throw error;
+  } finally {
+    client.close();
   }
   const text = formatReport(report, options.format);
   if (options.output) await writeFile(options.output, text);

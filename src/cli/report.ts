@@ -22,6 +22,8 @@ export interface ReportRow {
 export interface Report {
   verdict: 'pass' | 'fail';
   rows: ReportRow[];
+  /** Where the scores came from when it is not the live API (`offlineNotice`), said in every format. */
+  notice?: string;
 }
 
 /** The rule of a reason; a not-checkable entry has its own. */
@@ -54,6 +56,7 @@ function text(report: Report): string {
   }
   const noun = report.rows.length === 1 ? 'server' : 'servers';
   lines.push(`Verdict: ${report.verdict.toUpperCase()} (${report.rows.length} ${noun}: ${counts(report.rows)})`);
+  if (report.notice !== undefined) lines.push(`Data: ${report.notice}`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -65,7 +68,8 @@ function json(report: Report): string {
     ...result,
     input: item ?? null,
   }));
-  return `${JSON.stringify({ verdict: report.verdict, results }, null, 2)}\n`;
+  const notice = report.notice === undefined ? {} : { notice: report.notice };
+  return `${JSON.stringify({ verdict: report.verdict, ...notice, results }, null, 2)}\n`;
 }
 
 function sarif(report: Report): string {
@@ -111,6 +115,7 @@ function sarif(report: Report): string {
           },
         },
         results,
+        ...(report.notice === undefined ? {} : { properties: { notice: report.notice } }),
       },
     ],
   };
@@ -132,6 +137,7 @@ function github(report: Report): string {
       `::${command} file=${escapeProperty(entry.file)},line=${entry.line},title=${escapeProperty(title)}::${escapeData(message)}`,
     );
   }
+  if (report.notice !== undefined) lines.push(`::notice title=MCP trust data::${escapeData(report.notice)}`);
   lines.push(`MCP trust check: ${report.verdict.toUpperCase()} (${counts(report.rows)})`);
   return `${lines.join('\n')}\n`;
 }
