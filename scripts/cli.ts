@@ -64,6 +64,10 @@ async function main(): Promise<number> {
       }
     });
   } catch (error) {
+    if (error instanceof TypeError && 'code' in error && error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+      const option = /'([^']*)'/.exec(error.message)?.[1] ?? '';
+      throw new CheckError(`unknown option ${JSON.stringify(option)} for check; see mcp-trust-score check --help`);
+    }
     if (error instanceof OperatorError || (error instanceof TypeError && 'code' in error)) throw error;
     // A failure of the checker itself is still "the check could not be made" (2), never a verdict (1).
     console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
