@@ -92,14 +92,17 @@ export function parseCheckArgs(argv: readonly string[]): CheckOptions {
   };
 }
 
-/** The files to read: those named, or the default ones that exist in `cwd`. */
-function filesToRead(options: CheckOptions, cwd: string): string[] {
-  if (options.files.length > 0) return options.files;
+/**
+ * The files to read: those named (read wherever they are), or the default ones that exist in `cwd` (read
+ * only when they really lie in it).
+ */
+function filesToRead(options: CheckOptions, cwd: string): { file: string; within?: string }[] {
+  if (options.files.length > 0) return options.files.map((file) => ({ file }));
   const found = DEFAULT_CONFIG_FILES.filter((file) => existsSync(`${cwd}/${file}`));
   if (found.length === 0) {
     throw new CheckError(`no MCP configuration file here (looked for ${DEFAULT_CONFIG_FILES.join(', ')}); name one`);
   }
-  return found;
+  return found.map((file) => ({ file, within: cwd }));
 }
 
 /** The result of an entry the check cannot identify, judged as unknown by the policy. */
@@ -117,7 +120,9 @@ function notCheckable(entry: ConfigEntry, reason: string, policy: Policy): Check
 /** Read the files, ask the API, build the report. */
 export async function runCheck(options: CheckOptions, client: TrustApiClient, cwd = process.cwd()): Promise<Report> {
   const entries: ConfigEntry[] = [];
-  for (const file of filesToRead(options, cwd)) entries.push(...(await readConfigFile(file)));
+  for (const { file, within } of filesToRead(options, cwd)) {
+    entries.push(...(await readConfigFile(file, { cwd, ...(within === undefined ? {} : { within }) })));
+  }
   const rows: (ReportRow | undefined)[] = entries.map(() => undefined);
   const checkable: { index: number; item: NonNullable<ReportRow['item']> }[] = [];
   entries.forEach((entry, index) => {

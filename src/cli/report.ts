@@ -1,12 +1,15 @@
 /**
  * The check's report in the four formats the CLI writes: `text` for people, `json` for programs, `sarif`
  * (SARIF 2.1.0, one stable rule id per kind of reason, each result located at the line of the configuration
- * file where the server is declared) for code scanning, and `github` workflow annotations.
+ * file where the server is declared) for code scanning, and `github` workflow annotations. Whatever came from
+ * a configuration file is escaped in every format (`printable.ts`): no line of a report can be a workflow
+ * command or a terminal escape.
  */
 import type { CheckItem, CheckResult, Verdict } from '../model/check.js';
 import { REASON_KINDS, reasonKind } from '../model/check.js';
 import { TOOL_VERSION } from '../model/version.js';
 import type { ConfigEntry } from './config-files.js';
+import { printable, printableJson } from './printable.js';
 
 export const REPORT_FORMATS = ['text', 'json', 'sarif', 'github'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
@@ -54,7 +57,7 @@ function text(report: Report): string {
   }
   const noun = report.rows.length === 1 ? 'server' : 'servers';
   lines.push(`Verdict: ${report.verdict.toUpperCase()} (${report.rows.length} ${noun}: ${counts(report.rows)})`);
-  return `${lines.join('\n')}\n`;
+  return `${lines.map(printable).join('\n')}\n`;
 }
 
 function json(report: Report): string {
@@ -65,7 +68,7 @@ function json(report: Report): string {
     ...result,
     input: item ?? null,
   }));
-  return `${JSON.stringify({ verdict: report.verdict, results }, null, 2)}\n`;
+  return `${printableJson(JSON.stringify({ verdict: report.verdict, results }, null, 2))}\n`;
 }
 
 function sarif(report: Report): string {
@@ -114,11 +117,14 @@ function sarif(report: Report): string {
       },
     ],
   };
-  return `${JSON.stringify(log, null, 2)}\n`;
+  return `${printableJson(JSON.stringify(log, null, 2))}\n`;
 }
 
-/** GitHub's workflow command escaping: data and properties. */
-const escapeData = (value: string) => value.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+/**
+ * GitHub's workflow command escaping (`@actions/core`), after every control character is made visible: data
+ * and properties.
+ */
+const escapeData = (value: string) => printable(value).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 const escapeProperty = (value: string) => escapeData(value).replace(/:/g, '%3A').replace(/,/g, '%2C');
 
 function github(report: Report): string {
