@@ -9,7 +9,8 @@ import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { type TrustApiClient, TrustApiError } from '../client/client.js';
 import { OperatorError } from '../errors/operator-error.js';
-import { CHECK_LIMITS, type CheckResult, type Policy, UNKNOWN_VERDICTS } from '../model/check.js';
+import { CHECK_LIMITS, type CheckResult, DEFAULT_POLICY, type Policy, UNKNOWN_VERDICTS } from '../model/check.js';
+import { unknownFlagsProblem, VOCABULARY_FLAGS } from '../model/flag-names.js';
 import { type ConfigEntry, DEFAULT_CONFIG_FILES } from './config-files.js';
 import { readConfigFile } from './read-config.js';
 import { itemForEntry } from './entries.js';
@@ -20,12 +21,15 @@ export const CHECK_USAGE = `usage: mcp-trust-score check [files...] [options]
 Checks the MCP servers of configuration files (default: whichever of ${DEFAULT_CONFIG_FILES.join(', ')}
 exist here) against a policy, with the trust-score API at TRUST_API_URL using TRUST_API_KEY.
 
-  --min-score N         fail a server whose trust score is below N (0-100)
-  --deny-flags A,B      fail a server carrying any of these flags
+  --min-score N         fail a server whose trust score is below N (0-100; default 40)
+  --deny-flags A,B      fail a server carrying any of these flags (a flag no scored server has is an error)
   --require-verified    fail a server whose publisher is not verified
   --unknown V           what a server that matches no scored server gets: fail (default), warn or pass
   --format F            text (default), json, sarif or github
   --output FILE         write the report to FILE instead of stdout
+
+With no options the policy fails servers below 40 (Very Low Trust and below) and servers that match no scored
+server; every report begins with the policy it applied.
 
 Exit codes: 0 pass, 1 fail, 2 the check could not be made.`;
 
@@ -59,7 +63,7 @@ export function parseCheckArgs(argv: readonly string[]): CheckOptions {
       output: { type: 'string' },
     },
   });
-  const policy: Policy = { unknown: 'fail' };
+  const policy: Policy = { ...DEFAULT_POLICY };
   if (values['min-score'] !== undefined) {
     const text = values['min-score'];
     if (!/^\d{1,3}$/.test(text) || Number(text) > 100)
@@ -117,8 +121,22 @@ function notCheckable(entry: ConfigEntry, reason: string, policy: Policy): Check
   };
 }
 
+/**
+ * Refuse a `--deny-flags` name no scored server has ever carried: the vocabulary's flags are known here; a
+ * name outside it is held against the flags the API's snapshot counts (one statistics request).
+ */
+async function checkDenyFlags(policy: Policy, client: TrustApiClient): Promise<void> {
+  const flags = policy.deny_flags ?? [];
+  if (unknownFlagsProblem('--deny-flags', flags, VOCABULARY_FLAGS) === undefined) return;
+  const stats = await client.stats();
+  const known = new Set([...VOCABULARY_FLAGS, ...Object.keys(stats.flag_summary).map((flag) => flag.toUpperCase())]);
+  const problem = unknownFlagsProblem('--deny-flags', flags, known);
+  if (problem !== undefined) throw new CheckError(problem);
+}
+
 /** Read the files, ask the API, build the report. */
 export async function runCheck(options: CheckOptions, client: TrustApiClient, cwd = process.cwd()): Promise<Report> {
+  await checkDenyFlags(options.policy, client);
   const entries: ConfigEntry[] = [];
   for (const { file, within } of filesToRead(options, cwd)) {
     entries.push(...(await readConfigFile(file, { cwd, ...(within === undefined ? {} : { within }) })));
@@ -140,7 +158,8 @@ export async function runCheck(options: CheckOptions, client: TrustApiClient, cw
     });
   }
   const complete = rows.filter((row): row is ReportRow => row !== undefined);
-  return { verdict: complete.some((row) => row.result.verdict === 'fail') ? 'fail' : 'pass', rows: complete };
+  const verdict = complete.some((row) => row.result.verdict === 'fail') ? 'fail' : 'pass';
+  return { verdict, policy: options.policy, rows: complete };
 }
 
 /** The whole command: returns the exit code (errors of its own are thrown; see `checkCommand`). */

@@ -5,8 +5,8 @@
  * a configuration file is escaped in every format (`printable.ts`): no line of a report can be a workflow
  * command or a terminal escape.
  */
-import type { CheckItem, CheckResult, Verdict } from '../model/check.js';
-import { REASON_KINDS, reasonKind } from '../model/check.js';
+import type { CheckItem, CheckResult, Policy, Verdict } from '../model/check.js';
+import { describePolicy, REASON_KINDS, reasonKind } from '../model/check.js';
 import { TOOL_VERSION } from '../model/version.js';
 import type { ConfigEntry } from './config-files.js';
 import { printable, printableJson } from './printable.js';
@@ -24,6 +24,8 @@ export interface ReportRow {
 
 export interface Report {
   verdict: 'pass' | 'fail';
+  /** The policy the check applied, defaults filled in: every format begins by stating it. */
+  policy: Policy;
   rows: ReportRow[];
 }
 
@@ -46,7 +48,7 @@ const counts = (rows: readonly ReportRow[]) => {
 };
 
 function text(report: Report): string {
-  const lines: string[] = [];
+  const lines: string[] = [`Policy: ${describePolicy(report.policy)}`];
   for (const { entry, item, result } of report.rows) {
     const server =
       result.server === null ? 'no scored server' : `${result.server} ${result.trust_score} ${result.trust_label}`;
@@ -68,7 +70,8 @@ function json(report: Report): string {
     ...result,
     input: item ?? null,
   }));
-  return `${printableJson(JSON.stringify({ verdict: report.verdict, results }, null, 2))}\n`;
+  const policy = { ...report.policy, text: describePolicy(report.policy) };
+  return `${printableJson(JSON.stringify({ policy, verdict: report.verdict, results }, null, 2))}\n`;
 }
 
 function sarif(report: Report): string {
@@ -105,6 +108,8 @@ function sarif(report: Report): string {
     version: '2.1.0',
     runs: [
       {
+        // SARIF's property bag: the policy the results were judged by, first in the run.
+        properties: { policy: { ...report.policy, text: describePolicy(report.policy) } },
         tool: {
           driver: {
             name: 'mcp-trust-score',
@@ -128,7 +133,7 @@ const escapeData = (value: string) => printable(value).replace(/%/g, '%25').repl
 const escapeProperty = (value: string) => escapeData(value).replace(/:/g, '%3A').replace(/,/g, '%2C');
 
 function github(report: Report): string {
-  const lines: string[] = [];
+  const lines: string[] = [`MCP trust policy: ${escapeData(describePolicy(report.policy))}`];
   for (const { entry, result } of report.rows) {
     if (result.verdict === 'pass') continue;
     const command = result.verdict === 'fail' ? 'error' : 'warning';
