@@ -141,29 +141,61 @@ function firstPositional(args, ecosystem) {
   const takesValue = VALUE_OPTIONS[ecosystem];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
-    if (arg === "--") return args[i + 1];
+    if (arg === "--") return { target: args[i + 1], after: args.slice(i + 2) };
     const [name, inline] = arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, void 0];
     if (ecosystem !== "oci" && (name === "--package" || name === "--from" || ecosystem === "npm" && name === "-p")) {
-      return inline ?? args[i + 1];
+      return { target: inline ?? args[i + 1], after: args.slice(inline === void 0 ? i + 2 : i + 1) };
     }
-    if (!arg.startsWith("-")) return arg;
+    if (!arg.startsWith("-")) return { target: arg, after: args.slice(i + 1) };
     if (inline === void 0 && takesValue.has(name)) i++;
   }
-  return void 0;
+  return { target: void 0, after: [] };
+}
+var REMOTE_PROXIES = /* @__PURE__ */ new Set(["npm:mcp-remote", "npm:supergateway", "pypi:mcp-proxy"]);
+function packageName(ecosystem, target) {
+  const at = target.indexOf("@", target.startsWith("@") ? 1 : 0);
+  const name = ecosystem === "npm" && at > 0 ? target.slice(0, at) : target.split(/[[=<>!~]/, 1)[0];
+  return `${ecosystem}:${name.toLowerCase()}`;
 }
 function launched(ecosystem, args, entry) {
-  const target = firstPositional(args, ecosystem);
+  const { target, after } = firstPositional(args, ecosystem);
   if (target === void 0 || target === "") {
-    return { ok: false, reason: `"${entry.command}" names no ${ecosystem === "oci" ? "image" : "package"} to run` };
+    return { ok: false, reason: `"${shown(entry)}" names no ${ecosystem === "oci" ? "image" : "package"} to run` };
+  }
+  const proxy = packageName(ecosystem, target);
+  if (REMOTE_PROXIES.has(proxy)) {
+    const url = after.find((arg) => /^https?:\/\//i.test(arg));
+    if (url !== void 0) return { ok: true, item: { url } };
+    return { ok: false, reason: `"${shown(entry)}" runs the proxy ${proxy} with no http(s) URL to judge` };
   }
   return { ok: true, item: { package: `${ecosystem}:${target}` } };
 }
-function itemForEntry(entry) {
+function shown(entry) {
+  const text2 = [entry.command ?? "", ...entry.args].join(" ");
+  return text2.length > 200 ? `${text2.slice(0, 200)}\u2026` : text2;
+}
+function unwrapCmd(entry) {
+  const [flag, ...rest] = entry.args;
+  if (flag === void 0 || !/^\/[ck]$/i.test(flag)) return void 0;
+  const words = rest.length === 1 ? rest[0].trim().split(/\s+/) : rest;
+  const [command, ...args] = words;
+  if (command === void 0 || command === "") return void 0;
+  return { ...entry, command, args };
+}
+function itemForEntry(entry, depth = 0) {
   if (entry.url !== void 0) return { ok: true, item: { url: entry.url } };
   if (entry.command === void 0) return { ok: false, reason: "it has neither a command nor a url" };
   const command = commandName(entry.command);
   const [first, ...rest] = entry.args;
   switch (command) {
+    case "cmd": {
+      const inner = depth < 3 ? unwrapCmd(entry) : void 0;
+      if (inner !== void 0) return itemForEntry(inner, depth + 1);
+      break;
+    }
+    case "npm":
+      if (first === "exec" || first === "x") return launched("npm", rest, entry);
+      break;
     case "npx":
     case "bunx":
       return launched("npm", entry.args, entry);
@@ -186,10 +218,9 @@ function itemForEntry(entry) {
       if (first === "container" && rest[0] === "run") return launched("oci", rest.slice(1), entry);
       break;
   }
-  const shown = [entry.command, ...entry.args.slice(0, 2)].join(" ");
   return {
     ok: false,
-    reason: `"${shown}" runs a program this check cannot identify (known: npx, bunx, pnpm dlx, yarn dlx, uvx, pipx run, docker run, or a url)`
+    reason: `"${shown(entry)}" runs a program this check cannot identify (known: npx, bunx, npm exec, pnpm dlx, yarn dlx, uvx, pipx run, docker run, cmd /c, or a url)`
   };
 }
 export {

@@ -14,6 +14,7 @@ import { unknownFlagsProblem, VOCABULARY_FLAGS } from '../model/flag-names.js';
 import { type ConfigEntry, DEFAULT_CONFIG_FILES } from './config-files.js';
 import { readConfigFile } from './read-config.js';
 import { itemForEntry } from './entries.js';
+import { type FileOutcome, readUserConfigs } from './user-configs.js';
 import { formatReport, REPORT_FORMATS, type Report, type ReportFormat, type ReportRow } from './report.js';
 
 export const CHECK_USAGE = `usage: mcp-trust-score check [files...] [options]
@@ -21,6 +22,8 @@ export const CHECK_USAGE = `usage: mcp-trust-score check [files...] [options]
 Checks the MCP servers of configuration files (default: whichever of ${DEFAULT_CONFIG_FILES.join(', ')}
 exist here) against a policy, with the trust-score API at TRUST_API_URL using TRUST_API_KEY.
 
+  --user                also check the user-level configurations of the MCP clients on this machine (Claude
+                        Desktop, Claude Code, Cursor, VS Code, Windsurf, Gemini CLI, Zed, Continue, Codex, opencode)
   --min-score N         fail a server whose trust score is below N (0-100; default 40)
   --deny-flags A,B      fail a server carrying any of these flags (a flag no scored server has is an error)
   --require-verified    fail a server whose publisher is not verified
@@ -43,6 +46,8 @@ export class CheckError extends OperatorError {
 
 export interface CheckOptions {
   files: string[];
+  /** Also read the user-level configuration files of the MCP clients (`user-configs.ts`). */
+  user?: boolean;
   policy: Policy;
   format: ReportFormat;
   output?: string;
@@ -58,6 +63,7 @@ export function parseCheckArgs(argv: readonly string[]): CheckOptions {
       'min-score': { type: 'string' },
       'deny-flags': { type: 'string' },
       'require-verified': { type: 'boolean' },
+      user: { type: 'boolean' },
       unknown: { type: 'string' },
       format: { type: 'string' },
       output: { type: 'string' },
@@ -90,6 +96,7 @@ export function parseCheckArgs(argv: readonly string[]): CheckOptions {
   }
   return {
     files: positionals,
+    ...(values.user ? { user: true } : {}),
     policy,
     format: format as ReportFormat,
     ...(values.output ? { output: values.output } : {}),
@@ -103,7 +110,7 @@ export function parseCheckArgs(argv: readonly string[]): CheckOptions {
 function filesToRead(options: CheckOptions, cwd: string): { file: string; within?: string }[] {
   if (options.files.length > 0) return options.files.map((file) => ({ file }));
   const found = DEFAULT_CONFIG_FILES.filter((file) => existsSync(`${cwd}/${file}`));
-  if (found.length === 0) {
+  if (found.length === 0 && !options.user) {
     throw new CheckError(`no MCP configuration file here (looked for ${DEFAULT_CONFIG_FILES.join(', ')}); name one`);
   }
   return found.map((file) => ({ file, within: cwd }));
@@ -134,12 +141,28 @@ async function checkDenyFlags(policy: Policy, client: TrustApiClient): Promise<v
   if (problem !== undefined) throw new CheckError(problem);
 }
 
-/** Read the files, ask the API, build the report. */
-export async function runCheck(options: CheckOptions, client: TrustApiClient, cwd = process.cwd()): Promise<Report> {
+/**
+ * Read the files, ask the API, build the report. `env` is where `--user` finds the home folder (`HOME`,
+ * `APPDATA`, `XDG_CONFIG_HOME`).
+ */
+export async function runCheck(
+  options: CheckOptions,
+  client: TrustApiClient,
+  cwd = process.cwd(),
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<Report> {
   await checkDenyFlags(options.policy, client);
   const entries: ConfigEntry[] = [];
+  const files: FileOutcome[] = [];
   for (const { file, within } of filesToRead(options, cwd)) {
-    entries.push(...(await readConfigFile(file, { cwd, ...(within === undefined ? {} : { within }) })));
+    const found = await readConfigFile(file, { cwd, ...(within === undefined ? {} : { within }) });
+    entries.push(...found);
+    files.push({ file, client: 'project', read: true, servers: found.length });
+  }
+  if (options.user) {
+    const user = await readUserConfigs(env);
+    entries.push(...user.entries);
+    files.push(...user.files);
   }
   const rows: (ReportRow | undefined)[] = entries.map(() => undefined);
   const checkable: { index: number; item: NonNullable<ReportRow['item']> }[] = [];
@@ -159,7 +182,7 @@ export async function runCheck(options: CheckOptions, client: TrustApiClient, cw
   }
   const complete = rows.filter((row): row is ReportRow => row !== undefined);
   const verdict = complete.some((row) => row.result.verdict === 'fail') ? 'fail' : 'pass';
-  return { verdict, policy: options.policy, rows: complete };
+  return { verdict, policy: options.policy, files, rows: complete };
 }
 
 /** The whole command: returns the exit code (errors of its own are thrown; see `checkCommand`). */

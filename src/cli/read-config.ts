@@ -19,6 +19,8 @@ export interface ReadConfigOptions {
   cwd?: string;
   /** The folder the file's real path must lie in; undefined for a file named explicitly. */
   within?: string;
+  /** What messages call the file (default: `file` as given). */
+  name?: string;
 }
 
 const errorCode = (error: unknown) => (error as NodeJS.ErrnoException).code ?? 'error';
@@ -38,8 +40,9 @@ function kindOf(stats: Stats): string {
 }
 
 /** The text of `file`, with the rules above; a ConfigFileError (one escaped line) for anything refused. */
-export async function readConfigText(file: string, options: ReadConfigOptions = {}): Promise<string> {
-  const full = path.resolve(options.cwd ?? process.cwd(), file);
+export async function readConfigText(given: string, options: ReadConfigOptions = {}): Promise<string> {
+  const full = path.resolve(options.cwd ?? process.cwd(), given);
+  const file = options.name ?? given;
   if (options.within !== undefined) {
     let real: string;
     let root: string;

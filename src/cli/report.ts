@@ -10,6 +10,7 @@ import { describePolicy, REASON_KINDS, reasonKind } from '../model/check.js';
 import { TOOL_VERSION } from '../model/version.js';
 import type { ConfigEntry } from './config-files.js';
 import { printable, printableJson } from './printable.js';
+import type { FileOutcome } from './user-configs.js';
 
 export const REPORT_FORMATS = ['text', 'json', 'sarif', 'github'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
@@ -26,8 +27,18 @@ export interface Report {
   verdict: 'pass' | 'fail';
   /** The policy the check applied, defaults filled in: every format begins by stating it. */
   policy: Policy;
+  /** Each configuration file looked at: read (with its number of servers) or not (with the reason). */
+  files: FileOutcome[];
   rows: ReportRow[];
 }
+
+/** One line per file: what was read, and what could not be (the reason is already one escaped line). */
+const fileLines = (files: readonly FileOutcome[]) =>
+  files.map((file) =>
+    file.read
+      ? `Read ${file.file}${file.client === 'project' ? '' : ` (${file.client})`}: ${file.servers} ${file.servers === 1 ? 'server' : 'servers'}`
+      : `Could not read ${file.file} (${file.client}): ${file.reason}`,
+  );
 
 /** The rule of a reason; a not-checkable entry has its own. */
 const ruleOf = (reason: string): string => `mcp-trust/${reasonKind(reason) ?? 'not-checkable'}`;
@@ -48,7 +59,7 @@ const counts = (rows: readonly ReportRow[]) => {
 };
 
 function text(report: Report): string {
-  const lines: string[] = [`Policy: ${describePolicy(report.policy)}`];
+  const lines: string[] = [`Policy: ${describePolicy(report.policy)}`, ...fileLines(report.files)];
   for (const { entry, item, result } of report.rows) {
     const server =
       result.server === null ? 'no scored server' : `${result.server} ${result.trust_score} ${result.trust_label}`;
@@ -71,7 +82,8 @@ function json(report: Report): string {
     input: item ?? null,
   }));
   const policy = { ...report.policy, text: describePolicy(report.policy) };
-  return `${printableJson(JSON.stringify({ policy, verdict: report.verdict, results }, null, 2))}\n`;
+  const answer = { policy, files: report.files, verdict: report.verdict, results };
+  return `${printableJson(JSON.stringify(answer, null, 2))}\n`;
 }
 
 function sarif(report: Report): string {
@@ -109,7 +121,7 @@ function sarif(report: Report): string {
     runs: [
       {
         // SARIF's property bag: the policy the results were judged by, first in the run.
-        properties: { policy: { ...report.policy, text: describePolicy(report.policy) } },
+        properties: { policy: { ...report.policy, text: describePolicy(report.policy) }, files: report.files },
         tool: {
           driver: {
             name: 'mcp-trust-score',
@@ -134,6 +146,11 @@ const escapeProperty = (value: string) => escapeData(value).replace(/:/g, '%3A')
 
 function github(report: Report): string {
   const lines: string[] = [`MCP trust policy: ${escapeData(describePolicy(report.policy))}`];
+  for (const file of report.files) {
+    if (file.read) lines.push(escapeData(fileLines([file])[0]!));
+    else
+      lines.push(`::warning title=${escapeProperty(`MCP trust: ${file.file}`)}::${escapeData(fileLines([file])[0]!)}`);
+  }
   for (const { entry, result } of report.rows) {
     if (result.verdict === 'pass') continue;
     const command = result.verdict === 'fail' ? 'error' : 'warning';

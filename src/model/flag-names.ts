@@ -40,7 +40,11 @@ export function closestFlags(name: string, known: Iterable<string>, count = 3): 
  * Undefined when every name of `flags` is known (any case); otherwise one line that names each unknown flag,
  * the closest known ones, and every known flag. `what` names the setting (`--deny-flags`).
  */
-export function unknownFlagsProblem(what: string, flags: readonly string[], known: ReadonlySet<string>): string | undefined {
+export function unknownFlagsProblem(
+  what: string,
+  flags: readonly string[],
+  known: ReadonlySet<string>,
+): string | undefined {
   const unknown = [...new Set(flags.map((flag) => flag.toUpperCase()))].filter((flag) => !known.has(flag));
   if (unknown.length === 0) return undefined;
   const each = unknown.map((flag) => `"${flag}" (did you mean ${closestFlags(flag, known).join(', ')}?)`);

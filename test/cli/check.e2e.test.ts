@@ -169,6 +169,37 @@ describe('mcp-trust-score check', () => {
     expect(json.policy).toEqual({ min_score: 40, unknown: 'fail', text: policy });
     const sarif = JSON.parse(cli(folder, ['--format', 'sarif']).stdout) as { runs: Record<string, unknown>[] };
     expect(Object.keys(sarif.runs[0]!)[0]).toBe('properties');
-    expect(sarif.runs[0]!.properties).toEqual({ policy: { min_score: 40, unknown: 'fail', text: policy } });
+    expect(sarif.runs[0]!.properties).toMatchObject({ policy: { min_score: 40, unknown: 'fail', text: policy } });
+  });
+
+  it('checks the user-level configurations of eleven clients with --user, listing each file it read or could not', () => {
+    const home = path.join(FIXTURES, 'user-home');
+    const run = cli(dir, ['--user', '--format', 'json'], {
+      HOME: home,
+      APPDATA: path.join(home, 'AppData', 'Roaming'),
+      XDG_CONFIG_HOME: '',
+    });
+    expect(run.status, run.stderr).toBe(1);
+    const report = JSON.parse(run.stdout) as {
+      files: { file: string; read: boolean }[];
+      results: { name: string; server: string | null; verdict: string }[];
+    };
+    expect(report.files.filter((file) => file.read)).toHaveLength(12);
+    expect(report.files.filter((file) => !file.read).map((file) => file.file)).toEqual([
+      '~/.continue/mcpServers/broken.yaml',
+    ]);
+    const verdicts = Object.fromEntries(report.results.map((result) => [result.name, [result.server, result.verdict]]));
+    expect(verdicts['github-via-proxy']).toEqual(['io.github.github/github-mcp-server', 'pass']);
+    expect(verdicts.context7).toEqual(['io.github.upstash/context7', 'fail']);
+    expect(verdicts['local-tool']).toEqual([null, 'fail']);
+    const text = cli(dir, ['--user'], {
+      HOME: home,
+      APPDATA: path.join(home, 'AppData', 'Roaming'),
+      XDG_CONFIG_HOME: '',
+    });
+    expect(text.stdout).toMatch(/^Read ~\/\.cursor\/mcp\.json \(Cursor\): 2 servers$/m);
+    expect(text.stdout).toMatch(
+      /^Could not read ~\/\.continue\/mcpServers\/broken\.yaml \(Continue\): .*not valid YAML/m,
+    );
   });
 });

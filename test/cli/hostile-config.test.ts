@@ -20,6 +20,7 @@ function hostileReport(): Report {
   return {
     verdict: 'fail',
     policy: { min_score: 40, unknown: 'fail' },
+    files: [{ file: `~/${HOSTILE}`, client: 'Cursor', read: false, reason: `~/${HOSTILE}: not valid JSON` }],
     rows: [
       {
         entry,
@@ -33,7 +34,7 @@ function hostileReport(): Report {
         },
       },
     ],
-  } as Report;
+  };
 }
 
 // eslint-disable-next-line no-control-regex -- the test looks for raw control characters.
@@ -45,7 +46,7 @@ describe('a report of hostile configuration text', () => {
     expect(out).not.toMatch(RAW_CONTROL);
     for (const line of out.split('\n')) {
       // The runner reads a workflow command at the start of a line, after any white space.
-      if (format === 'github' && line.startsWith('::error file=')) continue;
+      if (format === 'github' && /^::(error file|warning title)=/.test(line)) continue;
       expect(line.trimStart()).not.toMatch(/^::/);
     }
     if (format === 'json' || format === 'sarif') expect(JSON.stringify(JSON.parse(out))).toContain('\\u001b[31m');
@@ -54,9 +55,10 @@ describe('a report of hostile configuration text', () => {
   it('writes one annotation whose title and message show the escapes', () => {
     const lines = formatReport(hostileReport(), 'github').trimEnd().split('\n');
     const annotations = lines.filter((line) => line.startsWith('::'));
-    expect(annotations).toHaveLength(1);
-    expect(annotations[0]).toContain('title=MCP trust%3A evil\\n%3A%3Aerror file=x%3A%3Apwned\\r\\n');
-    expect(annotations[0]).toContain('\\u001b[31mred\\u0007\\u009b2J\\u0085\\u2028\\u202e');
+    expect(annotations).toHaveLength(2);
+    expect(annotations[0]).toMatch(/^::warning title=MCP trust%3A ~\/evil\\n%3A%3Aerror/);
+    expect(annotations[1]).toContain('title=MCP trust%3A evil\\n%3A%3Aerror file=x%3A%3Apwned\\r\\n');
+    expect(annotations[1]).toContain('\\u001b[31mred\\u0007\\u009b2J\\u0085\\u2028\\u202e');
   });
 
   it('escapes each kind of character visibly', () => {
