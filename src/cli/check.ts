@@ -11,10 +11,12 @@ import { parseArgs } from 'node:util';
 import { TrustApiError } from '../client/client.js';
 import { offlineNotice, type TrustSource } from '../client/trust-source.js';
 import { OperatorError } from '../errors/operator-error.js';
-import { CHECK_LIMITS, type CheckResult, type Policy, UNKNOWN_VERDICTS } from '../model/check.js';
+import { CHECK_LIMITS, type CheckResult, DEFAULT_POLICY, type Policy, UNKNOWN_VERDICTS } from '../model/check.js';
+import { unknownFlagsProblem, VOCABULARY_FLAGS } from '../model/flag-names.js';
 import { type ConfigEntry, DEFAULT_CONFIG_FILES } from './config-files.js';
 import { readConfigFile } from './read-config.js';
 import { itemForEntry } from './entries.js';
+import { type FileOutcome, readUserConfigs } from './user-configs.js';
 import { formatReport, REPORT_FORMATS, type Report, type ReportFormat, type ReportRow } from './report.js';
 
 export const CHECK_USAGE = `usage: mcp-trust-score check [files...] [options]
@@ -23,13 +25,18 @@ Checks the MCP servers of configuration files (default: whichever of ${DEFAULT_C
 exist here) against a policy. Offline, from the scores shipped in this package, unless TRUST_API_URL is
 set: then with the trust-score API there (with or without /v1), using the key in TRUST_API_KEY.
 
-  --min-score N         fail a server whose trust score is below N (0-100)
-  --deny-flags A,B      fail a server carrying any of these flags
+  --user                also check the user-level configurations of the MCP clients on this machine (Claude
+                        Desktop, Claude Code, Cursor, VS Code, Windsurf, Gemini CLI, Zed, Continue, Codex, opencode)
+  --min-score N         fail a server whose trust score is below N (0-100; default 40)
+  --deny-flags A,B      fail a server carrying any of these flags (a flag no scored server has is an error)
   --require-verified    fail a server whose publisher is not verified
   --unknown V           what a server that matches no scored server gets: fail (default), warn or pass
   --format F            text (default), json, sarif or github
   --output FILE         write the report to FILE instead of stdout
   --help, --version     this help, the version
+
+With no options the policy fails servers below 40 (Very Low Trust and below) and servers that match no scored
+server; every report begins with the policy it applied.
 
 Exit codes: 0 pass, 1 fail, 2 the check could not be made.`;
 
@@ -43,6 +50,8 @@ export class CheckError extends OperatorError {
 
 export interface CheckOptions {
   files: string[];
+  /** Also read the user-level configuration files of the MCP clients (`user-configs.ts`). */
+  user?: boolean;
   policy: Policy;
   format: ReportFormat;
   output?: string;
@@ -58,12 +67,13 @@ export function parseCheckArgs(argv: readonly string[]): CheckOptions {
       'min-score': { type: 'string' },
       'deny-flags': { type: 'string' },
       'require-verified': { type: 'boolean' },
+      user: { type: 'boolean' },
       unknown: { type: 'string' },
       format: { type: 'string' },
       output: { type: 'string' },
     },
   });
-  const policy: Policy = { unknown: 'fail' };
+  const policy: Policy = { ...DEFAULT_POLICY };
   if (values['min-score'] !== undefined) {
     const text = values['min-score'];
     if (!/^\d{1,3}$/.test(text) || Number(text) > 100)
@@ -90,20 +100,24 @@ export function parseCheckArgs(argv: readonly string[]): CheckOptions {
   }
   return {
     files: positionals,
+    ...(values.user ? { user: true } : {}),
     policy,
     format: format as ReportFormat,
     ...(values.output ? { output: values.output } : {}),
   };
 }
 
-/** The files to read: those named, or the default ones that exist in `cwd`. */
-function filesToRead(options: CheckOptions, cwd: string): string[] {
-  if (options.files.length > 0) return options.files;
+/**
+ * The files to read: those named (read wherever they are), or the default ones that exist in `cwd` (read
+ * only when they really lie in it).
+ */
+function filesToRead(options: CheckOptions, cwd: string): { file: string; within?: string }[] {
+  if (options.files.length > 0) return options.files.map((file) => ({ file }));
   const found = DEFAULT_CONFIG_FILES.filter((file) => existsSync(`${cwd}/${file}`));
-  if (found.length === 0) {
+  if (found.length === 0 && !options.user) {
     throw new CheckError(`no MCP configuration file here (looked for ${DEFAULT_CONFIG_FILES.join(', ')}); name one`);
   }
-  return found;
+  return found.map((file) => ({ file, within: cwd }));
 }
 
 /** The result of an entry the check cannot identify, judged as unknown by the policy. */
@@ -118,10 +132,42 @@ function notCheckable(entry: ConfigEntry, reason: string, policy: Policy): Check
   };
 }
 
-/** Read the files, ask the trust source, build the report. */
-export async function runCheck(options: CheckOptions, client: TrustSource, cwd = process.cwd()): Promise<Report> {
+/**
+ * Refuse a `--deny-flags` name no scored server has ever carried: the vocabulary's flags are known here; a
+ * name outside it is held against the flags the source's snapshot counts (one statistics request).
+ */
+async function checkDenyFlags(policy: Policy, client: TrustSource): Promise<void> {
+  const flags = policy.deny_flags ?? [];
+  if (unknownFlagsProblem('--deny-flags', flags, VOCABULARY_FLAGS) === undefined) return;
+  const stats = await client.stats();
+  const known = new Set([...VOCABULARY_FLAGS, ...Object.keys(stats.flag_summary).map((flag) => flag.toUpperCase())]);
+  const problem = unknownFlagsProblem('--deny-flags', flags, known);
+  if (problem !== undefined) throw new CheckError(problem);
+}
+
+/**
+ * Read the files, ask the trust source, build the report. `env` is where `--user` finds the home folder (`HOME`,
+ * `APPDATA`, `XDG_CONFIG_HOME`).
+ */
+export async function runCheck(
+  options: CheckOptions,
+  client: TrustSource,
+  cwd = process.cwd(),
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<Report> {
+  await checkDenyFlags(options.policy, client);
   const entries: ConfigEntry[] = [];
-  for (const file of filesToRead(options, cwd)) entries.push(...(await readConfigFile(file)));
+  const files: FileOutcome[] = [];
+  for (const { file, within } of filesToRead(options, cwd)) {
+    const found = await readConfigFile(file, { cwd, ...(within === undefined ? {} : { within }) });
+    entries.push(...found);
+    files.push({ file, client: 'project', read: true, servers: found.length });
+  }
+  if (options.user) {
+    const user = await readUserConfigs(env);
+    entries.push(...user.entries);
+    files.push(...user.files);
+  }
   const rows: (ReportRow | undefined)[] = entries.map(() => undefined);
   const checkable: { index: number; item: NonNullable<ReportRow['item']> }[] = [];
   entries.forEach((entry, index) => {
@@ -139,12 +185,9 @@ export async function runCheck(options: CheckOptions, client: TrustSource, cwd =
     });
   }
   const complete = rows.filter((row): row is ReportRow => row !== undefined);
+  const verdict = complete.some((row) => row.result.verdict === 'fail') ? 'fail' : 'pass';
   const notice = offlineNotice(client.origin);
-  return {
-    verdict: complete.some((row) => row.result.verdict === 'fail') ? 'fail' : 'pass',
-    rows: complete,
-    ...(notice === undefined ? {} : { notice }),
-  };
+  return { verdict, policy: options.policy, files, rows: complete, ...(notice === undefined ? {} : { notice }) };
 }
 
 /** The whole command: returns the exit code (errors of its own are thrown; see `checkCommand`). */

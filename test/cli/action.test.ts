@@ -105,4 +105,15 @@ describe('action.yml', () => {
     expect(await readFile(fail.output, 'utf8')).toBe('exit-code=1\n');
     expect((JSON.parse(await readFile(sarif, 'utf8')) as { version: string }).version).toBe('2.1.0');
   });
+
+  it('stops with exit code 2 on a misspelt deny-flags input, naming the flag it meant', () => {
+    const run = runStep(
+      { 'api-key': KEY, 'api-url': `${server.base}/v1`, 'deny-flags': 'NO_SOURCES' },
+      path.join(REPO, 'test/fixtures/cli/pass'),
+    );
+    expect(run.status, run.stderr).toBe(2);
+    expect(run.stderr.trim()).toMatch(
+      /^--deny-flags names a flag no scored server has ever carried: "NO_SOURCES" \(did you mean NO_SOURCE, /,
+    );
+  });
 });

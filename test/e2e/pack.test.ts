@@ -17,6 +17,8 @@ import { REPO, type ServerProcess, startServer } from './process.js';
 
 const KEY = 'pack-e2e-key-0123456789';
 const FIXTURE = path.join(REPO, 'test', 'fixtures', 'cli', 'fail');
+/** A home folder with the user-level configurations of eleven MCP clients (test/fixtures/cli/README.md). */
+const HOME = path.join(REPO, 'test', 'fixtures', 'cli', 'user-home');
 
 interface PackedFile {
   path: string;
@@ -31,23 +33,29 @@ interface Packed {
 
 let dir: string;
 let project: string;
-let home: string;
 let packed: Packed;
 let server: ServerProcess;
 
-/** The environment of a user with no setting of the checker, HOME elsewhere and npm's cache and logs kept apart. */
+/**
+ * The environment of a user with no setting of the checker and HOME at the fixture tree (npm's cache and logs
+ * kept apart, so nothing is written there).
+ */
 function userEnv(): Record<string, string> {
   const env = { ...process.env } as Record<string, string>;
-  for (const name of ['TRUST_API_URL', 'TRUST_API_KEY', 'TRUST_API_TIMEOUT_MS']) delete env[name];
-  return { ...env, HOME: home, USERPROFILE: home, npm_config_cache: path.join(dir, 'npx-cache') };
+  for (const name of ['TRUST_API_URL', 'TRUST_API_KEY', 'TRUST_API_TIMEOUT_MS', 'XDG_CONFIG_HOME']) delete env[name];
+  return {
+    ...env,
+    HOME,
+    USERPROFILE: HOME,
+    APPDATA: path.join(HOME, 'AppData', 'Roaming'),
+    npm_config_cache: path.join(dir, 'npx-cache'),
+  };
 }
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'mts-pack-'));
   project = path.join(dir, 'project');
-  home = path.join(dir, 'home');
   await mkdir(project);
-  await mkdir(home);
   // The global setup ran what `prepack` runs (compile, embed); packing again here would rewrite dist/ under
   // the other tests' feet, so the scripts are skipped and the test below holds `prepack` to those commands.
   const pack = spawnSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], {
@@ -106,8 +114,8 @@ describe('the packed package', () => {
     expect((await readdir(path.join(installed, 'dist'))).every((file) => file.endsWith('.mjs'))).toBe(true);
   });
 
-  it('checks offline with npx and gives the verdicts the live API gives for the same entries', () => {
-    const offline = spawnSync('npx', ['--offline', 'mcp-trust-score', 'check', '--format', 'json'], {
+  it('checks offline with npx, the user-level files too, and gives the live API’s verdicts for the same entries', () => {
+    const offline = spawnSync('npx', ['--offline', 'mcp-trust-score', 'check', '--user', '--format', 'json'], {
       cwd: project,
       env: userEnv(),
       encoding: 'utf8',
@@ -125,9 +133,22 @@ describe('the packed package', () => {
       },
     );
     expect(live.stderr).toBe('');
-    const mine = JSON.parse(offline.stdout) as { verdict: string; notice?: string; results: { verdict: string }[] };
-    const theirs = JSON.parse(live.stdout) as { verdict: string; results: { verdict: string }[] };
-    expect(mine.results.length).toBe(8);
+    interface Answer {
+      verdict: string;
+      notice?: string;
+      files: { file: string; client: string; read: boolean }[];
+      results: { file: string; verdict: string }[];
+    }
+    const mine = JSON.parse(offline.stdout) as Answer;
+    const theirs = JSON.parse(live.stdout) as Answer;
+    // The four project files, and the user-level files of at least six clients, each read.
+    const clients = new Set(
+      mine.files.filter((file) => file.read && file.client !== 'project').map((file) => file.client),
+    );
+    expect(clients.size).toBeGreaterThanOrEqual(6);
+    expect(mine.files.filter((file) => file.client === 'project')).toHaveLength(4);
+    expect(mine.results.length).toBeGreaterThan(8);
+    expect(mine.files).toEqual(theirs.files);
     expect(mine.results).toEqual(theirs.results);
     expect(mine.verdict).toBe(theirs.verdict);
     expect(offline.status).toBe(live.status);
