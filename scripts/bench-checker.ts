@@ -1,8 +1,8 @@
 /**
  * The installed checker's start (`npm run bench -- --only checker`): the package packed (`prepack`: compile
  * and embed, then `npm pack`), installed from the tarball into an empty folder, and there
- * `mcp-trust-score check` run offline (no TRUST_API_URL, HOME an empty folder) on the CLI fixtures' four
- * configuration files, from process start to exit, against `node -e 0` measured in the same rounds, one after
+ * `mcp-trust-score check --user` run offline (no TRUST_API_URL) on the CLI fixtures' four project files and,
+ * with HOME at the fixture tree, the user-level files of eleven clients, from process start to exit, against `node -e 0` measured in the same rounds, one after
  * the other. The figure judged is the ratio of the medians (target: at most 4 times Node's own start).
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -14,6 +14,8 @@ import { judged } from './bench-targets.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const FIXTURE = path.join(ROOT, 'test', 'fixtures', 'cli', 'fail');
+/** The user-level configurations of eleven MCP clients, as `--user` finds them under HOME. */
+const HOME = path.join(ROOT, 'test', 'fixtures', 'cli', 'user-home');
 
 /** The installed check, at most this many times `node -e 0` from start to exit (issue 31). */
 export const CHECKER_START_RATIO = 4;
@@ -46,17 +48,20 @@ export async function benchChecker(rounds = 15): Promise<string> {
     }[];
     const tarball = packed[0]!;
     const project = path.join(work, 'project');
-    const home = path.join(work, 'home');
     await mkdir(project);
-    await mkdir(home);
     await writeFile(path.join(project, 'package.json'), '{ "name": "a-project", "private": true }\n');
     run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', path.join(work, tarball.filename)], project);
     await cp(FIXTURE, project, { recursive: true });
 
-    const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, USERPROFILE: home };
-    for (const name of ['TRUST_API_URL', 'TRUST_API_KEY']) delete env[name];
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      HOME,
+      USERPROFILE: HOME,
+      APPDATA: path.join(HOME, 'AppData', 'Roaming'),
+    };
+    for (const name of ['TRUST_API_URL', 'TRUST_API_KEY', 'XDG_CONFIG_HOME']) delete env[name];
     const bin = path.join(project, 'node_modules', '.bin', 'mcp-trust-score');
-    const args = ['check', '--format', 'json'];
+    const args = ['check', '--user', '--format', 'json'];
     const checker: number[] = [];
     const bare: number[] = [];
     // One warm-up each, so both start from a warm file cache, as a second run in a CI job does.
@@ -72,9 +77,9 @@ export async function benchChecker(rounds = 15): Promise<string> {
     const ratio = median(checker) / median(bare);
     const ms = (value: number) => `${Math.round(value)} ms`;
     return [
-      `| installed checker, offline, 4 files / 8 servers, spawn → exit (median of ${rounds}) | value | target |`,
+      `| installed checker, offline, 4 + 12 files / 24 servers, spawn → exit (median of ${rounds}) | value | target |`,
       '|---|---|---|',
-      `| \`mcp-trust-score check --format json\` (node_modules/.bin) | ${ms(median(checker))} | |`,
+      `| \`mcp-trust-score check --user --format json\` (node_modules/.bin) | ${ms(median(checker))} | |`,
       `| \`node -e 0\` in the same rounds | ${ms(median(bare))} | |`,
       `| ratio | ${ratio.toFixed(2)}x | ${judged(Number(ratio.toFixed(2)), CHECKER_START_RATIO, 'x')} |`,
       `| tarball (\`npm pack\`) | ${(tarball.size / 1024).toFixed(0)} KiB, ${tarball.entryCount} files | |`,

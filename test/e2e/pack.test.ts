@@ -1,7 +1,7 @@
 /**
  * The package as a user gets it: `npm pack`, the tarball installed into an empty folder from the npm cache,
- * and there, with no TRUST_API_URL and HOME pointing elsewhere, the installed checker gives the
- * verdicts the live API gives for the same entries, and the installed MCP server lists its four tools and
+ * and there, with no TRUST_API_URL and HOME at a fixture tree of eleven clients' user-level configurations,
+ * the installed `check --user` gives the verdicts the live API gives for the same entries, and the installed MCP server lists its four tools and
  * answers offline. The tarball holds the bin, dist/, the embedded snapshot and the user's docs, nothing else.
  */
 import { spawnSync } from 'node:child_process';
@@ -124,7 +124,7 @@ describe('the packed package', () => {
     expect(offline.stderr).toBe('');
     const live = spawnSync(
       process.execPath,
-      [path.join(REPO, 'bin', 'mcp-trust-score.js'), 'check', '--format', 'json'],
+      [path.join(REPO, 'bin', 'mcp-trust-score.js'), 'check', '--user', '--format', 'json'],
       {
         cwd: project,
         env: { ...userEnv(), TRUST_API_URL: server.base, TRUST_API_KEY: KEY },
