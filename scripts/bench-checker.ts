@@ -2,8 +2,8 @@
  * The installed checker's start (`npm run bench -- --only checker`): the package packed (`prepack`: compile
  * and embed, then `npm pack`), installed from the tarball into an empty folder, and there
  * `mcp-trust-score check --user` run offline (no TRUST_API_URL) on the CLI fixtures' four project files and,
- * with HOME at the fixture tree, the user-level files of eleven clients, from process start to exit, against `node -e 0` measured in the same rounds, one after
- * the other. The figure judged is the ratio of the medians (target: at most 4 times Node's own start).
+ * with HOME at the fixture tree, the user-level files of eleven clients, from process start to exit, against
+ * `node -e 0` measured in the same rounds, one after the other. The figure judged is the ratio of the medians (target: at most 4 times Node's own start).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
