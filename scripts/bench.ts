@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- [--records N] [--seed S] [--only snapshot,stalls,http,store,cold,checker] [--seconds S] [--rounds R]
+ * `npm run bench -- [--records N] [--seed S] [--only snapshot,stalls,http,store,cold,minisearch,checker] [--seconds S] [--rounds R]
  * [--vercel-output DIR]`:
  * every benchmark, each figure with a target judged PASS or FAIL (`bench-targets.ts`). `stalls` (issues 11
  * and 16): `npm start`'s first answers while the snapshot loads (scripts/bench-stalls.ts).
@@ -14,8 +14,9 @@
  * `checker` (issue 31): the packed and installed `mcp-trust-score check`, offline, start to exit against
  * `node -e 0` (scripts/bench-checker.ts).
  * `--rounds` (default 3) is how many times the build, the stalls runs and the HTTP cases are measured: the
- * build's median, the stalls' medians, each HTTP case's median round. Prints tables; docs/performance.md
- * carries the figures.
+ * build's median, the stalls' medians, each HTTP case's median round. `minisearch`: the name search against
+ * MiniSearch 7 at the committed dataset's size and at N names, and MiniSearch's `loadJSON` of N names
+ * (scripts/bench-minisearch.ts). Prints tables; docs/performance.md carries the figures.
  */
 import { benchChecker } from './bench-checker.js';
 import { benchColdStart } from './bench-cold.js';
@@ -32,6 +33,7 @@ import { loadSnapshot } from '../src/query/open.js';
 import { readManifest, type LoadTimings } from '../src/query/load.js';
 import type { ListParams } from '../src/model/schema.js';
 import { benchHttp, formatHttpBench } from './bench-http.js';
+import { benchMiniSearch, formatMiniSearchBench } from './bench-minisearch.js';
 import { benchStores, formatStoreBench } from './bench-store.js';
 import { benchStalls, formatStalls } from './bench-stalls.js';
 import { judged, targetsFor } from './bench-targets.js';
@@ -44,7 +46,7 @@ const { values } = parseArgs({
     dir: { type: 'string' },
     input: { type: 'string' },
     keep: { type: 'boolean', default: false },
-    only: { type: 'string', default: 'snapshot,stalls,http,store,cold,checker' },
+    only: { type: 'string', default: 'snapshot,stalls,http,store,cold,minisearch,checker' },
     rounds: { type: 'string', default: '3' },
     seconds: { type: 'string', default: '5' },
     'vercel-output': { type: 'string' },
@@ -208,6 +210,12 @@ async function main() {
       console.log();
       console.log(await benchFunctionColdStart(5, values['vercel-output']));
     }
+  }
+  if (parts.has('minisearch')) {
+    console.log("\n## Name search: this project's index against MiniSearch 7 (docs/decisions.md)\n");
+    console.log(
+      formatMiniSearchBench(await benchMiniSearch({ records: count, seed: Number(values.seed), calls: 200 })),
+    );
   }
   if (parts.has('checker')) {
     console.log('\n## The installed checker, offline, against node -e 0 (issue 31 target)\n');
