@@ -31,6 +31,7 @@ export async function generatedFiles(): Promise<Map<string, string>> {
   files.set('vercel.json', `${JSON.stringify(vercel, null, 2)}\n`);
   for (const [file, source] of functionFiles(ROUTES)) files.set(file, source);
   files.set('public/js/config-check.js', await configCheckModule());
+  files.set('public/js/jsonc-parser.js', await jsoncParserModule());
   for (const [file, parts] of Object.entries(routeDocParts(ROUTES))) files.set(file, await documentWith(file, parts));
   return files;
 }
@@ -43,7 +44,10 @@ async function documentWith(file: string, parts: Record<string, string>): Promis
   return format(text, { ...(await resolveConfig(full)), filepath: full });
 }
 
-/** The CLI's configuration parsing and entry mapping, bundled as one ES module for the site. */
+/**
+ * The CLI's configuration parsing and entry mapping, bundled as one ES module for the site; the JSON parser
+ * it uses (`jsonc-parser`) is a module of its own beside it, so this one stays readable.
+ */
 async function configCheckModule(): Promise<string> {
   const result = await build({
     absWorkingDir: ROOT,
@@ -54,7 +58,33 @@ async function configCheckModule(): Promise<string> {
     target: 'es2022',
     write: false,
     legalComments: 'none',
+    plugins: [
+      {
+        name: 'jsonc-parser-beside',
+        setup(context) {
+          context.onResolve({ filter: /^jsonc-parser$/ }, () => ({ path: './jsonc-parser.js', external: true }));
+        },
+      },
+    ],
     banner: { js: '// Generated from src/cli/browser.ts by scripts/generated-files.ts: do not edit.' },
+  });
+  // In the quotes of the site's own modules.
+  return (result.outputFiles[0]?.text ?? '').replace('from "./jsonc-parser.js"', "from './jsonc-parser.js'");
+}
+
+/** `jsonc-parser` (VS Code's parser of JSON with comments, MIT) as one minified ES module for the site. */
+async function jsoncParserModule(): Promise<string> {
+  const result = await build({
+    absWorkingDir: ROOT,
+    entryPoints: ['node_modules/jsonc-parser/lib/esm/main.js'],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    write: false,
+    minify: true,
+    legalComments: 'none',
+    banner: { js: '// jsonc-parser (MIT, Microsoft), bundled by scripts/generated-files.ts: do not edit.' },
   });
   return result.outputFiles[0]?.text ?? '';
 }

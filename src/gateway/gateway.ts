@@ -190,7 +190,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     let body: unknown;
     if (!route.keyed && route.body !== undefined) {
       // A keyless POST (Get Access): the body is read with the same bounds, and nothing is counted.
-      const read = await readJsonBody(request, route.body);
+      const read = await readJsonBody(request, route.body, getEngine);
       if (!read.ok) throw read.error;
       body = read.body;
     }
@@ -198,7 +198,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       const record = await authenticate(request.headers.get('x-api-key'));
       context.key = hashPrefix(record.hash);
       // A body is read once the key is known; a valid one counts as its cost, an invalid one as one request.
-      const read = route.body === undefined ? undefined : await readJsonBody(request, route.body);
+      const read = route.body === undefined ? undefined : await readJsonBody(request, route.body, getEngine);
       const { decision, refusal } = await count(record, nowMs, read?.ok ? read.cost : 1);
       state.decision = decision;
       if (refusal !== undefined) throw refusal;

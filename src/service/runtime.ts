@@ -11,6 +11,9 @@ import { formatRequestLogLine, type RequestLogger } from '../gateway/log.js';
 import type { QueryEngine } from '../query/types.js';
 import { openSnapshot } from '../query/open.js';
 import { DEFAULT_SNAPSHOT_DIR } from '../format/paths.js';
+import { knownFlags } from '../query/known-flags.js';
+import { unknownFlagsProblem } from '../model/flag-names.js';
+import { OperatorError } from '../errors/operator-error.js';
 import { createStore } from './store.js';
 import type { Store } from '../stores/types.js';
 
@@ -39,6 +42,9 @@ export async function createServiceContext(config: Config, options: ServiceOptio
   try {
     // Open as soon as Get Server can answer; the caller starts loading the rest (`engine.loadAll()`).
     engine = await openSnapshot(snapshotDir);
+    // A misspelt REGISTRY_DENY_FLAGS would leave the feed unfiltered: refused at start, naming the closest flags.
+    const problem = unknownFlagsProblem('REGISTRY_DENY_FLAGS', config.registryPolicy.denyFlags, knownFlags(engine));
+    if (problem !== undefined) throw new OperatorError(problem);
   } catch (error) {
     await store.close();
     throw error;
