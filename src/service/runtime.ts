@@ -13,7 +13,7 @@ import { openSnapshot } from '../query/open.js';
 import { knownFlags } from '../query/known-flags.js';
 import { unknownFlagsProblem } from '../model/flag-names.js';
 import { OperatorError } from '../errors/operator-error.js';
-import { DEFAULT_SNAPSHOT_DIR } from '../snapshot/paths.js';
+import { DEFAULT_SNAPSHOT_DIR } from '../format/paths.js';
 import { createStore } from './store.js';
 import type { Store } from '../stores/types.js';
 
