@@ -38,7 +38,7 @@ const fileLines = (files: readonly FileOutcome[]) =>
   files.map((file) =>
     file.read
       ? `Read ${file.file}${file.client === 'project' ? '' : ` (${file.client})`}: ${file.servers} ${file.servers === 1 ? 'server' : 'servers'}`
-      : `Could not read ${file.file} (${file.client}): ${file.reason}`,
+      : `Could not read ${file.file} (${file.client}): ${file.reason.replace(`${file.file}: `, '')}`,
   );
 
 /** The rule of a reason; a not-checkable entry has its own. */
