@@ -31,8 +31,8 @@ export async function generatedFiles(): Promise<Map<string, string>> {
   files.set('vercel.json', `${JSON.stringify(vercel, null, 2)}\n`);
   for (const [file, source] of functionFiles(ROUTES)) files.set(file, source);
   files.set('public/js/config-check.js', await configCheckModule());
-  files.set('public/js/jsonc-parser.js', await jsoncParserModule());
   for (const [file, parts] of Object.entries(routeDocParts(ROUTES))) files.set(file, await documentWith(file, parts));
+  files.set('public/js/jsonc-parser.js', await jsoncParserModule());
   return files;
 }
 

@@ -58,7 +58,7 @@ async function runCheck() {
     const value = Number(min);
     if (!Number.isInteger(value) || value < 0 || value > 100) {
       minInput.setAttribute('aria-invalid', 'true');
-      return [problem('The minimum trust score is a whole number from 0 to 100, or empty for none.')];
+      return [problem('The minimum trust score is a whole number from 0 to 100, or empty for the default of 40.')];
     }
     policy.min_score = value;
   }

@@ -57,6 +57,7 @@ const LOOKUP_PARAMS: Record<keyof LookupParams, string> = {
   package:
     '`<registry_type>:<identifier>` with registry_type one of npm, pypi, oci, nuget, mcpb (for example `npm:@modelcontextprotocol/server-filesystem`, `pypi:mcp-server-git`, `oci:docker.io/mcp/github`).',
   url: 'The URL of a remote MCP server (http or https), as a client configuration gives it.',
+  purl: 'A package URL (purl, ECMA-427) of type npm, pypi, oci (with `repository_url`), docker or nuget (for example `pkg:npm/%40modelcontextprotocol/server-filesystem`, `pkg:pypi/mcp-server-git`, `pkg:oci/github?repository_url=docker.io/mcp/github`); a version is ignored.',
 };
 
 const CHANGES_PARAMS: Record<keyof ChangesParams, string> = {
@@ -149,13 +150,13 @@ export const ROUTES: readonly Route[] = [
     needs: 'lookup',
     path: ROUTE_PATHS.lookup,
     keyed: true,
-    listedAs: '/v1/lookup?package={registry_type}:{identifier} or ?url={url}',
+    listedAs: '/v1/lookup?package={registry_type}:{identifier} or ?purl={package url} or ?url={url}',
     handler: lookupServers,
     doc: {
       operationId: 'lookupServers',
       summary: 'Reverse Lookup',
       description:
-        "The servers a package or a remote URL belongs to, as a client's configuration names them, most trusted first (a package may belong to several servers). Exactly one of `package` or `url`. Identifiers are compared the way each ecosystem compares them: npm names as published (a version suffix is ignored), PyPI names normalised as PEP 503 says, OCI references with the default registry and `library/` made explicit and no tag or digest, NuGet ids in any case, URLs with scheme and host in lower case and a trailing slash ignored. No match is an empty list.",
+        "The servers a package or a remote URL belongs to, as a client's configuration names them, most trusted first (a package may belong to several servers). Exactly one of `package`, `purl` (a package URL) or `url`; a malformed package URL is a 400 that says which part is wrong. Identifiers are compared the way each ecosystem compares them: npm names as published (a version suffix is ignored), PyPI names normalised as PEP 503 says, OCI references with the default registry and `library/` made explicit and no tag or digest, NuGet ids in any case, URLs with scheme and host in lower case and a trailing slash ignored. No match is an empty list.",
       tag: 'Servers',
       body: 'LookupResponse',
       query: { schema: LookupParamsSchema, descriptions: LOOKUP_PARAMS },
@@ -178,7 +179,7 @@ export const ROUTES: readonly Route[] = [
     doc: {
       operationId: 'checkServers',
       summary: 'Policy Check',
-      description: `A verdict on a whole MCP configuration: each item of \`servers\` (a server name, \`{"package": "<registry_type>:<identifier>"}\` or \`{"url": "<remote url>"}\`, 1 to ${CHECK_LIMITS.maxItems}) is resolved as Get Server and Reverse Lookup resolve it and judged by \`policy\`: \`allow\` and \`deny\` (server names) override everything; otherwise an item fails below \`min_score\` (default 40), with a flag of \`deny_flags\` (a flag no scored server has ever carried is a 400 naming the closest known ones), or without a verified publisher when \`require_verified_publisher\` is true; an item that matches no scored server gets \`unknown\` (default \`fail\`). Results keep the order of the input, each with reasons a person can act on; \`verdict\` is \`fail\` when any result fails. Each item counts as one request; a call with more items than the key has left is a 429 that counts nothing. The body is \`application/json\`, at most 64 KB. Never cached.`,
+      description: `A verdict on a whole MCP configuration: each item of \`servers\` (a server name, \`{"package": "<registry_type>:<identifier>"}\`, \`{"purl": "<package url>"}\` or \`{"url": "<remote url>"}\`, 1 to ${CHECK_LIMITS.maxItems}) is resolved as Get Server and Reverse Lookup resolve it and judged by \`policy\`: \`allow\` and \`deny\` (server names) override everything; otherwise an item fails below \`min_score\` (default 40), with a flag of \`deny_flags\` (a flag no scored server has ever carried is a 400 naming the closest known ones), or without a verified publisher when \`require_verified_publisher\` is true; an item that matches no scored server gets \`unknown\` (default \`fail\`). Results keep the order of the input, each with reasons a person can act on; \`verdict\` is \`fail\` when any result fails. Each item counts as one request; a call with more items than the key has left is a 429 that counts nothing. The body is \`application/json\`, at most 64 KB. Never cached.`,
       tag: 'Servers',
       body: 'CheckResponse',
     },

@@ -9,6 +9,7 @@ import type { CheckItem, CheckResult, Policy, Verdict } from '../model/check.js'
 import { describePolicy, REASON_KINDS, reasonKind } from '../model/check.js';
 import { TOOL_VERSION } from '../model/version.js';
 import type { ConfigEntry } from './config-files.js';
+import { purlOf } from '../model/purl.js';
 import { printable, printableJson } from './printable.js';
 import type { FileOutcome } from './user-configs.js';
 
@@ -39,20 +40,25 @@ const fileLines = (files: readonly FileOutcome[]) =>
   files.map((file) =>
     file.read
       ? `Read ${file.file}${file.client === 'project' ? '' : ` (${file.client})`}: ${file.servers} ${file.servers === 1 ? 'server' : 'servers'}`
-      : `Could not read ${file.file} (${file.client}): ${file.reason}`,
+      : `Could not read ${file.file} (${file.client}): ${file.reason.replace(`${file.file}: `, '')}`,
   );
 
 /** The rule of a reason; a not-checkable entry has its own. */
 const ruleOf = (reason: string): string => `mcp-trust/${reasonKind(reason) ?? 'not-checkable'}`;
 
-const describeInput = (item: CheckItem | undefined) =>
-  item === undefined
-    ? '(not checkable)'
-    : typeof item === 'string'
-      ? item
-      : 'package' in item
-        ? item.package
-        : item.url;
+const describeInput = (item: CheckItem | undefined) => {
+  if (item === undefined) return '(not checkable)';
+  if (typeof item === 'string') return item;
+  if ('package' in item) return item.package;
+  return 'purl' in item ? item.purl : item.url;
+};
+
+/** What an entry was looked up by, for programs: a package also as its package URL (purl). */
+function inputOf(item: CheckItem | undefined) {
+  if (item === undefined) return null;
+  if (typeof item !== 'string' && 'package' in item) return { ...item, purl: purlOf(item.package) ?? null };
+  return item;
+}
 
 const counts = (rows: readonly ReportRow[]) => {
   const by: Record<Verdict, number> = { pass: 0, warn: 0, fail: 0 };
@@ -82,7 +88,7 @@ function json(report: Report): string {
     line: entry.line,
     name: entry.name,
     ...result,
-    input: item ?? null,
+    input: inputOf(item),
   }));
   const policy = { ...report.policy, text: describePolicy(report.policy) };
   const notice = report.notice === undefined ? {} : { notice: report.notice };

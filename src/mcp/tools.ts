@@ -22,6 +22,18 @@ import type { TrustSource } from '../client/trust-source.js';
 import { explainRecord } from '../explain/explain.js';
 import { BANDS_TEXT, FLAGS_TEXT } from '../model/vocabulary.js';
 import { pageText, recordText, statsText } from './text.js';
+import { IdentifierError } from '../model/identifiers.js';
+import { purlKey } from '../model/purl.js';
+
+/** A package URL `purlKey` can file (its message names what is wrong, so the model can correct it). */
+const validPurl = z.superRefine<string>((text, context) => {
+  try {
+    purlKey(text);
+  } catch (error) {
+    if (!(error instanceof IdentifierError)) throw error;
+    context.addIssue({ code: 'custom', message: error.message });
+  }
+});
 
 /** One tool: what `McpServer.registerTool` needs, plus how to call the API and how to say the result. */
 export interface TrustTool<Input extends z.ZodObject, Output extends z.ZodObject> {
@@ -106,7 +118,8 @@ export const checkServerTrust = defineTool({
     'Get the trust record of one MCP server by its exact registry name <namespace>/<id> ' +
     '(e.g. "io.github.github/github-mcp-server"; letter case does not matter), or instead by what a client ' +
     'configuration runs: a package ("npm:@scope/pkg", "pypi:name", "oci:image") or a remote URL; the text then ' +
-    'says which server it resolved to. Give exactly one of name, package or url. Use it before recommending ' +
+    'says which server it resolved to; a package URL ("pkg:npm/%40scope/pkg", "pkg:pypi/name") works as a ' +
+    'package. Give exactly one of name, package, purl or url. Use it before recommending ' +
     'or installing a server, before giving it credentials, or when asked whether a server is safe. Returns ' +
     `trust_score 0-100 and its band (trust_label): ${BANDS_TEXT}; the sub-scores provenance, ` +
     'maintenance, popularity and permissions (0-100, higher is better); flags; badges (positive facts); ' +
@@ -127,6 +140,16 @@ export const checkServerTrust = defineTool({
             '"npm:@modelcontextprotocol/server-filesystem", "pypi:mcp-server-git", "oci:docker.io/mcp/github"',
         )
         .optional(),
+      purl: z
+        .string()
+        .min(5)
+        .max(500)
+        .check(validPurl)
+        .describe(
+          'Instead of name: the package as a package URL (purl), e.g. "pkg:npm/%40modelcontextprotocol/server-filesystem", ' +
+            '"pkg:pypi/mcp-server-git", "pkg:oci/github?repository_url=docker.io/mcp/github", "pkg:nuget/Name"',
+        )
+        .optional(),
       url: z
         .string()
         .min(1)
@@ -134,14 +157,26 @@ export const checkServerTrust = defineTool({
         .describe('Instead of name: the URL of a remote MCP server, e.g. "https://api.githubcopilot.com/mcp/"')
         .optional(),
     })
-    .refine((args) => [args.name, args.package, args.url].filter((value) => value !== undefined).length === 1, {
-      message: 'Give exactly one of name, package or url',
-    }),
+    .refine(
+      (args) => [args.name, args.package, args.purl, args.url].filter((value) => value !== undefined).length === 1,
+      { message: 'Give exactly one of name, package, purl or url' },
+    ),
   output: ServerRecordSchema,
   run: async (client, args) => {
     if (args.name !== undefined) return { data: await client.getServer(args.name) };
-    const by = args.package !== undefined ? { package: args.package } : { url: args.url ?? '' };
-    const shown = args.package !== undefined ? `package ${args.package}` : `url ${args.url}`;
+    // A package URL is looked up by the package key it is filed under, so it compares as the API compares it.
+    const by =
+      args.package !== undefined
+        ? { package: args.package }
+        : args.purl !== undefined
+          ? { package: purlKey(args.purl) }
+          : { url: args.url ?? '' };
+    const shown =
+      args.package !== undefined
+        ? `package ${args.package}`
+        : args.purl !== undefined
+          ? `purl ${args.purl}`
+          : `url ${args.url}`;
     const page = await client.lookup(by);
     const [best, ...others] = page.items;
     if (best === undefined) {

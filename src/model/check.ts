@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { IdentifierError, parsePackageRef, parseRemoteUrl } from './identifiers.js';
+import { purlKey } from './purl.js';
 import { FlagSchema, LIMITS, ServerNameSchema, type ServerRecord } from './schema.js';
 import { flagDefinition } from './vocabulary.js';
 
@@ -28,10 +29,11 @@ const ItemSchema = z.union(
     ServerNameSchema,
     z.strictObject({ package: z.string().trim().min(3).max(LIMITS.maxLookup).check(identifier(parsePackageRef)) }),
     z.strictObject({ url: z.string().trim().min(1).max(LIMITS.maxLookup).check(identifier(parseRemoteUrl)) }),
+    z.strictObject({ purl: z.string().trim().min(5).max(LIMITS.maxLookup).check(identifier(purlKey)) }),
   ],
   {
     error:
-      'each item of servers is a server name "<namespace>/<id>", {"package": "<registry_type>:<identifier>"} or {"url": "<remote url>"}',
+      'each item of servers is a server name "<namespace>/<id>", {"package": "<registry_type>:<identifier>"}, {"purl": "pkg:<type>/<name>"} or {"url": "<remote url>"}',
   },
 );
 export type CheckItem = z.infer<typeof ItemSchema>;
@@ -97,6 +99,7 @@ export type ItemQuery = { kind: 'name'; name: string } | { kind: 'package' | 'ur
 export function itemQuery(item: CheckItem): ItemQuery {
   if (typeof item === 'string') return { kind: 'name', name: item };
   if ('package' in item) return { kind: 'package', key: parsePackageRef(item.package) };
+  if ('purl' in item) return { kind: 'package', key: purlKey(item.purl) };
   return { kind: 'url', key: parseRemoteUrl(item.url) };
 }
 
@@ -117,7 +120,8 @@ export function describePolicy(policy: Policy): string {
 /** What an item is, in words, for reasons: `io.x/y`, `package npm:@a/b`, `url https://…`. */
 export function describeItem(item: CheckItem): string {
   if (typeof item === 'string') return item;
-  return 'package' in item ? `package ${item.package}` : `url ${item.url}`;
+  if ('package' in item) return `package ${item.package}`;
+  return 'purl' in item ? `purl ${item.purl}` : `url ${item.url}`;
 }
 
 const lower = (names: readonly string[] | undefined) => new Set((names ?? []).map((name) => name.toLowerCase()));

@@ -129,6 +129,12 @@ export const LookupParamsSchema = z.strictObject({
     .min(1, { error: 'url must not be empty' })
     .max(LIMITS.maxLookup, { error: `url must be at most ${LIMITS.maxLookup} characters` })
     .optional(),
+  purl: z
+    .string({ error: 'purl must be a string' })
+    .trim()
+    .min(5, { error: 'purl must be a package URL, pkg:<type>/<name>' })
+    .max(LIMITS.maxLookup, { error: `purl must be at most ${LIMITS.maxLookup} characters` })
+    .optional(),
 });
 export type LookupParams = z.infer<typeof LookupParamsSchema>;
 

@@ -114,9 +114,11 @@ describe('mcp-trust-score check', () => {
     expect(json.status).toBe(0);
     const report = JSON.parse(json.stdout) as {
       verdict: string;
-      results: { file: string; line: number; server: string }[];
+      results: { file: string; line: number; server: string; input: unknown }[];
     };
     expect(report.verdict).toBe('pass');
+    // Each package item carries its package URL.
+    expect(report.results[0]?.input).toEqual({ package: 'npm:@azure/mcp@latest', purl: 'pkg:npm/%40azure/mcp@latest' });
     expect(report.results.map((result) => [result.line, result.server])).toEqual([
       [3, 'com.microsoft/azure'],
       [7, 'io.github.basicmachines-co/basic-memory'],
@@ -199,7 +201,7 @@ describe('mcp-trust-score check', () => {
     });
     expect(text.stdout).toMatch(/^Read ~\/\.cursor\/mcp\.json \(Cursor\): 2 servers$/m);
     expect(text.stdout).toMatch(
-      /^Could not read ~\/\.continue\/mcpServers\/broken\.yaml \(Continue\): .*not valid YAML/m,
+      /^Could not read ~\/\.continue\/mcpServers\/broken\.yaml \(Continue\): not valid YAML/m,
     );
   });
 });

@@ -282,7 +282,22 @@ describe('the MCP wrapper against the real API', () => {
       arguments: { name: 'io.github.acme/postgres-mcp', package: 'npm:x' },
     });
     expect(both.isError).toBe(true);
-    expect(textOf(both)).toMatch(/exactly one of name, package or url/);
+    expect(textOf(both)).toMatch(/exactly one of name, package, purl or url/);
+  });
+
+  it('check_server_trust takes a package URL, compared by its ecosystem, and names what is wrong in a bad one', async () => {
+    const byPurl = await client.callTool({
+      name: 'check_server_trust',
+      arguments: { purl: 'pkg:npm/%40acme/postgres-mcp@2.0.0' },
+    });
+    expect(byPurl.isError, textOf(byPurl)).toBeFalsy();
+    expect((byPurl.structuredContent as { name: string }).name).toBe('io.github.acme/postgres-mcp');
+    expect(textOf(byPurl).split('\n')[0]).toMatch(
+      /^purl pkg:npm\/%40acme\/postgres-mcp@2\.0\.0 resolves to io\.github\.acme\/postgres-mcp/,
+    );
+    const malformed = await client.callTool({ name: 'check_server_trust', arguments: { purl: 'pkg:npm/' } });
+    expect(malformed.isError).toBe(true);
+    expect(textOf(malformed)).toMatch(/purl is not a valid package URL \("name" is a required component\)/);
   });
 
   it('check_server_trust explains the flags of a flagged server in words', async () => {

@@ -1,8 +1,10 @@
 /**
  * Reverse lookup: which scored servers a package (`npm:@scope/pkg`, `pypi:mcp-server-git`,
- * `oci:docker.io/mcp/github`) or a remote URL belongs to, most trusted first. No match is an empty list.
+ * `oci:docker.io/mcp/github`, or a package URL `pkg:npm/%40scope/pkg`) or a remote URL belongs to, most trusted
+ * first. No match is an empty list.
  */
 import { IdentifierError, parsePackageRef, parseRemoteUrl } from '../../model/identifiers.js';
+import { purlKey } from '../../model/purl.js';
 import type { LookupKey } from '../../query/types.js';
 import { ApiError } from '../errors.js';
 import { parseLookupParams } from '../params.js';
@@ -10,11 +12,12 @@ import type { Answer, HandlerContext } from '../route.js';
 
 export function lookupServers({ engine, query }: HandlerContext): Answer {
   const params = parseLookupParams(query);
-  if ((params.package === undefined) === (params.url === undefined)) {
+  if ([params.package, params.purl, params.url].filter((value) => value !== undefined).length !== 1) {
     throw new ApiError(
       'invalid_parameter',
       'Invalid query: give exactly one of package (<registry_type>:<identifier>, for example ' +
-        'npm:@modelcontextprotocol/server-filesystem) or url (a remote server URL)',
+        'npm:@modelcontextprotocol/server-filesystem), purl (a package URL, for example ' +
+        'pkg:npm/%40modelcontextprotocol/server-filesystem) or url (a remote server URL)',
     );
   }
   let by: LookupKey;
@@ -22,7 +25,9 @@ export function lookupServers({ engine, query }: HandlerContext): Answer {
     by =
       params.package !== undefined
         ? { kind: 'package', key: parsePackageRef(params.package) }
-        : { kind: 'url', key: parseRemoteUrl(params.url ?? '') };
+        : params.purl !== undefined
+          ? { kind: 'package', key: purlKey(params.purl) }
+          : { kind: 'url', key: parseRemoteUrl(params.url ?? '') };
   } catch (error) {
     if (error instanceof IdentifierError) throw new ApiError('invalid_parameter', `Invalid query: ${error.message}`);
     throw error;
