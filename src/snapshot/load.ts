@@ -33,6 +33,7 @@ export type LoadTimings = Partial<Record<ArtifactRole | 'history' | 'registry' |
 const CARRIED_VERSIONS: Readonly<Record<number, { history: string; decode: (bytes: Buffer) => HistoryArtifact }>> = {
   2: { history: 'history.json', decode: (bytes) => JSON.parse(bytes.toString('utf8')) as HistoryArtifact },
   3: { history: HISTORY_FILE, decode: decodeHistorySync },
+  4: { history: HISTORY_FILE, decode: decodeHistorySync },
   [ARTIFACT_VERSION]: { history: HISTORY_FILE, decode: decodeHistorySync },
 };
 
