@@ -155,7 +155,21 @@ function gitKeeper(url: string, branch: string, repo: string, env: NodeJS.Proces
       const tree = await must('keep', ['write-tree'], index);
       const commit = await must('keep', ['commit-tree', tree, '-m', message]);
       // The lease: the branch must still be the commit this night started from (or still absent).
-      await must('keep', ['push', '--quiet', `--force-with-lease=${ref}:${previous ?? ''}`, url, `${commit}:${ref}`]);
+      const pushed = await git('keep', [
+        'push',
+        '--quiet',
+        `--force-with-lease=${ref}:${previous ?? ''}`,
+        url,
+        `${commit}:${ref}`,
+      ]);
+      if (pushed.code === 0) return;
+      const now = (await git('keep', ['ls-remote', url, ref])).stdout.split('\t')[0]?.trim() || undefined;
+      if (now !== previous)
+        throw new StepFailed(
+          'keep',
+          `${label} moved since this night fetched it (now ${now ?? 'absent'}): another run published`,
+        );
+      throw new StepFailed('keep', `git push exited with ${pushed.code}: ${lastLine(pushed.stderr)}`);
     },
   };
 }
