@@ -12,7 +12,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSnapshot } from '../src/snapshot/build.js';
+import { buildSnapshot } from '../src/build/build.js';
 import { REPO, type ServerProcess, startServer } from './e2e/process.js';
 import { clockDelta, compareHeader, compareJson, steadyOutput, TRANSPORT_HEADERS } from './support/doc-compare.js';
 import { curlCount, type Example, examplesOf, fences, parseCurl } from './support/doc-examples.js';

@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FLAGS } from '../../src/model/vocabulary.js';
-import { buildSnapshot } from '../../src/snapshot/build.js';
+import { buildSnapshot } from '../../src/build/build.js';
 import { type ServerProcess, startServerProcess } from '../../scripts/lib/server-process.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
