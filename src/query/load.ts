@@ -42,9 +42,8 @@ export type LoadTimings = Partial<
  */
 const CARRIED_VERSIONS: Readonly<Record<number, { history: string; decode: (bytes: Buffer) => HistoryArtifact }>> = {
   2: { history: 'history.json', decode: (bytes) => JSON.parse(bytes.toString('utf8')) as HistoryArtifact },
-  3: { history: HISTORY_FILE, decode: decodeHistorySync },
-  4: { history: HISTORY_FILE, decode: decodeHistorySync },
-  [ARTIFACT_VERSION]: { history: HISTORY_FILE, decode: decodeHistorySync },
+  // Versions 3 to 5 share the history's layout (4 added the description index, 5 the manifest's newest_scored_at).
+  ...Object.fromEntries([3, 4, ARTIFACT_VERSION].map((v) => [v, { history: HISTORY_FILE, decode: decodeHistorySync }])),
 };
 
 export async function readManifest(dir: string, versions: readonly number[] = [ARTIFACT_VERSION]): Promise<Manifest> {

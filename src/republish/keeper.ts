@@ -13,10 +13,9 @@
  * atomic and conditional, it never expires (Actions artifacts do, after at most 90 days), and anyone can
  * fetch the live snapshot with `git fetch`.
  */
-import { cp, mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { cp, mkdir, readFile, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { MANIFEST_FILE } from '../snapshot/manifest.js';
-import { INPUT_FINGERPRINT_FILE } from '../snapshot/staleness.js';
+import { MANIFEST_FILE } from '../format/manifest.js';
 import { runCommand, StepFailed, lastLine } from './commands.js';
 
 export interface KeptSnapshot {
@@ -44,14 +43,16 @@ export function keeperFor(spec: string, workDir: string, env: NodeJS.ProcessEnv 
   throw new StepFailed('keep', `--keep must be git:<repository>#<branch> or folder:<path>, not "${spec}"`);
 }
 
-/** The files of a snapshot folder that are kept: everything but the local start-up cache. */
+/** The files of a snapshot folder that are kept: the manifest and the files it names (no local cache). */
 async function snapshotFiles(dir: string): Promise<string[]> {
-  return (await readdir(dir)).filter((name) => name !== INPUT_FINGERPRINT_FILE);
+  const manifest = JSON.parse(await readFile(path.join(dir, MANIFEST_FILE), 'utf8')) as {
+    files?: Record<string, unknown>;
+  };
+  return [MANIFEST_FILE, ...Object.keys(manifest.files ?? {})];
 }
 
 function folderKeeper(root: string): SnapshotKeeper {
   const readId = async (dir: string) => {
-    const { readFile } = await import('node:fs/promises');
     const manifest = JSON.parse(await readFile(path.join(dir, MANIFEST_FILE), 'utf8')) as { snapshot_id?: unknown };
     return String(manifest.snapshot_id);
   };

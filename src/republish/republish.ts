@@ -17,7 +17,7 @@
  */
 import { copyFile, mkdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { CHANGES_FILE, MANIFEST_FILE } from '../snapshot/manifest.js';
+import { CHANGES_FILE, MANIFEST_FILE } from '../format/manifest.js';
 import { runStep, StepFailed, type CommandOptions } from './commands.js';
 import type { Deployer } from './deployers.js';
 import { checkHealth, type HealthCheckOptions } from './health-check.js';
