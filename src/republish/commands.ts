@@ -32,15 +32,25 @@ export function printable(text: string): string {
   return escaped.replace(/^(\s*)::/gm, '$1  ::');
 }
 
-/** The last non-empty line of `text`, shortened: what a failure line quotes of a child's output. */
+/**
+ * What a failure line quotes of a child's output: from the last line in the form of a script's own message
+ * (`build: refused ...`, `rescore: ...`) to the end, folded into one line, or else the last line; shortened.
+ */
 export function lastLine(text: string, max = 300): string {
-  const line =
-    text
-      .split('\n')
-      .map((l) => l.trim())
-      .filter((l) => l !== '')
-      .at(-1) ?? '';
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
+  const own = lines.findLastIndex((l) => /^[a-z][a-z-]*: /.test(l));
+  const line = (own >= 0 ? lines.slice(own) : lines.slice(-1)).join(' ');
   return printable(line.length > max ? `${line.slice(0, max)}...` : line);
+}
+
+/** The command as a failure line names it: `npm run build`, `vercel deploy` (subcommands, no options or values). */
+function commandName(command: string, args: readonly string[]): string {
+  const end = args.indexOf('--');
+  const words = (end === -1 ? args : args.slice(0, end)).filter((arg) => /^[a-z][a-z-]*$/.test(arg)).slice(0, 2);
+  return [command, ...words].join(' ');
 }
 
 export interface CommandOptions {
@@ -118,10 +128,7 @@ export async function runStep(
   }
   if (result.code !== 0) {
     const said = lastLine(result.stderr) || lastLine(result.stdout);
-    throw new StepFailed(
-      step,
-      `${command} ${args[0] ?? ''} exited with ${result.code}${said ? `: ${said}` : ''}`.replace(/ {2,}/g, ' '),
-    );
+    throw new StepFailed(step, `${commandName(command, args)} exited with ${result.code}${said ? `: ${said}` : ''}`);
   }
   return result;
 }

@@ -85,11 +85,12 @@ function folderKeeper(root: string): SnapshotKeeper {
 }
 
 /**
- * For an https GitHub URL, the workflow's token as the header actions/checkout sends: given to git through
- * its environment (GIT_CONFIG_*), never on a command line or in a URL, so no log or process list shows it.
+ * For an https GitHub URL, `KEEP_GIT_TOKEN` (the workflow's own token, which may push this repository; not
+ * `GITHUB_TOKEN`, which the rescoring reads GitHub's API with) as the header actions/checkout sends: given
+ * to git through its environment (GIT_CONFIG_*), never on a command line or in a URL, so no log shows it.
  */
 function gitAuthEnv(url: string, env: NodeJS.ProcessEnv): Record<string, string> {
-  const token = env.GITHUB_TOKEN;
+  const token = env.KEEP_GIT_TOKEN;
   if (!token || !/^https:\/\/github\.com\//.test(url)) return {};
   const basic = Buffer.from(`x-access-token:${token}`).toString('base64');
   return {
