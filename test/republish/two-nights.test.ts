@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerRecord } from '../../src/model/schema.js';
-import { readHistory } from '../../src/query/load.js';
+import { readHistory } from '../../src/query/previous-snapshot.js';
 import { CHANGES_FILE, MANIFEST_FILE } from '../../src/format/manifest.js';
 import { makeRecord } from '../support/records.js';
 
