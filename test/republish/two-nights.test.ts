@@ -1,12 +1,14 @@
 /**
- * Two nights in a row (issue 29): `npm run republish` run twice as a process, with every step real but the
- * platform upload. Each night's dataset is written where the build reads it (`--skip-rescore`); the deploy
- * is `npm start`'s server on the new snapshot, on a free port, and its `/v1/health` must name that snapshot;
- * the snapshot is kept on a branch of a local bare git repository, as the real run keeps it on GitHub.
- * The second snapshot must carry the first's history and a `changes.json` with exactly the changes made.
+ * Two nights in a row (issue 29): `npm run republish` run as a process, every step real but the platform
+ * upload. Each night rescores (`npm run rescore`) from stand-ins of the MCP registry and of GitHub's REST API
+ * on 127.0.0.1 (test/support/), whose data changes between the nights; the deploy is `npm start`'s server on
+ * the new snapshot, on a free port, whose `/v1/health` must name that snapshot; the snapshot is kept on a
+ * branch of a local bare git repository, as the real run keeps it on GitHub. The second snapshot must carry
+ * the first's history and a `changes.json` with exactly the changes made.
  */
+import { randomBytes } from 'node:crypto';
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,20 +16,39 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerRecord } from '../../src/model/schema.js';
 import { readHistory } from '../../src/query/previous-snapshot.js';
 import { CHANGES_FILE, MANIFEST_FILE } from '../../src/format/manifest.js';
-import { makeRecord } from '../support/records.js';
+import { startGitHubStandIn, type GitHubStandIn } from '../support/github-standin.js';
+import { startRegistryStandIn, type RegistryStandIn, type StandInEntry } from '../support/registry-standin.js';
+import { committedData, reproductionFixtures } from '../support/rescore-fixtures.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BRANCH = 'published-snapshot';
-const RUN_BOUND_MS = 120_000;
+const RUN_BOUND_MS = 180_000;
+const OFFICIAL = 'io.modelcontextprotocol.registry/official';
+const TOKEN = randomBytes(12).toString('hex');
+const SERVERS = 30;
+
+const data = committedData();
+const fixtures = reproductionFixtures(data);
+/** Night one's registry: the first SERVERS entries (copies: the nights change them). */
+const entries: StandInEntry[] = structuredClone(fixtures.entries.slice(0, SERVERS));
+/** Published on the second night. */
+const newcomer: StandInEntry = structuredClone(fixtures.entries[SERVERS]!);
+const repositoryKey = (entry: StandInEntry) =>
+  /^https:\/\/github\.com\/([^/]+\/[^/]+?)(?:\.git)?\/?$/
+    .exec(String((entry.server.repository as { url?: string } | undefined)?.url ?? ''))?.[1]
+    ?.toLowerCase();
 
 let root: string;
 let bare: string;
+let registry: RegistryStandIn;
+let github: GitHubStandIn;
 
 /** Run `npm run republish` (as its script) with `args`; resolves with its exit code and output. */
 function republish(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', path.join('scripts', 'republish.ts'), ...args], {
       cwd: REPO,
+      env: { ...process.env, GITHUB_TOKEN: TOKEN },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -43,26 +64,68 @@ function republish(args: string[]): Promise<{ code: number; stdout: string; stde
   });
 }
 
-const localArgs = () => [
-  '--deploy',
-  'local',
-  '--keep',
-  `git:${bare}#${BRANCH}`,
-  '--skip-rescore',
-  '--skip-tests',
-  '--data',
-  path.join(root, 'data'),
-  '--snapshot',
-  path.join(root, 'snapshot'),
-  '--work',
-  path.join(root, 'work'),
-];
+/** A night: rescore from the stand-ins (same --as-of every night, so only what the stand-ins changed moves). */
+const night = (...extra: string[]) =>
+  republish([
+    '--deploy',
+    'local',
+    '--keep',
+    `git:${bare}#${BRANCH}`,
+    '--skip-tests',
+    '--data',
+    path.join(root, 'data'),
+    '--snapshot',
+    path.join(root, 'snapshot'),
+    '--work',
+    path.join(root, 'work'),
+    ...extra,
+    '--',
+    '--registry-url',
+    registry.url,
+    '--github-api-url',
+    github.url,
+    '--as-of',
+    data.scoredAt,
+    '--cache',
+    path.join(root, 'cache'),
+    '--backoff',
+    '10',
+  ]);
 
-/** Write a night's dataset where the build reads it. */
-async function writeNight(records: ServerRecord[]): Promise<void> {
-  await mkdir(path.join(root, 'data', 'registry'), { recursive: true });
-  await writeFile(path.join(root, 'data', 'servers.json'), JSON.stringify(records));
-  await writeFile(path.join(root, 'data', 'registry', 'servers.json'), '[]');
+/** The dataset the last night put where the build reads it. */
+async function datasetOfLastNight(): Promise<ServerRecord[]> {
+  return JSON.parse(await readFile(path.join(root, 'data', 'servers.json'), 'utf8')) as ServerRecord[];
+}
+
+/** An entry changed now, so an incremental collection (`updated_since` the last run) sees it. */
+function touch(entry: StandInEntry, status?: string): void {
+  const meta = entry._meta![OFFICIAL]!;
+  if (status !== undefined) meta.status = status;
+  meta.updatedAt = new Date(Date.now() + 1000).toISOString();
+}
+
+/** What changed between two datasets, computed naively by name: the oracle changes.json must equal. */
+function naiveChanges(before: ServerRecord[], after: ServerRecord[]) {
+  const old = new Map(before.map((record) => [record.name, record]));
+  const now = new Set(after.map((record) => record.name));
+  const common = after.filter((record) => old.has(record.name));
+  const flagDelta = (a: string[], b: string[]) => a.filter((flag) => !b.includes(flag));
+  return {
+    added: after.filter((record) => !old.has(record.name)).map((record) => record.name),
+    removed: before.filter((record) => !now.has(record.name)).map((record) => record.name),
+    score_changes: common
+      .filter((record) => old.get(record.name)!.trust_score !== record.trust_score)
+      .map((record) => ({ name: record.name, from: old.get(record.name)!.trust_score, to: record.trust_score })),
+    label_changes: common
+      .filter((record) => old.get(record.name)!.trust_label !== record.trust_label)
+      .map((record) => ({ name: record.name, from: old.get(record.name)!.trust_label, to: record.trust_label })),
+    flags_raised: common
+      .map((record) => ({ name: record.name, flags: flagDelta(record.flags, old.get(record.name)!.flags) }))
+      .filter((change) => change.flags.length > 0),
+    flags_cleared: common
+      .map((record) => ({ name: record.name, flags: flagDelta(old.get(record.name)!.flags, record.flags) }))
+      .filter((change) => change.flags.length > 0),
+  };
 }
 
 /** The kept branch's snapshot, checked out into a fresh folder, and how many commits the branch has. */
@@ -80,54 +143,20 @@ async function manifestOf(dir: string): Promise<{ snapshot_id: string; files: Re
   };
 }
 
-const NIGHT_1 = '2026-11-25T02:00:00.000Z';
-const NIGHT_2 = '2026-11-26T02:00:00.000Z';
-
-/** Twelve servers: enough that one removed stays within the build's 10% guard. */
-function firstNight(): ServerRecord[] {
-  const records = Array.from({ length: 10 }, (_, i) =>
-    makeRecord({ name: `org.example/steady-${String(i).padStart(2, '0')}`, trust_score: 30 + i, scored_at: NIGHT_1 }),
-  );
-  records.push(makeRecord({ name: 'org.example/climber', trust_score: 60, scored_at: NIGHT_1 }));
-  records.push(makeRecord({ name: 'org.example/gone', trust_score: 45, flags: ['DEAD_ENTRY'], scored_at: NIGHT_1 }));
-  records[0] = makeRecord({ ...records[0]!, flags: ['DEAD_ENTRY'] });
-  return records;
-}
-
-/** The second night: one server gone, one new, two scores moved (one across a band), one flag raised, one cleared. */
-function secondNight(): ServerRecord[] {
-  const records = firstNight()
-    .filter((record) => record.name !== 'org.example/gone')
-    .map((record) => ({ ...record, scored_at: NIGHT_2 }));
-  const at = (name: string) => records.findIndex((record) => record.name === name);
-  records[at('org.example/climber')] = makeRecord({ name: 'org.example/climber', trust_score: 82, scored_at: NIGHT_2 });
-  records[at('org.example/steady-03')] = makeRecord({
-    name: 'org.example/steady-03',
-    trust_score: 35,
-    scored_at: NIGHT_2,
-  });
-  records[at('org.example/steady-05')] = makeRecord({
-    name: 'org.example/steady-05',
-    trust_score: 35,
-    flags: ['NO_SOURCE'],
-    scored_at: NIGHT_2,
-  });
-  records[at('org.example/steady-00')] = makeRecord({
-    name: 'org.example/steady-00',
-    trust_score: 30,
-    scored_at: NIGHT_2,
-  });
-  records.push(makeRecord({ name: 'org.example/newcomer', trust_score: 70, scored_at: NIGHT_2 }));
-  return records;
-}
+const branchCommit = () => execFileSync('git', ['--git-dir', bare, 'rev-parse', BRANCH], { encoding: 'utf8' });
 
 beforeAll(async () => {
   root = await mkdtemp(path.join(tmpdir(), 'mts-republish-'));
   bare = path.join(root, 'kept.git');
   execFileSync('git', ['init', '--quiet', '--bare', bare]);
+  await mkdir(path.join(root, 'data'), { recursive: true });
+  registry = await startRegistryStandIn(entries);
+  github = await startGitHubStandIn(fixtures.repositories, { token: TOKEN, rateLimit: 100_000 });
 });
 
 afterAll(async () => {
+  await registry?.close();
+  await github?.close();
   if (root) await rm(root, { recursive: true, force: true });
 });
 
@@ -135,8 +164,7 @@ describe('npm run republish, two nights in a row', { timeout: 4 * RUN_BOUND_MS }
   let firstId = '';
 
   it('refuses a night with nothing kept unless told it is the first, with one line and nothing kept', async () => {
-    await writeNight(firstNight());
-    const run = await republish(localArgs());
+    const run = await night();
     expect(run.code).toBe(1);
     expect(run.stderr.trim().split('\n')).toEqual([
       expect.stringMatching(
@@ -146,9 +174,10 @@ describe('npm run republish, two nights in a row', { timeout: 4 * RUN_BOUND_MS }
     expect(execFileSync('git', ['--git-dir', bare, 'branch', '--list'], { encoding: 'utf8' })).toBe('');
   });
 
-  it('publishes the first night: served by the started server, then kept on the branch', async () => {
-    const run = await republish([...localArgs(), '--first']);
+  it('publishes the first night: rescored, built, served by the started server, then kept on the branch', async () => {
+    const run = await night('--first');
     expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(new RegExp(`rescore: wrote .*collected ${SERVERS} servers`));
     const published = /published snapshot ([0-9a-f]{20}) \(after none\) at (http:\/\/127\.0\.0\.1:\d+)/.exec(
       run.stdout,
     );
@@ -160,70 +189,87 @@ describe('npm run republish, two nights in a row', { timeout: 4 * RUN_BOUND_MS }
     const kept = await keptSnapshot();
     expect((await manifestOf(kept.dir)).snapshot_id).toBe(firstId);
     expect(kept.commits).toBe(1);
+    expect(registry.invalid).toEqual([]);
+    expect(github.invalid).toEqual([]);
   });
 
   it('publishes the second night against the first: its history goes on, and changes.json holds exactly the changes', async () => {
-    await writeNight(secondNight());
-    const run = await republish(localArgs());
+    const before = await datasetOfLastNight();
+    // The changes: one server deleted from the registry, one published, one repository archived on GitHub.
+    const gone = entries[3]!;
+    touch(gone, 'deleted');
+    touch(newcomer);
+    entries.push(newcomer);
+    // A repository only one of the servers has (several servers may share one).
+    const servedBy = (key: string | undefined) => entries.filter((entry) => repositoryKey(entry) === key).length;
+    const archived = entries.find(
+      (entry, i) =>
+        i > 3 &&
+        github.repositories.get(repositoryKey(entry) ?? '')?.archived === false &&
+        servedBy(repositoryKey(entry)) === 1,
+    )!;
+    github.repositories.get(repositoryKey(archived)!)!.archived = true;
+
+    const run = await night();
     expect(run.code, run.stderr).toBe(0);
-    const secondId = /published snapshot ([0-9a-f]{20}) \(after ([0-9a-f]{20})\)/.exec(run.stdout);
-    expect(secondId?.[2]).toBe(firstId);
-    expect(secondId?.[1]).not.toBe(firstId);
+    const ids = /published snapshot ([0-9a-f]{20}) \(after ([0-9a-f]{20})\)/.exec(run.stdout);
+    expect(ids?.[2]).toBe(firstId);
+    expect(ids?.[1]).not.toBe(firstId);
 
     const kept = await keptSnapshot();
     const manifest = await manifestOf(kept.dir);
-    expect(manifest.snapshot_id).toBe(secondId?.[1]);
-    expect(manifest.files[CHANGES_FILE]).toBeDefined();
+    expect(manifest.snapshot_id).toBe(ids?.[1]);
     // One commit: each night replaces the branch, so the repository does not grow with every snapshot.
     expect(kept.commits).toBe(1);
 
     const changes = JSON.parse(await readFile(path.join(kept.dir, CHANGES_FILE), 'utf8')) as Record<string, unknown>;
+    const expected = naiveChanges(before, await datasetOfLastNight());
+    // Exactly what was changed, and nothing else moved.
+    expect(expected.added).toEqual([newcomer.server.name]);
+    expect(expected.removed).toEqual([gone.server.name]);
+    expect(expected.flags_raised).toEqual([{ name: archived.server.name, flags: ['REPO_ARCHIVED'] }]);
+    expect(expected.flags_cleared).toEqual([]);
+    for (const change of [...expected.score_changes, ...expected.label_changes])
+      expect(change.name).toBe(archived.server.name);
     expect(changes).toEqual({
-      previous: { snapshot_id: firstId, generated_at: expect.any(String), record_count: 12 },
+      previous: { snapshot_id: firstId, generated_at: expect.any(String), record_count: SERVERS },
       counts: {
-        previous: 12,
-        current: 12,
+        previous: SERVERS,
+        current: SERVERS,
         added: 1,
         removed: 1,
-        score_changed: 2,
-        label_changed: 1,
+        score_changed: expected.score_changes.length,
+        label_changed: expected.label_changes.length,
         flags_raised: 1,
-        flags_cleared: 1,
+        flags_cleared: 0,
       },
-      added: ['org.example/newcomer'],
-      removed: ['org.example/gone'],
-      score_changes: [
-        { name: 'org.example/steady-03', from: 33, to: 35 },
-        { name: 'org.example/climber', from: 60, to: 82 },
-      ],
-      label_changes: [{ name: 'org.example/climber', from: 'Moderate Trust', to: 'High Trust' }],
-      flags_raised: [{ name: 'org.example/steady-05', flags: ['NO_SOURCE'] }],
-      flags_cleared: [{ name: 'org.example/steady-00', flags: ['DEAD_ENTRY'] }],
+      ...expected,
     });
 
     const history = await readHistory(kept.dir);
-    expect(history?.snapshots.map((snapshot) => snapshot.snapshot_id)).toEqual([secondId?.[1], firstId]);
+    expect(history?.snapshots.map((snapshot) => snapshot.snapshot_id)).toEqual([ids?.[1], firstId]);
   });
 
   it('ends a night whose dataset is the published one without deploying or keeping anything', async () => {
-    const before = execFileSync('git', ['--git-dir', bare, 'rev-parse', BRANCH], { encoding: 'utf8' });
-    const run = await republish(localArgs());
+    const before = branchCommit();
+    const run = await night();
     expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/rescore: wrote .* answered 304/);
     expect(run.stdout).toMatch(/snapshot [0-9a-f]{20} is already the published one; nothing published/);
     expect(run.stdout).not.toContain('deploy:');
-    expect(execFileSync('git', ['--git-dir', bare, 'rev-parse', BRANCH], { encoding: 'utf8' })).toBe(before);
+    expect(branchCommit()).toBe(before);
   });
 
   it('refuses a night the build guard objects to: one line, exit 1, the kept snapshot untouched', async () => {
-    const before = execFileSync('git', ['--git-dir', bare, 'rev-parse', BRANCH], { encoding: 'utf8' });
-    await writeNight(secondNight().slice(0, 6));
-    const run = await republish(localArgs());
+    const before = branchCommit();
+    for (const entry of entries.slice(5, 10)) touch(entry, 'deleted');
+    const run = await night();
     expect(run.code).toBe(1);
     expect(run.stderr.trim().split('\n').at(-1)).toBe(
       'republish: build failed, nothing was published: npm run build exited with 1: build: refused to publish, the previous ' +
-        'snapshot is untouched: 6 of 12 servers (50.0%) would disappear; the limit is 10.0% (--force publishes anyway)',
+        `snapshot is untouched: 5 of ${SERVERS} servers (16.7%) would disappear; the limit is 10.0% (--force publishes anyway)`,
     );
     expect(run.stdout).not.toContain('deploy:');
-    expect(execFileSync('git', ['--git-dir', bare, 'rev-parse', BRANCH], { encoding: 'utf8' })).toBe(before);
+    expect(branchCommit()).toBe(before);
   });
 });
