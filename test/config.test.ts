@@ -19,6 +19,7 @@ describe('loadConfig', () => {
       keysFile: path.resolve('.local/keys.json'),
       selfService: { enabled: true, perDay: 3, trustProxyHops: 0 },
       registryPolicy: { minScore: 0, denyFlags: [], requireVerified: false },
+      staleAfterDays: 3,
     });
   });
 
@@ -41,12 +42,21 @@ describe('loadConfig', () => {
     expect(config).toMatchObject({ freeDailyLimit: 1_000_000, port: 0, snapshotDir: path.resolve('snap') });
   });
 
+  it('reads STALE_AFTER_DAYS, the days after which health calls the data stale', () => {
+    expect(loadConfig({ STALE_AFTER_DAYS: '7' }).staleAfterDays).toBe(7);
+    expect(loadConfig({ STALE_AFTER_DAYS: ' ' }).staleAfterDays).toBe(3);
+  });
+
   for (const [name, value, message] of [
     ['PORT', '3e3', 'PORT must be a whole number from 0 to 65535'],
     ['PORT', '70000', 'PORT must be a whole number from 0 to 65535'],
     ['FREE_DAILY_LIMIT', '0', 'FREE_DAILY_LIMIT must be a whole number'],
     ['FREE_DAILY_LIMIT', '1.5', 'FREE_DAILY_LIMIT must be a whole number'],
     ['STORE', 'postgres', 'STORE must be one of: memory, redis, upstash'],
+    ['STALE_AFTER_DAYS', '0', 'STALE_AFTER_DAYS must be a whole number from 1 to 3650'],
+    ['STALE_AFTER_DAYS', '2.5', 'STALE_AFTER_DAYS must be a whole number from 1 to 3650'],
+    ['STALE_AFTER_DAYS', 'three', 'STALE_AFTER_DAYS must be a whole number from 1 to 3650'],
+    ['STALE_AFTER_DAYS', '3651', 'STALE_AFTER_DAYS must be a whole number from 1 to 3650'],
   ] as const) {
     it(`refuses ${name}=${value} with one line naming it`, () => {
       expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);

@@ -3,7 +3,7 @@ import { ApiFailure, api, state } from './client.js';
 import { $, fmt, h, shellQuote } from './dom.js';
 import { explainBlock } from './explain.js';
 import { historyBlock } from './history.js';
-import { bandKey, labelChip, nameParts } from './labels.js';
+import { bandKey, labelChip, nameParts, scoredDay, scoredOn } from './labels.js';
 import { explainGlobally, keyWorks } from './notices.js';
 import { API_BASE, BAND_RANGES, SUBSCORES, TRANSPORT_MEANINGS, flagMeaning } from './words.js';
 
@@ -89,7 +89,7 @@ function serverCard(record) {
     {
       class: `dial dial-${band}`,
       role: 'img',
-      'aria-label': `Trust score ${record.trust_score} of 100, ${record.trust_label}`,
+      'aria-label': `Trust score ${record.trust_score} of 100, ${record.trust_label}, ${scoredOn(record.scored_at)}`,
     },
     h(
       'div',
@@ -104,7 +104,12 @@ function serverCard(record) {
   );
   dial.style.setProperty('--pct', String(record.trust_score));
 
-  const meta = h('div', { class: 'server-meta' }, labelChip(record.trust_label));
+  const meta = h(
+    'div',
+    { class: 'server-meta' },
+    labelChip(record.trust_label),
+    h('span', { class: 'chip chip-neutral', text: `Scored on ${scoredDay(record.scored_at)}` }),
+  );
   if (record.verified_publisher) meta.append(h('span', { class: 'chip chip-verified', text: '✓ Verified publisher' }));
   else meta.append(h('span', { class: 'chip chip-neutral', text: 'Publisher not verified' }));
 
@@ -208,7 +213,7 @@ function serverCard(record) {
     h(
       'p',
       { class: 'scored' },
-      'Scored ',
+      'Scored on ',
       h('time', { datetime: record.scored_at, text: formatWhen(record.scored_at) }),
       '.',
     ),
@@ -224,11 +229,11 @@ function scoreBandIndex(score) {
   return index === -1 ? BAND_RANGES.length - 1 : index;
 }
 
-/** @param {string} iso */
+/** The UTC day of `iso` and how long ago it was: `2026-02-21 (279 days ago)`. @param {string} iso */
 function formatWhen(iso) {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  const when = date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  const when = date.toISOString().slice(0, 10);
   const days = Math.floor((Date.now() - date.getTime()) / 86_400_000);
   return days >= 1 ? `${when} (${fmt(days)} ${days === 1 ? 'day' : 'days'} ago)` : when;
 }

@@ -12,12 +12,18 @@ export function bandKey(label) {
 /** @param {string} label */
 export const labelChip = (label) => h('span', { class: `chip label-${bandKey(label)}`, text: label });
 
-/** @param {{ trust_score: number, trust_label: string }} record */
+/** The UTC day of a `scored_at` (`2026-02-21`). @param {string} iso */
+export const scoredDay = (iso) => /^\d{4}-\d{2}-\d{2}/.exec(iso)?.[0] ?? iso;
+
+/** `scored on 2026-02-21`: the day a score was made, in the same words as the MCP tools' texts. @param {string} iso */
+export const scoredOn = (iso) => `scored on ${scoredDay(iso)}`;
+
+/** @param {{ trust_score: number, trust_label: string, scored_at?: string }} record */
 export const scorePill = (record) =>
   h('span', {
     class: `score-pill score-${bandKey(record.trust_label)}`,
     text: record.trust_score,
-    title: `Trust score ${record.trust_score} of 100`,
+    title: `Trust score ${record.trust_score} of 100${record.scored_at ? `, ${scoredOn(record.scored_at)}` : ''}`,
   });
 
 /** @param {string} name */

@@ -73,6 +73,13 @@ export const HealthDataSchema = HealthSchema.extend({
     kind: z.enum(['memory', 'redis', 'upstash']),
     status: z.enum(['ok', 'unavailable']),
   }),
+  freshness: z.strictObject({
+    scored_at: isoUtc().nullable(),
+    published_at: isoUtc(),
+    age_days: z.number().min(0).nullable(),
+    stale_after_days: z.number().int().min(1),
+    status: z.enum(['fresh', 'stale']),
+  }),
 });
 
 const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
@@ -178,7 +185,7 @@ export const COMPONENTS = {
   Install: [InstallSchema, 'What the registry says about installing the server: null or empty when unknown.'],
   Signals: [SignalsSchema, 'The evidence behind the scores as the scoring pipeline recorded it (null: not measured).'],
   Stats: [StatsSchema, 'Ecosystem statistics (specification 2.3): `score_distribution` maps each trust_label to a count, `flag_summary` each flag to a count; `target_summary` (a documented extra) each platform target to a count, so the values of the `target` filter can be learnt.'],
-  HealthData: [HealthDataSchema, 'Health (specification 2.4): `status` is "ok", or "degraded" when the counter store does not answer.'],
+  HealthData: [HealthDataSchema, 'Health (specification 2.4): `status` is "ok", or "degraded" when the counter store does not answer or the data is stale. `freshness` says how old the data is: the newest `scored_at`, when the snapshot was published, its age in days, and `stale` past `stale_after_days` (`STALE_AFTER_DAYS`, default 3).'],
   ResponseMeta: [ResponseMetaSchema, 'Request metadata: `cached` is true exactly when the body came from the one-hour response cache. May carry more members.'],
   ListMeta: [ListMetaSchema, 'Metadata of a list page: `total` matching records, the page `limit` and `offset`.'],
   SearchMeta: [SearchMetaSchema, 'Metadata of a search: `total` matches, `limit`, and the `offset` asked for (default 0).'],

@@ -26,6 +26,8 @@ export interface HandlerContext {
   store: { kind: 'memory' | 'redis' | 'upstash'; answers(): Promise<boolean> };
   /** Which servers the registry feed (`/v0.1`) holds: the deployment's policy (default: all of them). */
   registryPolicy?: RegistryPolicy;
+  /** Days after its newest score at which health calls the data stale (`STALE_AFTER_DAYS`; default 3). */
+  staleAfterDays?: number;
 }
 
 /**

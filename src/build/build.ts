@@ -266,9 +266,11 @@ async function writeArtifacts(
     // says what the records are; the history, how they came to be.
     const history = nextHistory(opts.history, artifacts.records, snapshot, opts.historyLength);
     fileTable[HISTORY_FILE] = writeLines(path.join(temporary, HISTORY_FILE), historyLines(history));
+    const newest = newestScoredAt(artifacts.records);
     const manifest: Manifest = {
       artifact_version: ARTIFACT_VERSION,
       ...snapshot,
+      ...(newest === undefined ? {} : { newest_scored_at: newest }),
       record_count: artifacts.records.length,
       input_hash: opts.inputHash,
       files: fileTable,
@@ -283,6 +285,13 @@ async function writeArtifacts(
     await rm(temporary, { recursive: true, force: true });
     throw error;
   }
+}
+
+/** The newest `scored_at` of `records`, as ISO 8601 UTC; undefined when there are none. */
+function newestScoredAt(records: readonly { scored_at: string }[]): string | undefined {
+  let newest = -Infinity;
+  for (const record of records) newest = Math.max(newest, Date.parse(record.scored_at));
+  return Number.isFinite(newest) ? new Date(newest).toISOString() : undefined;
 }
 
 /**

@@ -4,8 +4,8 @@
  */
 import { z } from 'zod';
 
-/** Bump whenever the layout or meaning of any artifact changes. */
-export const ARTIFACT_VERSION = 4;
+/** Bump whenever the layout or meaning of any artifact changes (5: the manifest names the newest `scored_at`). */
+export const ARTIFACT_VERSION = 5;
 
 /** The artifact files of a snapshot, by role. */
 export const ARTIFACT_FILES = {
@@ -44,6 +44,11 @@ export const ManifestSchema = z.strictObject({
   /** Hash of the artifacts' content: the same dataset always gives the same id. */
   snapshot_id: z.string().regex(/^[0-9a-f]{16,64}$/),
   generated_at: z.iso.datetime(),
+  /**
+   * The newest `scored_at` of the records (since version 5; absent when there are none): how old the data
+   * is, which health reports without reading a record.
+   */
+  newest_scored_at: z.iso.datetime().optional(),
   record_count: z.number().int().min(0),
   /** Hash of the input files (paths and bytes): `npm start` rebuilds when the dataset changed. */
   input_hash: Sha256,

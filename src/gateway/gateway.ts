@@ -63,6 +63,8 @@ export interface GatewayConfig {
   selfService?: Partial<SelfServiceConfig>;
   /** Which servers the registry feed (`/v0.1`) holds (`REGISTRY_*` settings); default: every one. */
   registryPolicy?: RegistryPolicy;
+  /** Days after its newest score at which health reports the data stale (`STALE_AFTER_DAYS`; default 3). */
+  staleAfterDays?: number;
 }
 
 export interface GatewayDeps {
@@ -231,6 +233,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       body,
       issueKey,
       ...(config.registryPolicy === undefined ? {} : { registryPolicy: config.registryPolicy }),
+      ...(config.staleAfterDays === undefined ? {} : { staleAfterDays: config.staleAfterDays }),
     });
     if (answer.kind === 'document') {
       const headers = out.headers(state.decision, nowMs, answer.cacheControl, false);

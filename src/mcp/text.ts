@@ -20,18 +20,26 @@ function flagsText(flags: readonly string[]): string {
     .join('; ');
 }
 
-/** One line per server, for lists: name, score, band, flags. */
+/**
+ * `scored on 2026-02-21`: the UTC day the score was made, so a model can tell a user how old it is (scores
+ * are remade nightly; an old date means the data was not refreshed).
+ */
+export function scoredOn(scoredAt: string): string {
+  return `scored on ${scoredAt.slice(0, 10)}`;
+}
+
+/** One line per server, for lists: name, score, band, when scored, flags. */
 function recordLine(record: ServerRecord): string {
   const flags = record.flags.length === 0 ? '' : `, flags: ${record.flags.join(', ')}`;
   const verified = record.verified_publisher ? ', verified publisher' : '';
-  return `- ${record.name}: ${record.trust_score}/100 ${record.trust_label}${verified}${flags}`;
+  return `- ${record.name}: ${record.trust_score}/100 ${record.trust_label}, ${scoredOn(record.scored_at)}${verified}${flags}`;
 }
 
 /** The full record in a few lines: verdict, sub-scores, flags explained, badges, install information. */
 export function recordText(record: ServerRecord): string {
   const { scores, install } = record;
   return [
-    `${record.name}: trust score ${record.trust_score}/100, ${record.trust_label}.`,
+    `${record.name}: trust score ${record.trust_score}/100, ${record.trust_label}, ${scoredOn(record.scored_at)}.`,
     `Sub-scores: provenance ${scores.provenance}, maintenance ${scores.maintenance}, ` +
       `popularity ${scores.popularity}, permissions ${scores.permissions}.`,
     `Flags: ${flagsText(record.flags)}.`,

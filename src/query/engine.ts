@@ -289,7 +289,12 @@ export function createQueryEngine(
     search.page(q, limit, options.offset ?? 0, options.in ?? ['name']);
 
   return {
-    snapshot: { id: manifest.snapshot_id, generatedAt: manifest.generated_at, recordCount: count },
+    snapshot: {
+      id: manifest.snapshot_id,
+      generatedAt: manifest.generated_at,
+      newestScoredAt: manifest.newest_scored_at,
+      recordCount: count,
+    },
     statsJson: () => statsJson,
     getJson(name) {
       const id = lookup(name);

@@ -43,6 +43,8 @@ export interface SnapshotInfo {
   id: string;
   /** When the snapshot was built (ISO 8601 UTC). */
   generatedAt: string;
+  /** The newest `scored_at` of its records (ISO 8601 UTC); undefined when it has none. */
+  newestScoredAt: string | undefined;
   recordCount: number;
 }
 

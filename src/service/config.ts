@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_STALE_AFTER_DAYS, STALE_AFTER_DAYS_RANGE } from '../api/freshness.js';
 import { OperatorError } from '../errors/operator-error.js';
 import { hashKey, MAX_PRESENTED_KEY_LENGTH } from '../keys/keys.js';
 import { DenyFlagsSchema, type RegistryPolicy } from '../registry/policy.js';
@@ -63,6 +64,7 @@ const EnvSchema = z.object({
   REGISTRY_REQUIRE_VERIFIED: optionalText.pipe(
     z.enum(['true', 'false'], { error: 'REGISTRY_REQUIRE_VERIFIED must be true or false' }).optional(),
   ),
+  STALE_AFTER_DAYS: integerText('STALE_AFTER_DAYS', STALE_AFTER_DAYS_RANGE.min, STALE_AFTER_DAYS_RANGE.max),
 });
 
 /** The validated configuration. Plain keys from `API_KEYS` are already hashed: no plain key is kept. */
@@ -84,6 +86,8 @@ export interface Config {
   selfService: { enabled: boolean; perDay: number; trustProxyHops: number };
   /** Which servers the registry feed (`/v0.1`) holds: `REGISTRY_MIN_SCORE`, `REGISTRY_DENY_FLAGS`, `REGISTRY_REQUIRE_VERIFIED`. */
   registryPolicy: RegistryPolicy;
+  /** Days after its newest score at which health reports the data stale and itself `degraded`. */
+  staleAfterDays: number;
 }
 
 /** A configuration error: its message is one line, meant to be printed as is. */
@@ -166,5 +170,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       denyFlags: vars.REGISTRY_DENY_FLAGS ?? [],
       requireVerified: vars.REGISTRY_REQUIRE_VERIFIED === 'true',
     },
+    staleAfterDays: vars.STALE_AFTER_DAYS ?? DEFAULT_STALE_AFTER_DAYS,
   };
 }

@@ -57,6 +57,7 @@ export async function createServiceContext(config: Config, options: ServiceOptio
       apiKeyHashes: config.apiKeyHashes,
       selfService: config.selfService,
       registryPolicy: config.registryPolicy,
+      staleAfterDays: config.staleAfterDays,
     },
     log: options.log ?? ((line) => console.log(formatRequestLogLine(line))),
   });

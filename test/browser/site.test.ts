@@ -245,6 +245,9 @@ suite(title, { timeout: 90_000 }, () => {
     expect(names.length).toBeGreaterThan(0);
     for (const name of names) expect(name.toLowerCase()).toContain('postg');
     expect(await results.first().locator('.score-pill').textContent()).toMatch(/^\d+$/);
+    expect(await results.first().locator('.score-pill').getAttribute('title')).toMatch(
+      /^Trust score \d+ of 100, scored on \d{4}-\d{2}-\d{2}$/,
+    );
     expect(await results.first().locator('.chip').textContent()).toMatch(/Trust|Unknown/);
 
     // Keyboard: down into the results, Enter opens the card and moves focus to its title.
@@ -258,8 +261,11 @@ suite(title, { timeout: 90_000 }, () => {
     expect(await card.locator('.subscore').count()).toBe(4);
     for (const value of await card.locator('.subscore .value').allTextContents())
       expect(Number(value)).toBeGreaterThanOrEqual(0);
-    expect(await card.locator('.dial').getAttribute('aria-label')).toMatch(/^Trust score \d+ of 100, /);
-    expect(await card.textContent()).toMatch(/Scored .*2026/);
+    expect(await card.locator('.dial').getAttribute('aria-label')).toMatch(
+      /^Trust score \d+ of 100, .+, scored on 2026-\d{2}-\d{2}$/,
+    );
+    expect(await card.locator('.server-meta').textContent()).toMatch(/Scored on 2026-\d{2}-\d{2}/);
+    expect(await card.locator('.scored').textContent()).toMatch(/^Scored on 2026-\d{2}-\d{2} \(\d+ days? ago\)\.$/);
     await shot(page, '03-search-and-card', '#explorer');
 
     // A server with flags, badges, a repository and a verified publisher: everything a card can show.

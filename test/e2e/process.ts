@@ -19,6 +19,7 @@ export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
     'UPSTASH_REDIS_REST_URL',
     'UPSTASH_REDIS_REST_TOKEN',
     'KEYS_FILE',
+    'STALE_AFTER_DAYS',
   ])
     delete clean[name];
   return { ...clean, ...env };

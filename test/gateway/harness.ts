@@ -95,7 +95,8 @@ export async function harness(
   const gateway = createGateway({
     engine: options.engine ?? (await testEngine()),
     store,
-    config: { freeDailyLimit: 100, ...options.config },
+    // The records were scored 17 days before NOW: health calls them fresh here unless a test says otherwise.
+    config: { freeDailyLimit: 100, staleAfterDays: 30, ...options.config },
     now: () => clock.now,
     log: (line) => logs.push(line),
   });

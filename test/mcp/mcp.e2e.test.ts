@@ -244,7 +244,9 @@ describe('the MCP wrapper against the real API', () => {
     expect(result.structuredContent).toEqual(expected);
     expect(expected.signals).toEqual(SIGNALS);
     const text = textOf(result);
-    expect(text).toContain('io.github.acme/postgres-mcp: trust score 86/100, High Trust');
+    expect(text).toContain(
+      `io.github.acme/postgres-mcp: trust score 86/100, High Trust, scored on ${expected.scored_at.slice(0, 10)}.`,
+    );
     expect(text).toContain('provenance 90, maintenance 80, popularity 70, permissions 95');
     expect(text).toContain('https://github.com/acme/postgres-mcp');
     expect(text).toContain('Verified publisher: yes');
@@ -331,7 +333,9 @@ describe('the MCP wrapper against the real API', () => {
     expect(items.map((item) => item.name)).toEqual(['io.github.acme/postgres-mcp', 'io.github.acme/postgres-admin']);
     const text = textOf(result);
     expect(text).toContain('Search results: 2 servers match; showing 1-2.');
-    expect(text).toContain('- io.github.acme/postgres-admin: 47/100 Low Trust');
+    expect(text).toContain(
+      `- io.github.acme/postgres-admin: 47/100 Low Trust, scored on ${items[1]!.scored_at.slice(0, 10)}`,
+    );
   });
 
   it('search_servers finds servers by what they do with in, and says so when no name matches', async () => {

@@ -1,0 +1,129 @@
+/**
+ * `npm run rescore -- [--registry-url <base>] [--github-api-url <base>] [--as-of <ISO time>] [--out <dir>]
+ *   [--cache <dir>] [--max-wait <duration>] [--max-unenriched <share>] [--backoff <ms>] [--timeout <duration>]`
+ *
+ * The nightly rescoring run (logic in `src/pipeline/`, method in `src/scoring/`): collects the MCP registry,
+ * enriches from GitHub (`GITHUB_TOKEN` from the environment), scores, and writes `<out>/servers.json` and
+ * `<out>/registry/servers.json` as `npm run import` does, atomically. Prints one summary line; on any failure one
+ * line starting with `rescore:`, a non-zero exit, and nothing written to `--out`.
+ */
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { PipelineError, printable } from '../src/pipeline/errors.js';
+import { GITHUB_API_URL } from '../src/pipeline/github.js';
+import { DEFAULT_HTTP_POLICY } from '../src/pipeline/http-json.js';
+import { rescore, type RescoreSummary } from '../src/pipeline/rescore.js';
+
+const USAGE =
+  'usage: npm run rescore -- [--registry-url <base>] [--github-api-url <base>] [--as-of <ISO time>] [--out <dir>] ' +
+  '[--cache <dir>] [--max-wait <duration, e.g. 15m>] [--max-unenriched <share 0-1>] [--backoff <ms>] [--timeout <duration>]';
+const REGISTRY_URL = 'https://registry.modelcontextprotocol.io';
+
+/** `90`, `90s`, `15m` or `1h` → milliseconds. */
+const Duration = z
+  .string()
+  .regex(/^\d+(?:\.\d+)?[smh]?$/, { error: 'a duration is a number of seconds, or one ending in s, m or h' })
+  .transform((text) => {
+    const unit = text.at(-1);
+    const factor = unit === 'm' ? 60_000 : unit === 'h' ? 3_600_000 : 1000;
+    return Number(/[smh]$/.test(text) ? text.slice(0, -1) : text) * factor;
+  });
+const HttpBase = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
+
+const ArgsSchema = z.strictObject({
+  'registry-url': HttpBase.default(REGISTRY_URL),
+  'github-api-url': HttpBase.default(GITHUB_API_URL),
+  'as-of': z.iso.datetime({ offset: true, error: '--as-of must be an ISO 8601 time with a time zone' }).optional(),
+  out: z.string().min(1).default('data'),
+  cache: z.string().min(1).default('.local/rescore-cache'),
+  'max-wait': Duration.default(15 * 60_000),
+  'max-unenriched': z.coerce.number().min(0).max(1).default(0.1),
+  backoff: z.coerce.number().int().min(0).max(60_000).optional(),
+  timeout: Duration.default(30_000),
+});
+
+const EnvSchema = z.object({
+  GITHUB_TOKEN: z
+    .string()
+    .regex(/^\S+$/, { error: 'GITHUB_TOKEN must be one word with no spaces' })
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+});
+
+function summaryLine(s: RescoreSummary, out: string): string {
+  return (
+    `rescore: wrote ${out}: collected ${s.collected} servers (${s.notActive} not active left out` +
+    `${s.incremental ? ', incremental' : ''}), enriched ${s.enriched} of ${s.repositories} GitHub repositories` +
+    ` (${s.notFound} found nothing, ${s.unchangedRepositories} unchanged), ${s.unchanged} records unchanged since the last run,` +
+    ` scored ${s.scored}, flagged ${s.flagged}; ${s.githubRequests} GitHub requests, ${s.notModified} answered 304;` +
+    ` ${s.registryRequests} registry requests`
+  );
+}
+
+async function main(argv: string[]): Promise<number> {
+  let args: z.infer<typeof ArgsSchema>;
+  let token: string | undefined;
+  try {
+    const { values } = parseArgs({
+      args: argv,
+      options: Object.fromEntries(Object.keys(ArgsSchema.shape).map((key) => [key, { type: 'string' as const }])),
+      strict: true,
+      allowPositionals: false,
+    });
+    const parsed = ArgsSchema.safeParse(values);
+    if (!parsed.success)
+      throw new Error(parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('; '));
+    args = parsed.data;
+    const env = EnvSchema.safeParse(process.env);
+    if (!env.success) throw new Error(env.error.issues[0]?.message ?? 'bad GITHUB_TOKEN');
+    token = env.data.GITHUB_TOKEN;
+  } catch (error) {
+    console.error(`rescore: ${printable((error as Error).message)}\n${USAGE}`);
+    return 2;
+  }
+  const backoff = args.backoff;
+  try {
+    const summary = await rescore({
+      registryUrl: args['registry-url'],
+      githubApiUrl: args['github-api-url'],
+      asOf: args['as-of'] ?? new Date().toISOString(),
+      out: args.out,
+      cache: args.cache,
+      token,
+      maxUnenriched: args['max-unenriched'],
+      registryPolicy: {
+        ...DEFAULT_HTTP_POLICY,
+        timeoutMs: args.timeout,
+        ...(backoff !== undefined ? { backoffMs: backoff } : {}),
+      },
+      github: {
+        maxWaitMs: args['max-wait'],
+        timeoutMs: args.timeout,
+        concurrency: 8,
+        participationAttempts: 3,
+        participationDelayMs: backoff ?? 2000,
+        retries: 3,
+        retryBaseMs: backoff ?? 1000,
+      },
+      log: (line) => console.error(`rescore: ${printable(line)}`),
+    });
+    if (token === undefined)
+      console.error('rescore: no GITHUB_TOKEN: GitHub was asked without one (60 requests an hour)');
+    for (const note of summary.notes) console.error(`rescore: ${printable(note)}`);
+    if (summary.stopped)
+      console.error(
+        `rescore: stopped asking GitHub: ${printable(summary.stopped)}; what was fetched is cached for the next run`,
+      );
+    console.log(summaryLine(summary, args.out));
+    return 0;
+  } catch (error) {
+    if (error instanceof PipelineError) {
+      console.error(`rescore: ${printable(error.message, 400)}`);
+      return 1;
+    }
+    console.error(`rescore: unexpected failure: ${printable((error as Error).message ?? String(error), 400)}`);
+    return 1;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,74 @@
+/**
+ * The run's cache folder (`--cache`, not committed): the last complete registry collection, for an incremental
+ * collection, and the ETag and facts of every GitHub answer, for conditional requests. Each file is written
+ * through a temporary file and a rename, so a run that fails midway leaves the previous cache whole; a file that
+ * cannot be read or is not the expected shape is ignored (the run then asks for everything), never trusted.
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { CollectedEntrySchema, type Collection } from './collect.js';
+import type { CachedAnswer } from './github.js';
+import { writeFilesAtomically } from './write.js';
+
+const CACHE_VERSION = 1;
+
+const RegistryCacheSchema = z.strictObject({
+  version: z.literal(CACHE_VERSION),
+  baseUrl: z.string(),
+  collectedAt: z.string(),
+  entries: z.array(CollectedEntrySchema),
+});
+
+const GitHubCacheSchema = z.strictObject({
+  version: z.literal(CACHE_VERSION),
+  apiUrl: z.string(),
+  answers: z.record(z.string(), z.strictObject({ etag: z.string().min(1), facts: z.unknown() })),
+});
+
+const registryFile = (dir: string) => join(dir, 'registry.json');
+const githubFile = (dir: string) => join(dir, 'github.json');
+
+function readJson<T extends z.ZodType>(file: string, schema: T): { value?: z.infer<T>; note?: string } {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return {};
+  }
+  try {
+    const json: unknown = JSON.parse(text);
+    // Checked, but kept as written: zod's output would reorder the registry entries' members.
+    if (schema.safeParse(json).success) return { value: json as z.infer<T> };
+  } catch {
+    // not JSON: fall through
+  }
+  return { note: `ignored the unreadable cache file ${file}` };
+}
+
+export function readRegistryCache(dir: string): { collection?: Collection; note?: string } {
+  const { value, note } = readJson(registryFile(dir), RegistryCacheSchema);
+  if (value === undefined) return note ? { note } : {};
+  return { collection: { baseUrl: value.baseUrl, collectedAt: value.collectedAt, entries: value.entries } };
+}
+
+/** The cached answers for `apiUrl` (answers kept for another API are not reused). */
+export function readGitHubCache(dir: string, apiUrl: string): { answers: Map<string, CachedAnswer>; note?: string } {
+  const { value, note } = readJson(githubFile(dir), GitHubCacheSchema);
+  const answers = new Map<string, CachedAnswer>();
+  if (value !== undefined && value.apiUrl === apiUrl) {
+    for (const [path, answer] of Object.entries(value.answers)) answers.set(path, answer);
+  }
+  return note ? { answers, note } : { answers };
+}
+
+export function writeRegistryCache(dir: string, collection: Collection): void {
+  mkdirSync(dir, { recursive: true });
+  writeFilesAtomically([[registryFile(dir), `${JSON.stringify({ version: CACHE_VERSION, ...collection })}\n`]]);
+}
+
+export function writeGitHubCache(dir: string, apiUrl: string, answers: Map<string, CachedAnswer>): void {
+  mkdirSync(dir, { recursive: true });
+  const sorted = Object.fromEntries([...answers].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  writeFilesAtomically([[githubFile(dir), `${JSON.stringify({ version: CACHE_VERSION, apiUrl, answers: sorted })}\n`]]);
+}

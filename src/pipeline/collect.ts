@@ -1,0 +1,120 @@
+/**
+ * Collect: every server's latest version from the registry's `GET /v0.1/servers` (API 2025-12-01), page by
+ * page along `metadata.nextCursor`, with `version=latest`. Entries whose official status is not `active` are
+ * left out and counted. With the previous run's collection (from the cache) it asks only for what changed,
+ * `updated_since` the start of that run, and merges. Any failed or malformed page fails the whole collection:
+ * a page that could not be read is never a shorter registry.
+ */
+import { z } from 'zod';
+import { oneLineZodError } from '../import/inputs.js';
+import { MethodServerSchema } from '../scoring/facts.js';
+import { OFFICIAL_META_KEY } from '../registry/vocabulary.js';
+import { PipelineError } from './errors.js';
+import { getJson, type HttpPolicy } from './http-json.js';
+
+/** One `ServerResponse`: what the method and the importer read is checked; every member is kept as served. */
+export const CollectedEntrySchema = z.looseObject({
+  server: MethodServerSchema.extend({ version: z.string() }),
+  _meta: z
+    .looseObject({
+      [OFFICIAL_META_KEY]: z
+        .looseObject({
+          status: z.string().optional(),
+          isLatest: z.boolean().optional(),
+          publishedAt: z.string().optional(),
+          updatedAt: z.string().optional(),
+        })
+        .optional(),
+    })
+    .optional(),
+});
+export type CollectedEntry = z.infer<typeof CollectedEntrySchema>;
+
+/** `ServerList`: a page and the cursor of the next one. */
+export const RegistryPageSchema = z.looseObject({
+  servers: z.array(CollectedEntrySchema),
+  metadata: z.looseObject({ nextCursor: z.string().min(1).optional(), count: z.number().int().min(0).optional() }),
+});
+
+export interface Collection {
+  /** The registry's base URL the collection came from (a cache from another registry is not reused). */
+  baseUrl: string;
+  /** When this collection started: the next incremental run asks for what changed since then. */
+  collectedAt: string;
+  /** Latest versions of active servers, one per name, in name order, each as the registry served it. */
+  entries: CollectedEntry[];
+}
+
+export interface CollectResult {
+  collection: Collection;
+  /** Entries seen whose status was not active (left out). */
+  notActive: number;
+  /** Entries the registry sent this run (all of them, or only the changed ones in an incremental run). */
+  received: number;
+  incremental: boolean;
+  requests: number;
+  pages: number;
+}
+
+export interface CollectOptions {
+  baseUrl: string;
+  previous?: Collection | undefined;
+  policy: HttpPolicy;
+  pageSize?: number;
+  /** A bound on pages, so a registry that keeps handing out cursors cannot keep a run going forever. */
+  maxPages?: number;
+  now?: () => Date;
+}
+
+const official = (entry: CollectedEntry) => entry._meta?.[OFFICIAL_META_KEY];
+
+export async function collect(options: CollectOptions): Promise<CollectResult> {
+  const { baseUrl, policy, pageSize = 100, maxPages = 10_000 } = options;
+  const collectedAt = (options.now ?? (() => new Date()))().toISOString();
+  const previous = options.previous?.baseUrl === baseUrl ? options.previous : undefined;
+  const byName = new Map<string, CollectedEntry>(previous?.entries.map((entry) => [entry.server.name, entry]) ?? []);
+  const result = { notActive: 0, received: 0, requests: 0, pages: 0 };
+  const seenCursors = new Set<string>();
+  let cursor: string | undefined;
+  do {
+    const url = new URL('v0.1/servers', baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
+    url.searchParams.set('version', 'latest');
+    url.searchParams.set('limit', String(pageSize));
+    if (previous) url.searchParams.set('updated_since', previous.collectedAt);
+    if (cursor !== undefined) url.searchParams.set('cursor', cursor);
+    result.pages++;
+    const where = `registry page ${result.pages} (${url.pathname}${url.search})`;
+    let body: unknown;
+    try {
+      body = await getJson(url.href, policy, () => result.requests++);
+    } catch (error) {
+      if (error instanceof PipelineError) throw new PipelineError(`${where}: ${error.message}`);
+      throw error;
+    }
+    const page = RegistryPageSchema.safeParse(body);
+    if (!page.success) throw new PipelineError(`${where} is not the documented shape: ${oneLineZodError(page.error)}`);
+    // Checked, but kept as the registry served it: zod's output would reorder members.
+    const served = (body as { servers: CollectedEntry[] }).servers;
+    for (const entry of served) {
+      result.received++;
+      const meta = official(entry);
+      if (meta?.isLatest === false) continue;
+      if (meta?.status !== undefined && meta.status !== 'active') {
+        result.notActive++;
+        byName.delete(entry.server.name);
+        continue;
+      }
+      byName.set(entry.server.name, entry);
+    }
+    cursor = page.data.servers.length > 0 ? page.data.metadata.nextCursor : undefined;
+    if (cursor !== undefined) {
+      if (seenCursors.has(cursor)) throw new PipelineError(`${where} hands back a cursor it gave before`);
+      seenCursors.add(cursor);
+      if (result.pages >= maxPages) throw new PipelineError(`the registry still has pages after ${maxPages}`);
+    }
+  } while (cursor !== undefined);
+  const entries = [...byName.values()].sort((a, b) =>
+    a.server.name < b.server.name ? -1 : a.server.name > b.server.name ? 1 : 0,
+  );
+  return { collection: { baseUrl, collectedAt, entries }, incremental: previous !== undefined, ...result };
+}

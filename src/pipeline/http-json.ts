@@ -1,0 +1,89 @@
+/**
+ * GET a JSON document from the registry: a bounded timeout per attempt, and retries with exponential backoff on
+ * a network error, a 5xx and a 429, honouring `Retry-After` (seconds or an HTTP date) up to a bound. Any other
+ * status, or a body that is not JSON, is an error at once. Uses the platform's `fetch` (undici).
+ */
+import { PipelineError, printable } from './errors.js';
+
+export interface HttpPolicy {
+  /** Per attempt, headers and body together. */
+  timeoutMs: number;
+  /** Attempts after the first. */
+  retries: number;
+  /** The first backoff; each retry doubles it. */
+  backoffMs: number;
+  /** The longest `Retry-After` obeyed; a longer one fails the request. */
+  maxRetryAfterMs: number;
+}
+
+export const DEFAULT_HTTP_POLICY: HttpPolicy = {
+  timeoutMs: 30_000,
+  retries: 4,
+  backoffMs: 1_000,
+  maxRetryAfterMs: 120_000,
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Milliseconds a `Retry-After` value asks for, or undefined when it is absent or unreadable. */
+export function retryAfterMs(value: string | null, now = Date.now()): number | undefined {
+  if (value === null || value.trim() === '') return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(date - now, 0);
+}
+
+class Retryable extends Error {
+  constructor(
+    message: string,
+    readonly waitMs?: number,
+  ) {
+    super(message);
+  }
+}
+
+async function attempt(url: string, policy: HttpPolicy): Promise<unknown> {
+  let response: Response;
+  let text: string;
+  try {
+    response = await fetch(url, {
+      headers: { accept: 'application/json' },
+      signal: AbortSignal.timeout(policy.timeoutMs),
+    });
+    text = await response.text();
+  } catch (error) {
+    const cause = (error as Error & { cause?: { code?: string } }).cause?.code;
+    throw new Retryable(
+      `${(error as Error).name === 'TimeoutError' ? 'timed out' : 'network error'}${cause ? ` (${cause})` : ''}`,
+    );
+  }
+  if (response.status === 429 || response.status >= 500) {
+    const wait = retryAfterMs(response.headers.get('retry-after'));
+    if (wait !== undefined && wait > policy.maxRetryAfterMs) {
+      throw new PipelineError(
+        `answered ${response.status} with Retry-After ${Math.ceil(wait / 1000)} s, past the bound`,
+      );
+    }
+    throw new Retryable(`answered ${response.status}`, wait);
+  }
+  if (response.status !== 200) throw new PipelineError(`answered ${response.status}`);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new PipelineError(`answered with a body that is not JSON: ${printable(text, 60)}`);
+  }
+}
+
+/** The JSON body of a 200 answer to GET `url`; `onRequest` is called once per HTTP request made. */
+export async function getJson(url: string, policy: HttpPolicy, onRequest: () => void = () => {}): Promise<unknown> {
+  for (let tries = 0; ; tries++) {
+    try {
+      onRequest();
+      return await attempt(url, policy);
+    } catch (error) {
+      if (!(error instanceof Retryable)) throw error;
+      if (tries >= policy.retries) throw new PipelineError(`${error.message} (after ${tries + 1} attempts)`);
+      await sleep(error.waitMs ?? policy.backoffMs * 2 ** tries);
+    }
+  }
+}

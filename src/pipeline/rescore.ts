@@ -1,0 +1,171 @@
+/**
+ * One rescoring run: collect the registry, enrich from GitHub, score with the method, and write the dataset in
+ * the build's input format (`<out>/servers.json` and `<out>/registry/servers.json`, as `npm run import` writes
+ * them), or refuse to write anything when the run is not good enough to publish.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { ImportError, RegistryDumpSchema, type ScorecardIndex } from '../import/inputs.js';
+import { joinDatasets, serializeDataset } from '../import/join.js';
+import { importRegistryEntries, serializeRegistryData } from '../import/registry.js';
+import type { ServerRecord } from '../model/schema.js';
+import { factsFromServer, parseGitHubRepo, type GitHubFacts } from '../scoring/facts.js';
+import { flagContext } from '../scoring/flags.js';
+import { scoreServer } from '../scoring/score.js';
+import { readGitHubCache, readRegistryCache, writeGitHubCache, writeRegistryCache } from './cache.js';
+import { collect } from './collect.js';
+import { PipelineError } from './errors.js';
+import { enrich, type EnrichOptions } from './github.js';
+import type { HttpPolicy } from './http-json.js';
+import { writeFilesAtomically } from './write.js';
+
+export interface RescoreOptions {
+  registryUrl: string;
+  githubApiUrl: string;
+  /** `scored_at` of every record, and the time the method's ages and recencies are measured from. */
+  asOf: string;
+  out: string;
+  cache: string;
+  token?: string | undefined;
+  /** The largest share of GitHub repositories that may go unenriched before the run refuses to write. */
+  maxUnenriched: number;
+  registryPolicy: HttpPolicy;
+  github: Omit<EnrichOptions, 'baseUrl' | 'token' | 'cache' | 'log'>;
+  log?: (line: string) => void;
+}
+
+export interface RescoreSummary {
+  collected: number;
+  notActive: number;
+  incremental: boolean;
+  registryRequests: number;
+  repositories: number;
+  enriched: number;
+  notFound: number;
+  unchangedRepositories: number;
+  unenriched: number;
+  /** Records identical to the previous dataset in `--out` but for `scored_at`. */
+  unchanged: number;
+  scored: number;
+  flagged: number;
+  /** Scored servers left out of the feed because their entry breaks the registry's schema. */
+  leftOutOfFeed: number;
+  githubRequests: number;
+  notModified: number;
+  stopped?: string;
+  notes: string[];
+}
+
+/** The previous dataset's records by name, without `scored_at`, to count what did not change. */
+function previousRecords(file: string): Map<string, string> {
+  try {
+    const records = z.array(z.looseObject({ name: z.string() })).parse(JSON.parse(readFileSync(file, 'utf8')));
+    return new Map(records.map(({ scored_at: _ignored, ...rest }) => [rest.name, JSON.stringify(rest)]));
+  } catch {
+    return new Map();
+  }
+}
+
+export async function rescore(options: RescoreOptions): Promise<RescoreSummary> {
+  const log = options.log ?? (() => {});
+  const notes: string[] = [];
+  const registryCache = readRegistryCache(options.cache);
+  if (registryCache.note) notes.push(registryCache.note);
+  const collected = await collect({
+    baseUrl: options.registryUrl,
+    previous: registryCache.collection,
+    policy: options.registryPolicy,
+  });
+  writeRegistryCache(options.cache, collected.collection);
+  const entries = collected.collection.entries;
+  log(`collected ${entries.length} servers in ${collected.requests} registry requests`);
+
+  const facts = entries.map((entry) => factsFromServer(entry.server));
+  const repositories = new Map<string, { owner: string; repo: string }>();
+  for (const server of facts) {
+    const repo = parseGitHubRepo(server.repoUrl);
+    if (repo) repositories.set(`${repo.owner}/${repo.repo}`.toLowerCase(), repo);
+  }
+  const githubCache = readGitHubCache(options.cache, options.githubApiUrl);
+  if (githubCache.note) notes.push(githubCache.note);
+  let enriched;
+  try {
+    enriched = await enrich([...repositories.values()], {
+      ...options.github,
+      baseUrl: options.githubApiUrl,
+      token: options.token,
+      cache: githubCache.answers,
+      log,
+    });
+  } finally {
+    // What was fetched is kept for the next run, whatever happens to this one.
+    writeGitHubCache(options.cache, options.githubApiUrl, githubCache.answers);
+  }
+  const outcomes = [...enriched.outcomes.values()];
+  const unenriched = outcomes.filter((outcome) => !outcome.enriched);
+  const share = repositories.size === 0 ? 0 : unenriched.length / repositories.size;
+  if (share > options.maxUnenriched) {
+    const why = enriched.stopped ?? unenriched[0]?.reason ?? 'unknown';
+    throw new PipelineError(
+      `${unenriched.length} of ${repositories.size} GitHub repositories could not be enriched ` +
+        `(${(share * 100).toFixed(1)}%, more than --max-unenriched ${options.maxUnenriched}); nothing written; first cause: ${why}`,
+    );
+  }
+
+  const context = flagContext(facts);
+  const scorecard: ScorecardIndex = { generated_at: options.asOf, servers: {} };
+  facts.forEach((server) => {
+    const repo = parseGitHubRepo(server.repoUrl);
+    const outcome = repo ? enriched.outcomes.get(`${repo.owner}/${repo.repo}`.toLowerCase()) : undefined;
+    // The facts carry the owner as this server's URL spells it: the method compares that with the namespace.
+    const github: GitHubFacts | null = outcome?.facts && repo ? { ...outcome.facts, owner: repo.owner } : null;
+    scorecard.servers[server.name] = scoreServer(server, github, context, options.asOf);
+  });
+
+  let records: ServerRecord[];
+  let feed;
+  try {
+    const versions = RegistryDumpSchema.parse(entries);
+    records = joinDatasets(scorecard, versions).records;
+    feed = importRegistryEntries(
+      records.map((record) => record.name),
+      versions,
+      entries,
+    );
+  } catch (error) {
+    if (error instanceof ImportError) throw new PipelineError(error.message);
+    throw error;
+  }
+
+  const datasetFile = join(options.out, 'servers.json');
+  const previous = previousRecords(datasetFile);
+  const unchanged = records.filter((record) => {
+    const { scored_at: _ignored, ...rest } = record;
+    return previous.get(record.name) === JSON.stringify(rest);
+  }).length;
+  writeFilesAtomically([
+    [join(options.out, 'registry', 'servers.json'), serializeRegistryData(feed.entries)],
+    [datasetFile, serializeDataset(records)],
+  ]);
+
+  return {
+    collected: entries.length,
+    notActive: collected.notActive,
+    incremental: collected.incremental,
+    registryRequests: collected.requests,
+    repositories: repositories.size,
+    enriched: outcomes.length - unenriched.length,
+    notFound: outcomes.filter((outcome) => outcome.notFound).length,
+    unchangedRepositories: outcomes.filter((outcome) => outcome.unchanged).length,
+    unenriched: unenriched.length,
+    unchanged,
+    scored: records.length,
+    flagged: records.filter((record) => record.flags.length > 0).length,
+    leftOutOfFeed: feed.refused.length,
+    githubRequests: enriched.requests,
+    notModified: enriched.notModified,
+    ...(enriched.stopped ? { stopped: enriched.stopped } : {}),
+    notes,
+  };
+}

@@ -1,0 +1,191 @@
+/**
+ * One night of the pipeline, in order, each step stopping the night with one line when it fails:
+ *
+ * 1. fetch the last published snapshot from where it is kept (`keeper.ts`);
+ * 2. rescore (`npm run rescore`) into a staging folder;
+ * 3. `npm test`, on the checkout as committed (its tests read the committed dataset, so they run before the
+ *    night's dataset replaces it in the working tree);
+ * 4. put the night's dataset in place and `npm run build -- --previous <last published>`, whose guards
+ *    refuse an implausible change; a dataset identical to the last published one's ends the night there;
+ * 5. the platform build, which must keep the checked snapshot exactly (same id);
+ * 6. deploy without traffic, and check that `/v1/health` there names the new snapshot;
+ * 7. promote it (and check the production address when given);
+ * 8. keep the new snapshot where the next night finds it.
+ *
+ * Up to 6 nothing reaches the public. The steps are commands and a keeper, so a test runs every one of
+ * them against stand-ins and a local server (`test/republish/`).
+ */
+import { copyFile, mkdir, readFile, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { CHANGES_FILE, MANIFEST_FILE } from '../format/manifest.js';
+import { runStep, StepFailed, type CommandOptions } from './commands.js';
+import type { Deployer } from './deployers.js';
+import { checkHealth, type HealthCheckOptions } from './health-check.js';
+import type { SnapshotKeeper } from './keeper.js';
+
+export interface RepublishOptions {
+  /** The checkout: npm scripts run here. */
+  cwd: string;
+  /** The dataset the build reads (`servers.json` and `registry/servers.json`). */
+  dataDir: string;
+  snapshotDir: string;
+  /** `npm run build` arguments naming the dataset and the snapshot (none for the defaults). */
+  buildArgs: string[];
+  /** Scratch space: the previous snapshot, the night's staging dataset, the keeper's repository. */
+  workDir: string;
+  keeper: SnapshotKeeper;
+  deployer: Deployer;
+  /** `npm run rescore` arguments besides `--out`; undefined: no rescoring, the dataset in `dataDir` is the night's. */
+  rescoreArgs: string[] | undefined;
+  /** Guard settings passed to the build (`--max-removed`, `--max-score-changed`, `--force`). */
+  guardArgs: string[];
+  /** Run `npm test` (default on; off only for the pipeline's own test). */
+  tests: boolean;
+  /** Allow a night with no kept snapshot (the first one): published without `--previous`. */
+  first: boolean;
+  /** The production address, checked after the promotion. */
+  siteUrl?: string | undefined;
+  health?: HealthCheckOptions;
+  /** One line per step. */
+  log: (line: string) => void;
+  /** The children's output, escaped. */
+  echo?: (text: string) => void;
+}
+
+export interface RepublishResult {
+  /** `published`, or `unchanged` when the night's snapshot is the one already published. */
+  outcome: 'published' | 'unchanged';
+  snapshotId: string;
+  previousId: string | undefined;
+  url?: string;
+}
+
+interface ManifestFacts {
+  snapshot_id: string;
+  input_hash: string;
+  record_count: number;
+  files: Record<string, unknown>;
+}
+
+async function manifestOf(dir: string): Promise<ManifestFacts> {
+  return JSON.parse(await readFile(path.join(dir, MANIFEST_FILE), 'utf8')) as ManifestFacts;
+}
+
+/** Copy `from` over `to` through a temporary name, so `to` is never half written. */
+async function replaceFile(from: string, to: string): Promise<void> {
+  await mkdir(path.dirname(to), { recursive: true });
+  const temporary = `${to}.tmp-${process.pid}`;
+  await copyFile(from, temporary);
+  await rename(temporary, to);
+}
+
+export async function republish(options: RepublishOptions): Promise<RepublishResult> {
+  const { log } = options;
+  const command: CommandOptions = { cwd: options.cwd, ...(options.echo ? { echo: options.echo } : {}) };
+  const previousDir = path.join(options.workDir, 'previous');
+  const stagingDir = path.join(options.workDir, 'dataset');
+  await mkdir(options.workDir, { recursive: true });
+  try {
+    log(`fetch-previous: from ${options.keeper.label}`);
+    const kept = await options.keeper.fetch(previousDir);
+    if (kept === undefined && !options.first)
+      throw new StepFailed(
+        'fetch-previous',
+        `no published snapshot is kept in ${options.keeper.label} (--first publishes the first one)`,
+      );
+    const previous = kept === undefined ? undefined : await manifestOf(kept.dir);
+    const previousId = previous?.snapshot_id;
+    log(
+      previousId === undefined
+        ? 'fetch-previous: none kept, this is the first night'
+        : `fetch-previous: snapshot ${previousId}`,
+    );
+
+    if (options.rescoreArgs !== undefined) {
+      log('rescore');
+      await rm(stagingDir, { recursive: true, force: true });
+      await runStep(
+        'rescore',
+        'npm',
+        ['run', '--silent', 'rescore', '--', '--out', stagingDir, ...options.rescoreArgs],
+        command,
+      );
+    }
+    if (options.tests) {
+      log('test: npm test');
+      await runStep('test', 'npm', ['test'], command);
+    }
+    if (options.rescoreArgs !== undefined) {
+      for (const file of ['servers.json', path.join('registry', 'servers.json')])
+        await replaceFile(path.join(stagingDir, file), path.join(options.dataDir, file));
+    }
+
+    log(`build: against ${previousId ?? 'nothing (first night)'}`);
+    const previousArgs = kept === undefined ? [] : ['--previous', kept.dir];
+    await runStep(
+      'build',
+      'npm',
+      ['run', '--silent', 'build', '--', ...options.buildArgs, ...previousArgs, ...options.guardArgs],
+      command,
+    );
+    const built = await manifestOf(options.snapshotDir);
+    // The same dataset as the published snapshot's (same input hash): nothing new to publish.
+    if (previous !== undefined && built.input_hash === previous.input_hash) {
+      log(`unchanged: the dataset is the one snapshot ${previousId} was built from; nothing to do`);
+      return { outcome: 'unchanged', snapshotId: previous.snapshot_id, previousId };
+    }
+
+    log(`platform build: ${options.deployer.label}`);
+    await options.deployer.build();
+    const platform = await manifestOf(options.snapshotDir);
+    if (platform.snapshot_id !== built.snapshot_id)
+      throw new StepFailed(
+        'platform build',
+        `it replaced the checked snapshot ${built.snapshot_id} with ${platform.snapshot_id}`,
+      );
+
+    log(`deploy: ${options.deployer.label}`);
+    const deployment = await options.deployer.deploy();
+    const health = await checkHealth('health check', deployment.url, built.snapshot_id, {
+      ...options.health,
+      headers: { ...options.health?.headers, ...deployment.headers },
+    });
+    log(`health check: ${deployment.url} serves snapshot ${built.snapshot_id} (status ${health.status})`);
+
+    await options.deployer.promote(deployment);
+    const promoted = 'the new snapshot is served';
+    if (options.siteUrl !== undefined) {
+      await checkHealth('production health check', options.siteUrl, built.snapshot_id, options.health).catch(
+        (error: unknown) => {
+          throw error instanceof StepFailed
+            ? new StepFailed(error.step, error.reason, 'the deployment was promoted (roll back with `vercel rollback`)')
+            : error;
+        },
+      );
+      log(`production: ${options.siteUrl} serves snapshot ${built.snapshot_id}`);
+    }
+
+    const changes =
+      built.files[CHANGES_FILE] === undefined ? 'no previous snapshot' : `changes.json against ${previousId}`;
+    await options.keeper
+      .keep(
+        options.snapshotDir,
+        kept?.version,
+        `snapshot ${built.snapshot_id}: ${built.record_count} records, ${changes}`,
+      )
+      .catch((error: unknown) => {
+        const reason = error instanceof StepFailed ? error.reason : String(error);
+        throw new StepFailed(
+          'keep',
+          reason,
+          `${promoted}, but it is not kept: the next night compares with ${previousId ?? 'nothing'}`,
+        );
+      });
+    log(`keep: snapshot ${built.snapshot_id} kept in ${options.keeper.label}`);
+    return { outcome: 'published', snapshotId: built.snapshot_id, previousId, url: deployment.url };
+  } finally {
+    await options.deployer.close();
+    await rm(previousDir, { recursive: true, force: true });
+    await rm(stagingDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * The nightly workflow (`.github/workflows/republish.yml`) runs what the project ships: `npm run republish`
+ * with options the script accepts, on a schedule, with every secret it reads named in docs/pipeline.md, the
+ * tests on (no `--skip-tests`), and only the permission the keeper needs.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { z } from 'zod';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const TEXT = readFileSync(path.join(REPO, '.github/workflows/republish.yml'), 'utf8');
+
+const WorkflowSchema = z.object({
+  on: z.object({ schedule: z.array(z.object({ cron: z.string() })).min(1) }),
+  permissions: z.record(z.string(), z.string()),
+  jobs: z.object({
+    republish: z.object({
+      steps: z.array(z.object({ run: z.string().optional(), env: z.record(z.string(), z.string()).optional() })),
+    }),
+  }),
+});
+const workflow = WorkflowSchema.parse(parse(TEXT));
+const step = workflow.jobs.republish.steps.find((s) => s.run?.includes('npm run republish'));
+
+describe('the nightly republish workflow', () => {
+  it('runs on a nightly cron and may write only the repository contents (the kept branch)', () => {
+    expect(workflow.on.schedule[0]?.cron).toMatch(/^\d{1,2} \d{1,2} \* \* \*$/);
+    expect(workflow.permissions).toEqual({ contents: 'write' });
+  });
+
+  it('runs npm run republish with options the script accepts, its tests on, kept on the branch published-snapshot', () => {
+    expect(step).toBeDefined();
+    const run = step!.run!;
+    expect(run).not.toContain('--skip-tests');
+    expect(run).toMatch(/--keep "git:https:\/\/github\.com\/\$REPOSITORY\.git#published-snapshot"/);
+    const usage = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/republish.ts', '--help'], {
+      cwd: REPO,
+      encoding: 'utf8',
+    });
+    for (const option of run.match(/--[a-z][a-z-]+/g) ?? []) expect(usage, option).toContain(option);
+  });
+
+  it('names in docs/pipeline.md every secret and setting it reads', () => {
+    const docs = readFileSync(path.join(REPO, 'docs/pipeline.md'), 'utf8');
+    const names = [...TEXT.matchAll(/\$\{\{ (?:secrets|vars)\.([A-Z_]+) \}\}/g)].map((match) => match[1]!);
+    expect(names).toEqual(expect.arrayContaining(['VERCEL_TOKEN', 'SCORING_GITHUB_TOKEN']));
+    for (const name of names) expect(docs, name).toContain(`\`${name}\``);
+  });
+});
