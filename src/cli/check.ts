@@ -2,12 +2,14 @@
  * `mcp-trust-score check [files...]`: check the MCP servers of configuration files against a policy with one
  * `POST /v1/check` (more than 100 servers go in batches), and report. Exit codes, whatever the format: 0 the
  * verdict is pass, 1 it is fail, 2 the check could not be made (a bad file or option, no key, the API
- * unreachable or refusing). Reads `TRUST_API_KEY` and `TRUST_API_URL` as the MCP wrapper does.
+ * unreachable or refusing). The check is asked of a trust source: the live API when `TRUST_API_URL` is set,
+ * else the snapshot shipped in the package, offline (`src/client/open-source.ts`), as the MCP wrapper does.
  */
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { type TrustApiClient, TrustApiError } from '../client/client.js';
+import { TrustApiError } from '../client/client.js';
+import { offlineNotice, type TrustSource } from '../client/trust-source.js';
 import { OperatorError } from '../errors/operator-error.js';
 import { CHECK_LIMITS, type CheckResult, DEFAULT_POLICY, type Policy, UNKNOWN_VERDICTS } from '../model/check.js';
 import { unknownFlagsProblem, VOCABULARY_FLAGS } from '../model/flag-names.js';
@@ -21,7 +23,8 @@ import { formatReport, REPORT_FORMATS, type Report, type ReportFormat, type Repo
 export const CHECK_USAGE = `usage: mcp-trust-score check [files...] [options]
 
 Checks the MCP servers of configuration files (default: whichever of ${DEFAULT_CONFIG_FILES.join(', ')}
-exist here) against a policy, with the trust-score API at TRUST_API_URL using TRUST_API_KEY.
+exist here) against a policy. Offline, from the scores shipped in this package, unless TRUST_API_URL is
+set: then with the trust-score API there (with or without /v1), using the key in TRUST_API_KEY.
 
   --user                also check the user-level configurations of the MCP clients on this machine (Claude
                         Desktop, Claude Code, Cursor, VS Code, Windsurf, Gemini CLI, Zed, Continue, Codex, opencode)
@@ -31,6 +34,7 @@ exist here) against a policy, with the trust-score API at TRUST_API_URL using TR
   --unknown V           what a server that matches no scored server gets: fail (default), warn or pass
   --format F            text (default), json, sarif or github
   --output FILE         write the report to FILE instead of stdout
+  --help, --version     this help, the version
 
 With no options the policy fails servers below 40 (Very Low Trust and below) and servers that match no scored
 server; every report begins with the policy it applied.
@@ -132,9 +136,9 @@ function notCheckable(entry: ConfigEntry, reason: string, policy: Policy): Check
 
 /**
  * Refuse a `--deny-flags` name no scored server has ever carried: the vocabulary's flags are known here; a
- * name outside it is held against the flags the API's snapshot counts (one statistics request).
+ * name outside it is held against the flags the source's snapshot counts (one statistics request).
  */
-async function checkDenyFlags(policy: Policy, client: TrustApiClient): Promise<void> {
+async function checkDenyFlags(policy: Policy, client: TrustSource): Promise<void> {
   const flags = policy.deny_flags ?? [];
   if (unknownFlagsProblem('--deny-flags', flags, VOCABULARY_FLAGS) === undefined) return;
   const stats = await client.stats();
@@ -144,12 +148,12 @@ async function checkDenyFlags(policy: Policy, client: TrustApiClient): Promise<v
 }
 
 /**
- * Read the files, ask the API, build the report. `env` is where `--user` finds the home folder (`HOME`,
+ * Read the files, ask the trust source, build the report. `env` is where `--user` finds the home folder (`HOME`,
  * `APPDATA`, `XDG_CONFIG_HOME`).
  */
 export async function runCheck(
   options: CheckOptions,
-  client: TrustApiClient,
+  client: TrustSource,
   cwd = process.cwd(),
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): Promise<Report> {
@@ -184,21 +188,25 @@ export async function runCheck(
   }
   const complete = rows.filter((row): row is ReportRow => row !== undefined);
   const verdict = complete.some((row) => row.result.verdict === 'fail') ? 'fail' : 'pass';
-  return { verdict, policy: options.policy, files, rows: complete };
+  const notice = offlineNotice(client.origin);
+  return { verdict, policy: options.policy, files, rows: complete, ...(notice === undefined ? {} : { notice }) };
 }
 
 /** The whole command: returns the exit code (errors of its own are thrown; see `checkCommand`). */
-export async function checkCommand(argv: readonly string[], client: () => TrustApiClient): Promise<number> {
+export async function checkCommand(argv: readonly string[], source: () => Promise<TrustSource>): Promise<number> {
   const options = parseCheckArgs(argv);
   let report: Report;
+  const client = await source();
   try {
-    report = await runCheck(options, client());
+    report = await runCheck(options, client);
   } catch (error) {
     if (error instanceof TrustApiError) {
       const status = error.details.status === undefined ? '' : ` (${error.details.status})`;
       throw new CheckError(`the trust-score API could not check${status}: ${error.message}`);
     }
     throw error;
+  } finally {
+    client.close();
   }
   const text = formatReport(report, options.format);
   if (options.output) await writeFile(options.output, text);

@@ -31,6 +31,8 @@ export interface Report {
   /** Each configuration file looked at: read (with its number of servers) or not (with the reason). */
   files: FileOutcome[];
   rows: ReportRow[];
+  /** Where the scores came from when it is not the live API (`offlineNotice`), said in every format. */
+  notice?: string;
 }
 
 /** One line per file: what was read, and what could not be (the reason is already one escaped line). */
@@ -76,6 +78,7 @@ function text(report: Report): string {
   }
   const noun = report.rows.length === 1 ? 'server' : 'servers';
   lines.push(`Verdict: ${report.verdict.toUpperCase()} (${report.rows.length} ${noun}: ${counts(report.rows)})`);
+  if (report.notice !== undefined) lines.push(`Data: ${report.notice}`);
   return `${lines.map(printable).join('\n')}\n`;
 }
 
@@ -88,7 +91,8 @@ function json(report: Report): string {
     input: inputOf(item),
   }));
   const policy = { ...report.policy, text: describePolicy(report.policy) };
-  const answer = { policy, files: report.files, verdict: report.verdict, results };
+  const notice = report.notice === undefined ? {} : { notice: report.notice };
+  const answer = { policy, files: report.files, verdict: report.verdict, ...notice, results };
   return `${printableJson(JSON.stringify(answer, null, 2))}\n`;
 }
 
@@ -137,6 +141,7 @@ function sarif(report: Report): string {
           },
         },
         results,
+        ...(report.notice === undefined ? {} : { properties: { notice: report.notice } }),
       },
     ],
   };
@@ -166,6 +171,7 @@ function github(report: Report): string {
       `::${command} file=${escapeProperty(entry.file)},line=${entry.line},title=${escapeProperty(title)}::${escapeData(message)}`,
     );
   }
+  if (report.notice !== undefined) lines.push(`::notice title=MCP trust data::${escapeData(report.notice)}`);
   lines.push(`MCP trust check: ${report.verdict.toUpperCase()} (${counts(report.rows)})`);
   return `${lines.join('\n')}\n`;
 }
