@@ -14,6 +14,7 @@ import { OperatorError } from '../errors/operator-error.js';
 import { CHECK_LIMITS, type CheckResult, DEFAULT_POLICY, type Policy, UNKNOWN_VERDICTS } from '../model/check.js';
 import { unknownFlagsProblem, VOCABULARY_FLAGS } from '../model/flag-names.js';
 import { type ConfigEntry, DEFAULT_CONFIG_FILES } from './config-files.js';
+import { printable } from './printable.js';
 import { readConfigFile } from './read-config.js';
 import { itemForEntry } from './entries.js';
 import { type FileOutcome, readUserConfigs } from './user-configs.js';
@@ -40,11 +41,12 @@ server; every report begins with the policy it applied.
 
 Exit codes: 0 pass, 1 fail, 2 the check could not be made.`;
 
-/** The check could not be made (a bad option, file or key, the API unreachable): exit code 2. */
+/** The check could not be made (a bad option, file or key, the API unreachable): exit code 2, one escaped line. */
 export class CheckError extends OperatorError {
   override name = 'CheckError';
   constructor(message: string) {
-    super(message, { exitCode: 2 });
+    // Line breaks folded as every operator error folds them; whatever else is unprintable, escaped.
+    super(printable(message.replace(/\s*\n\s*/g, '; ')), { exitCode: 2 });
   }
 }
 
