@@ -79,7 +79,6 @@ export async function rescore(options: RescoreOptions): Promise<RescoreSummary> 
   });
   writeRegistryCache(options.cache, collected.collection);
   const entries = collected.collection.entries;
-  log(`collected ${entries.length} servers in ${collected.requests} registry requests`);
 
   const facts = entries.map((entry) => factsFromServer(entry.server));
   const repositories = new Map<string, { owner: string; repo: string }>();
