@@ -181,6 +181,15 @@ describe('rescore faults that are retried or answered', () => {
     expect(result.stdout).toContain(`enriched ${repos} of ${repos} GitHub repositories`);
   }, 60_000);
 
+  it('writes when the unenriched share is within --max-unenriched, and says how many went unenriched', async () => {
+    const setup = await setUp();
+    githubFault(setup, { kind: 'status', status: 500 });
+    const result = await setup.run({}, '--max-unenriched', '0.5');
+    expect(result.code).toBe(0);
+    const repos = setup.fixtures.repositories.length;
+    expect(result.stdout).toContain(`enriched ${repos - 1} of ${repos} GitHub repositories`);
+  }, 60_000);
+
   it('follows a moved repository (301) and scores a deleted one (404) as nothing found', async () => {
     const setup = await setUp();
     const [moved, gone] = setup.fixtures.repositories;
