@@ -136,7 +136,8 @@ export function smallFixtures(count: number): { entries: StandInEntry[]; reposit
     if (entries.length >= count) break;
     const repo = parseGitHubRepo(factsFromServer(MethodServerSchema.parse(entry.server)).repoUrl);
     const found = repo && byKey.get(`${repo.owner}/${repo.repo}`.toLowerCase());
-    if (!found || found.participation === 'computing' || repositories.has(`${found.owner}/${found.name}`.toLowerCase())) continue;
+    if (!found || found.participation === 'computing' || repositories.has(`${found.owner}/${found.name}`.toLowerCase()))
+      continue;
     entries.push(structuredClone(entry));
     repositories.set(`${found.owner}/${found.name}`.toLowerCase(), structuredClone(found));
   }
