@@ -132,6 +132,14 @@ describe('rescore faults that stop the run', () => {
     );
   }, 60_000);
 
+  it('refuses a registry that lists no active server', async () => {
+    const setup = await setUp();
+    const entries = setup.registry.entries.splice(0);
+    await expectFailureThenRecovery(setup, /^rescore: the registry listed no active servers; nothing written\n$/, () =>
+      setup.registry.entries.push(...entries),
+    );
+  }, 60_000);
+
   it('writes nothing when the disk is full, and the cache still serves the next run', async (context) => {
     const setup = await setUp();
     const full = path.join(setup.dir, 'full');
