@@ -1,8 +1,8 @@
 /**
  * `npx tsx scripts/generated-files.ts [--check]`: write every file made from the route table, the schemas
- * and the vocabulary: `public/openapi.json`, `public/vocabulary.js`, `vercel.json`'s rewrites, the function files in `api/`,
- * and what the documents say about the routes (`scripts/lib/route-docs.ts`). `--check` only says which are out
- * of date (a test does the same).
+ * and the vocabulary: `public/openapi.json`, `public/vocabulary.js`, `public/404.html`, `vercel.json`'s rewrites, the
+ * function files in `api/`, and what the documents say about the routes (`scripts/lib/route-docs.ts`). `--check`
+ * only says which are out of date (a test does the same).
  */
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -14,6 +14,7 @@ import { openApiJson } from '../src/api/openapi.js';
 import { ROUTES } from '../src/api/routes.js';
 import { functionFiles, rewritesFor } from '../src/deploy/vercel-files.js';
 import { vocabularyModule } from '../src/model/vocabulary.js';
+import { SITE_NOT_FOUND_PAGE } from '../src/http/site-not-found.js';
 import { replaceGenerated, routeDocParts } from './lib/route-docs.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -23,6 +24,8 @@ export async function generatedFiles(): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   files.set('public/openapi.json', openApiJson());
   files.set('public/vocabulary.js', vocabularyModule());
+  // The platform serves it for a path it has no file for: the same page `npm start` answers with.
+  files.set('public/404.html', SITE_NOT_FOUND_PAGE);
   const vercel = JSON.parse(await readFile(path.join(ROOT, 'vercel.json'), 'utf8')) as Record<string, unknown>;
   vercel.rewrites = rewritesFor(ROUTES);
   files.set('vercel.json', `${JSON.stringify(vercel, null, 2)}\n`);

@@ -17,7 +17,7 @@ describe('loadConfig', () => {
       upstashUrl: undefined,
       upstashToken: undefined,
       keysFile: path.resolve('.local/keys.json'),
-      selfService: { enabled: true, perDay: 3, trustProxy: false },
+      selfService: { enabled: true, perDay: 3, trustProxyHops: 0 },
       registryPolicy: { minScore: 0, denyFlags: [], requireVerified: false },
     });
   });

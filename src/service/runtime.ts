@@ -59,18 +59,27 @@ export async function createServiceContext(config: Config, options: ServiceOptio
 
 let shared: Promise<ServiceContext> | undefined;
 
+export interface SharedContextOptions {
+  /**
+   * Told of work that goes on after the first answer (the rest of the snapshot loading), so a platform that
+   * freezes an instance once it has answered waits for it (Vercel's `waitUntil`).
+   */
+  afterAnswer?: (work: Promise<unknown>) => void;
+}
+
 /**
  * The context of this process, from `process.env`, created on first call and then reused. A failed start
  * (a bad variable, a missing snapshot) is not cached, so the next request tries again and logs why.
  */
-export function getServiceContext(): Promise<ServiceContext> {
+export function getServiceContext(options: SharedContextOptions = {}): Promise<ServiceContext> {
   shared ??= (async () => {
     const context = await createServiceContext(loadConfig());
     // The rest of the snapshot loads while the first requests are answered; a part that fails its check
     // makes the requests that need it fail (500) and is logged here, once, in one line.
-    context.engine
+    const rest = context.engine
       .loadAll()
       .catch((error: unknown) => console.error(error instanceof Error ? error.message : String(error)));
+    options.afterAnswer?.(rest);
     return context;
   })().catch((error: unknown) => {
     shared = undefined;

@@ -3,6 +3,6 @@
  * Auth: none; never counted.
  * Generated from the route table (src/api/routes.ts) by scripts/generated-files.ts: do not edit.
  */
-import { vercelHandler } from '../../dist/vercel/vercel.mjs';
+import { vercelHandler } from '../dist/vercel/vercel.mjs';
 
 export default vercelHandler('health');
