@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { collect, type Collection } from '../../src/pipeline/collect.js';
 import { PipelineError } from '../../src/pipeline/errors.js';
+import { readBounded } from '../../src/pipeline/http-json.js';
 import { startRegistryStandIn, type RegistryStandIn, type StandInEntry } from '../support/registry-standin.js';
 
 const OFFICIAL = 'io.modelcontextprotocol.registry/official';
@@ -88,5 +89,10 @@ describe('collect', () => {
     await expect(collect({ baseUrl: registry.url, policy: POLICY })).rejects.toThrow(
       /Retry-After 3600 s, past the bound/,
     );
+  });
+
+  it('reads an answer only up to its byte bound', async () => {
+    await expect(readBounded(new Response('x'.repeat(100)), 10)).rejects.toThrow(/more than 10 bytes/);
+    expect(Buffer.from(await readBounded(new Response('{"ok":1}'), 10)).toString()).toBe('{"ok":1}');
   });
 });
