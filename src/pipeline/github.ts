@@ -11,6 +11,7 @@ import { throttling } from '@octokit/plugin-throttling';
 import type { GitHubFacts } from '../scoring/facts.js';
 import { PipelineError, printable } from './errors.js';
 import { ENDPOINT_ROUTES, factsFromAnswer, gitHubFacts, type Endpoint } from './github-answers.js';
+import { readBounded } from './http-json.js';
 
 export const GITHUB_API_URL = 'https://api.github.com';
 
@@ -86,9 +87,9 @@ export async function enrich(
     const response = await fetch(url, { ...init, signal: AbortSignal.timeout(options.timeoutMs) });
     if (response.redirected) state.requests++;
     if (response.status === 304) state.notModified++;
-    const body = await response.arrayBuffer();
+    const body = await readBounded(response);
     const { status, statusText, headers } = response;
-    return new Response(NO_BODY.has(status) ? null : body, { status, statusText, headers });
+    return new Response(NO_BODY.has(status) ? null : (body as unknown as BodyInit), { status, statusText, headers });
   };
   const withinWait = (seconds: number, retryCount: number) => retryCount < 2 && seconds * 1000 <= options.maxWaitMs;
   const octokit = new ThrottledOctokit({

@@ -25,6 +25,28 @@ export const DEFAULT_HTTP_POLICY: HttpPolicy = {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The most bytes one answer may hold: a registry page of 100 servers, or a GitHub answer, is far smaller. */
+export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+
+/** The whole body of `response`, or an error once it passes `maxBytes` (the rest is not read). */
+export async function readBounded(response: Response, maxBytes = MAX_ANSWER_BYTES): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = response.body?.getReader();
+  if (reader === undefined) return new Uint8Array(0);
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw new PipelineError(`answered with more than ${maxBytes} bytes`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
+
 /** Milliseconds a `Retry-After` value asks for, or undefined when it is absent or unreadable. */
 export function retryAfterMs(value: string | null, now = Date.now()): number | undefined {
   if (value === null || value.trim() === '') return undefined;
@@ -50,8 +72,9 @@ async function attempt(url: string, policy: HttpPolicy): Promise<unknown> {
       headers: { accept: 'application/json' },
       signal: AbortSignal.timeout(policy.timeoutMs),
     });
-    text = await response.text();
+    text = Buffer.from(await readBounded(response)).toString('utf8');
   } catch (error) {
+    if (error instanceof PipelineError) throw error;
     const cause = (error as Error & { cause?: { code?: string } }).cause?.code;
     throw new Retryable(
       `${(error as Error).name === 'TimeoutError' ? 'timed out' : 'network error'}${cause ? ` (${cause})` : ''}`,

@@ -77,9 +77,10 @@ export async function rescore(options: RescoreOptions): Promise<RescoreSummary> 
     previous: registryCache.collection,
     policy: options.registryPolicy,
   });
-  writeRegistryCache(options.cache, collected.collection);
   const entries = collected.collection.entries;
-  log(`collected ${entries.length} servers in ${collected.requests} registry requests`);
+  // An empty registry is an outage, not a registry with no servers: never publish it.
+  if (entries.length === 0) throw new PipelineError('the registry listed no active servers; nothing written');
+  writeRegistryCache(options.cache, collected.collection);
 
   const facts = entries.map((entry) => factsFromServer(entry.server));
   const repositories = new Map<string, { owner: string; repo: string }>();

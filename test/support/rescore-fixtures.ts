@@ -122,3 +122,24 @@ export function reproductionFixtures(data: CommittedData = committedData()): Rep
   }
   return { entries: data.entries, repositories: [...repositories.values()], excluded };
 }
+
+/**
+ * A small registry and GitHub for fast tests: the first `count` committed entries whose GitHub repository the
+ * stand-in serves with statistics ready, and those repositories.
+ */
+export function smallFixtures(count: number): { entries: StandInEntry[]; repositories: StandInRepository[] } {
+  const all = reproductionFixtures();
+  const byKey = new Map(all.repositories.map((repo) => [`${repo.owner}/${repo.name}`.toLowerCase(), repo]));
+  const entries: StandInEntry[] = [];
+  const repositories = new Map<string, StandInRepository>();
+  for (const entry of all.entries) {
+    if (entries.length >= count) break;
+    const repo = parseGitHubRepo(factsFromServer(MethodServerSchema.parse(entry.server)).repoUrl);
+    const found = repo && byKey.get(`${repo.owner}/${repo.repo}`.toLowerCase());
+    if (!found || found.participation === 'computing' || repositories.has(`${found.owner}/${found.name}`.toLowerCase()))
+      continue;
+    entries.push(structuredClone(entry));
+    repositories.set(`${found.owner}/${found.name}`.toLowerCase(), structuredClone(found));
+  }
+  return { entries, repositories: [...repositories.values()] };
+}
