@@ -15,7 +15,9 @@ import { runMain } from './lib/main.js';
 /** The snapshot shipped in the package: `embedded-snapshot/` beside dist/ and scripts/, whichever runs. */
 const EMBEDDED_DIR = new URL('../embedded-snapshot/', import.meta.url);
 
-const KEY_HELP = 'Set TRUST_API_KEY to your API key (in CI, from a secret) as well as TRUST_API_URL';
+const KEY_HELP =
+  'Set TRUST_API_KEY to your API key (in CI, from a secret), or unset TRUST_API_URL to check offline with the ' +
+  'scores shipped in the package';
 
 export const USAGE = `usage: mcp-trust-score [command]
 
