@@ -87,3 +87,16 @@ export function runKeys(
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
+
+/** Run the key CLI as a child process without blocking this one (to race it against a running server). */
+export function runKeysAsync(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn(TSX, [path.join(REPO, 'scripts/keys.ts'), ...args], { cwd: REPO, env: childEnv(env) });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  return new Promise((resolve) => child.once('close', (status) => resolve({ status, stdout, stderr })));
+}
