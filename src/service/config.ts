@@ -48,6 +48,14 @@ const EnvSchema = z.object({
     z.enum(STORE_KINDS, { error: `STORE must be one of: ${STORE_KINDS.join(', ')}` }).optional(),
   ),
   REDIS_URL: optionalText,
+  REDIS_PREFIX: optionalText.pipe(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9:_.-]{1,64}$/, {
+        error: 'REDIS_PREFIX must be 1 to 64 letters, digits and : _ . - (default mts:)',
+      })
+      .optional(),
+  ),
   UPSTASH_REDIS_REST_URL: optionalText,
   UPSTASH_REDIS_REST_TOKEN: optionalText,
   KEYS_FILE: optionalText,
@@ -74,6 +82,8 @@ export interface Config {
   freeDailyLimit: number;
   store: StoreKind;
   redisUrl: string | undefined;
+  /** Prefix of every key the Redis-backed stores write (`REDIS_PREFIX`); undefined means `mts:`. */
+  redisPrefix: string | undefined;
   upstashUrl: string | undefined;
   upstashToken: string | undefined;
   /** Absolute path of the memory store's key file. */
@@ -137,6 +147,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     freeDailyLimit: vars.FREE_DAILY_LIMIT ?? DEFAULT_FREE_DAILY_LIMIT,
     store,
     redisUrl: vars.REDIS_URL,
+    redisPrefix: vars.REDIS_PREFIX,
     upstashUrl: vars.UPSTASH_REDIS_REST_URL,
     upstashToken: vars.UPSTASH_REDIS_REST_TOKEN,
     keysFile: path.resolve(vars.KEYS_FILE ?? DEFAULT_KEYS_FILE),

@@ -19,6 +19,8 @@ export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
     'UPSTASH_REDIS_REST_URL',
     'UPSTASH_REDIS_REST_TOKEN',
     'KEYS_FILE',
+    'REDIS_PREFIX',
+    'SITE_ORIGIN',
   ])
     delete clean[name];
   return { ...clean, ...env };

@@ -12,9 +12,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestSnapshot, makeRecord } from '../support/records.js';
 import {
+  deleteKeysWithPrefix,
   redisServerBinary,
   redisSkipReason,
   startThrowawayRedis,
+  testRedisPrefix,
   testRedisUrl,
   type ThrowawayRedis,
   withSkipReason,
@@ -113,15 +115,22 @@ describe.skipIf(outageSkip !== undefined)(
 
 describe.skipIf(sharedSkip !== undefined)(withSkipReason('two server processes sharing one Redis', sharedSkip), () => {
   const key = freshKey();
+  const prefix = testRedisPrefix('two-servers');
   let servers: ServerProcess[] = [];
 
   beforeAll(async () => {
-    const env = { STORE: 'redis', REDIS_URL: sharedRedisUrl, API_KEYS: key, SNAPSHOT_DIR: snapshotDir };
+    const env = {
+      STORE: 'redis',
+      REDIS_URL: sharedRedisUrl,
+      REDIS_PREFIX: prefix,
+      API_KEYS: key,
+      SNAPSHOT_DIR: snapshotDir,
+    };
     servers = await Promise.all([startServerProcess(env), startServerProcess(env)]);
   });
   afterAll(async () => {
     await Promise.all(servers.map((server) => server.stop()));
-    // The fresh key's counter is all this wrote to the shared Redis; it expires after the current UTC day.
+    await deleteKeysWithPrefix(sharedRedisUrl, prefix);
   });
 
   it('lets exactly 100 of 300 parallel requests on a fresh key through, whichever instance answers', async () => {
