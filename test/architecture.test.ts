@@ -2,9 +2,11 @@
  * The shape of `src/`: data flows one way, so no two folders import each other, directly or through others;
  * every module sits in a folder that says what it is for; no file grows past what a reader can hold.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { fileCycles, formatCycle } from './support/import-graph.js';
 
 const SRC = path.resolve(import.meta.dirname, '..', 'src');
 const MAX_LINES = 350;
@@ -72,5 +74,38 @@ describe('the architecture of src/', () => {
       ['c', new Set(['a'])],
     ]);
     expect(cycles(graph)).toEqual(['a → b → c → a']);
+  });
+});
+
+describe('the architecture of the site (public/)', () => {
+  const PUBLIC = path.resolve(import.meta.dirname, '..', 'public');
+  const siteFiles = () => [
+    path.join(PUBLIC, 'app.js'),
+    path.join(PUBLIC, 'vocabulary.js'),
+    ...readdirSync(path.join(PUBLIC, 'js'))
+      .filter((name) => name.endsWith('.js'))
+      .map((name) => path.join(PUBLIC, 'js', name)),
+  ];
+
+  it('has no file-level import cycle: app.js wires the modules together, none imports back', () => {
+    expect(fileCycles(siteFiles()).map((cycle) => formatCycle(cycle, PUBLIC))).toEqual([]);
+  });
+
+  it('finds a planted file-level cycle (the check above can fail)', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'mts-import-graph-'));
+    try {
+      const files = {
+        'a.ts': "import { b } from './b.js';\nexport const a = b;\n",
+        'b.ts': "import type { C } from './c.js';\nexport const b = 1 as unknown as C;\n",
+        'c.ts': "export { a } from './a.js';\nexport type C = number;\n",
+        'd.js': "import { a } from './a.js';\nimport './d.js';\n",
+        'e.js': "import('./d.js');\nimport { x } from 'some-package';\n",
+      };
+      for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), text);
+      const cycles = fileCycles(Object.keys(files).map((name) => path.join(dir, name)));
+      expect(cycles.map((cycle) => formatCycle(cycle, dir))).toEqual(['a.ts → b.ts → c.ts → a.ts', 'd.js → d.js']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

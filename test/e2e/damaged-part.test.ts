@@ -8,7 +8,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateRecords } from '../../src/bench/synthetic.js';
-import { ARTIFACT_FILES } from '../../src/snapshot/manifest.js';
+import { ARTIFACT_FILES } from '../../src/format/manifest.js';
 import { buildTestSnapshot } from '../support/records.js';
 import { startServer } from './process.js';
 
