@@ -71,7 +71,9 @@ export const HealthDataSchema = HealthSchema.extend({
   }),
   store: z.strictObject({
     kind: z.enum(['memory', 'redis', 'upstash']),
-    status: z.enum(['ok', 'unavailable']),
+    status: z.enum(['ok', 'unavailable', 'data_lost']),
+    /** Only with `data_lost`: what happened and what the store needs. */
+    reason: z.string().optional(),
   }),
 });
 
@@ -178,7 +180,7 @@ export const COMPONENTS = {
   Install: [InstallSchema, 'What the registry says about installing the server: null or empty when unknown.'],
   Signals: [SignalsSchema, 'The evidence behind the scores as the scoring pipeline recorded it (null: not measured).'],
   Stats: [StatsSchema, 'Ecosystem statistics (specification 2.3): `score_distribution` maps each trust_label to a count, `flag_summary` each flag to a count; `target_summary` (a documented extra) each platform target to a count, so the values of the `target` filter can be learnt.'],
-  HealthData: [HealthDataSchema, 'Health (specification 2.4): `status` is "ok", or "degraded" when the counter store does not answer.'],
+  HealthData: [HealthDataSchema, 'Health (specification 2.4): `status` is "ok", or "degraded" when the counter store does not answer (`store.status` "unavailable") or answers without the data it had (`store.status` "data_lost", with a `reason`).'],
   ResponseMeta: [ResponseMetaSchema, 'Request metadata: `cached` is true exactly when the body came from the one-hour response cache. May carry more members.'],
   ListMeta: [ListMetaSchema, 'Metadata of a list page: `total` matching records, the page `limit` and `offset`.'],
   SearchMeta: [SearchMetaSchema, 'Metadata of a search: `total` matches, `limit`, and the `offset` asked for (default 0).'],

@@ -43,6 +43,9 @@ export async function createServiceContext(config: Config, options: ServiceOptio
     await store.close();
     throw error;
   }
+  // The store's marker is left now, so health can tell later whether the store lost its data meanwhile.
+  // Not awaited: a store that is down at start is health's to report, and the start never waits on it.
+  store.dataKept().catch(() => undefined);
   const gateway = createGateway({
     engine,
     store,

@@ -8,7 +8,7 @@ import { createMemoryStore } from '../stores/memory.js';
 import type { Store } from '../stores/types.js';
 
 export type StoreConfig = Pick<Config, 'store' | 'keysFile' | 'redisUrl' | 'upstashUrl' | 'upstashToken'> &
-  Partial<Pick<Config, 'redisPrefix'>>;;
+  Partial<Pick<Config, 'redisPrefix'>>;
 
 export interface CreateStoreOptions {
   /** Clock for the memory store's counter expiry (tests); remote stores use the server's own clock. */
@@ -48,7 +48,9 @@ export async function createStore(config: StoreConfig, options: CreateStoreOptio
       if (!url || !token) {
         throw new StoreNotAvailableError('STORE=upstash needs UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN');
       }
-      return asConfigError(async () => (await import('../stores/upstash.js')).createUpstashStore({ url, token, prefix }));
+      return asConfigError(async () =>
+        (await import('../stores/upstash.js')).createUpstashStore({ url, token, prefix }),
+      );
     }
   }
 }

@@ -289,6 +289,11 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       assertOpen('ping');
     },
 
+    async dataKept() {
+      assertOpen('dataKept');
+      return true; // this process's own memory, and a file on disk: nothing else can lose them
+    },
+
     async close() {
       closed = true;
       counters.clear();
