@@ -17,6 +17,7 @@ import {
   TrustMetaSchema,
 } from '../registry/schema.js';
 import { TRUST_META_KEY } from '../registry/vocabulary.js';
+import { LABEL_PATTERN } from '../keys/label.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // Envelopes. The records come from `src/model/record-schema.ts`; what wraps them is the gateway's (specification 2.1 and 7,
@@ -29,8 +30,9 @@ export const IssueKeyRequestSchema = z.strictObject({
     .string({ error: 'label must be a string' })
     .trim()
     .max(100, { error: 'label must be at most 100 characters' })
-    // eslint-disable-next-line no-control-regex -- control characters are what is refused
-    .regex(/^[^\x00-\x1f\x7f]*$/, { error: 'label must not contain control characters' })
+    .regex(LABEL_PATTERN, {
+      error: 'label must not contain control characters or bidirectional formatting characters',
+    })
     .optional(),
 });
 export type IssueKeyRequest = z.infer<typeof IssueKeyRequestSchema>;
