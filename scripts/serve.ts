@@ -22,6 +22,7 @@ import {
   createNodeHandler,
   lacksRequiredHost,
   NODE_SERVER_OPTIONS,
+  originForm,
   refuseMissingHost,
 } from '../src/http/node-adapter.js';
 import { createStaticHandler } from '../src/http/static-files.js';
@@ -119,7 +120,9 @@ async function main(): Promise<void> {
       refuseMissingHost(response, refuse);
       return;
     }
-    const url = request.url ?? '/';
+    // A target in absolute form (`GET http://host/v1/stats`) means what its origin form means.
+    const url = originForm(request.url ?? '/');
+    request.url = url;
     // Any letter case: `/V1/stats` gets the API's JSON 404, never the site's page.
     const isApi = isGatewayTarget(url);
     void (isApi ? api(request, response) : files(request, response));

@@ -38,6 +38,20 @@ export function toGatewayRequest(request: IncomingMessage, url: string = request
   };
 }
 
+/**
+ * The origin form (`/v1/stats?x`) of a request target in absolute form (`http://host/v1/stats?x`), which
+ * RFC 9112 (section 3.2.2) asks every server to accept; any other target as it is. The host named in it is
+ * not used (the service answers the same whatever the host).
+ */
+export function originForm(target: string): string {
+  const scheme = /^https?:\/\//i.exec(target);
+  if (scheme === null) return target;
+  const rest = target.slice(scheme[0].length);
+  const pathStart = rest.search(/[/?]/);
+  if (pathStart === -1) return '/';
+  return rest[pathStart] === '?' ? `/${rest.slice(pathStart)}` : rest.slice(pathStart);
+}
+
 /** Requests whose body was refused part-way: the rest is never read, so their connection cannot be reused. */
 const cutShort = new WeakSet<IncomingMessage>();
 
