@@ -63,6 +63,25 @@ const EnvSchema = z.object({
     z.enum(['on', 'off'], { error: 'SELF_SERVICE_KEYS must be on or off' }).optional(),
   ),
   SELF_SERVICE_KEYS_PER_DAY: integerText('SELF_SERVICE_KEYS_PER_DAY', 1, 1000),
+  SITE_ORIGIN: optionalText.pipe(
+    z
+      .string()
+      .refine(
+        (text) => {
+          try {
+            const url = new URL(text);
+            return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === text;
+          } catch {
+            return false;
+          }
+        },
+        {
+          error:
+            'SITE_ORIGIN must be an origin: scheme and host, with a port if any, and nothing after (https://example.com)',
+        },
+      )
+      .optional(),
+  ),
   TRUST_PROXY: optionalText.pipe(z.enum(['true', 'false'], { error: 'TRUST_PROXY must be true or false' }).optional()),
   REGISTRY_MIN_SCORE: integerText('REGISTRY_MIN_SCORE', 0, 100),
   REGISTRY_DENY_FLAGS: optionalText.pipe(DenyFlagsSchema.optional()),
@@ -90,6 +109,8 @@ export interface Config {
   keysFile: string;
   /** Get Access: whether anyone may be issued a key, how many per address and day, whether to trust X-Forwarded-For. */
   selfService: { enabled: boolean; perDay: number; trustProxy: boolean };
+  /** The origin of a site on another host whose pages may call Get Access (`SITE_ORIGIN`). */
+  siteOrigin: string | undefined;
   /** Which servers the registry feed (`/v0.1`) holds: `REGISTRY_MIN_SCORE`, `REGISTRY_DENY_FLAGS`, `REGISTRY_REQUIRE_VERIFIED`. */
   registryPolicy: RegistryPolicy;
 }
@@ -156,6 +177,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       perDay: vars.SELF_SERVICE_KEYS_PER_DAY ?? 3,
       trustProxy: vars.TRUST_PROXY === 'true',
     },
+    siteOrigin: vars.SITE_ORIGIN,
     registryPolicy: {
       minScore: vars.REGISTRY_MIN_SCORE ?? 0,
       denyFlags: vars.REGISTRY_DENY_FLAGS ?? [],

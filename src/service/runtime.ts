@@ -54,6 +54,7 @@ export async function createServiceContext(config: Config, options: ServiceOptio
       apiKeyHashes: config.apiKeyHashes,
       selfService: config.selfService,
       registryPolicy: config.registryPolicy,
+      ...(config.siteOrigin === undefined ? {} : { siteOrigin: config.siteOrigin }),
     },
     log: options.log ?? ((line) => console.log(formatRequestLogLine(line))),
   });
