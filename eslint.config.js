@@ -17,6 +17,7 @@ export default tseslint.config(
       'dist/',
       'public/vocabulary.js',
       'public/js/config-check.js',
+      'public/js/jsonc-parser.js',
     ],
   },
   js.configs.recommended,

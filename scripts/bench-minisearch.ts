@@ -7,9 +7,11 @@
  * prefix matching, typo tolerance by `fuzziness`, every word required) and answer `mcp`, the word most names
  * hold, at the committed dataset's size and at N synthetic names (`src/bench/synthetic.ts`, default 100,000):
  * median and p99 of C calls each, and how many names match. The engine keeps a common word's ranked matches
- * once asked (`src/search/search.ts`), so its first answer is timed apart, on freshly loaded engines. Then what a server would pay to start from
- * MiniSearch's serialized index: `MiniSearch.loadJSON` of the N-name index is synchronous, so it holds the
- * event loop for all of its time; `loadJSONAsync`'s longest hold is measured with `monitorEventLoopDelay`.
+ * once asked (`src/search/search.ts`), so its first answer is timed apart, on freshly loaded engines, each
+ * having answered one other word first (its scratch arrays are made once per engine, not per word). Then what
+ * a server would pay to start from MiniSearch's serialized index: `MiniSearch.loadJSON` of the N-name index is
+ * synchronous, so it holds the event loop for all of its time; `loadJSONAsync`'s longest hold is measured with
+ * `monitorEventLoopDelay`.
  * docs/performance.md and docs/decisions.md carry the figures.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -50,6 +52,8 @@ const QUERY_OPTIONS: SearchOptions = {
 };
 
 const QUERY = 'mcp';
+/** Asked of a fresh engine before `mcp`, so the first `mcp` is timed without the engine's one-off setup. */
+const OTHER_WORD = 'github';
 /** Fresh engines whose first answer is timed, per size. */
 const FIRST_ASK_ROUNDS = 11;
 
@@ -103,6 +107,7 @@ async function benchSize(records: readonly { name: string }[], calls: number): P
     const firsts: number[] = [];
     for (let round = 0; round < FIRST_ASK_ROUNDS; round++) {
       const fresh = await loadSnapshot(work, {}, { sliceMs: Infinity });
+      fresh.searchJson(OTHER_WORD, 20);
       const started = process.hrtime.bigint();
       fresh.searchJson(QUERY, 20);
       firsts.push(Number(process.hrtime.bigint() - started) / 1e6);
@@ -176,7 +181,7 @@ const ms = (value: number) => (value < 1 ? value.toFixed(3) : value < 10 ? value
 
 export function formatMiniSearchBench(result: MiniSearchBench): string {
   const lines = [
-    `| names | \`${QUERY}\` matches | MiniSearch 7: median / p99 (ms) | this project: first answer, median / max (ms) | this project: asked again, median / p99 (ms) | MiniSearch: build the index (ms) |`,
+    `| names | \`${QUERY}\` matches | MiniSearch 7: median / p99 (ms) | this project: first time asked, median / max (ms) | this project: asked again, median / p99 (ms) | MiniSearch: build the index (ms) |`,
     '| ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   for (const size of result.sizes) {

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- [--records N] [--seed S] [--only snapshot,stalls,http,store,cold,minisearch] [--seconds S] [--rounds R]
+ * `npm run bench -- [--records N] [--seed S] [--only snapshot,stalls,http,store,cold,minisearch,checker] [--seconds S] [--rounds R]
  * [--vercel-output DIR]`:
  * every benchmark, each figure with a target judged PASS or FAIL (`bench-targets.ts`). `stalls` (issues 11
  * and 16): `npm start`'s first answers while the snapshot loads (scripts/bench-stalls.ts).
@@ -11,11 +11,14 @@
  * (scripts/bench-http.ts). `store` (issue 4): Get Server with STORE=redis against STORE=memory
  * (scripts/bench-store.ts). `cold` also measures a Vercel function's import plus first answer
  * (scripts/bench-function.ts; with `--vercel-output`, in a `vercel build` output's Get Server function too).
+ * `checker` (issue 31): the packed and installed `mcp-trust-score check`, offline, start to exit against
+ * `node -e 0` (scripts/bench-checker.ts).
  * `--rounds` (default 3) is how many times the build, the stalls runs and the HTTP cases are measured: the
  * build's median, the stalls' medians, each HTTP case's median round. `minisearch`: the name search against
  * MiniSearch 7 at the committed dataset's size and at N names, and MiniSearch's `loadJSON` of N names
  * (scripts/bench-minisearch.ts). Prints tables; docs/performance.md carries the figures.
  */
+import { benchChecker } from './bench-checker.js';
 import { benchColdStart } from './bench-cold.js';
 import { benchFunctionColdStart } from './bench-function.js';
 import { spawnSync } from 'node:child_process';
@@ -43,7 +46,7 @@ const { values } = parseArgs({
     dir: { type: 'string' },
     input: { type: 'string' },
     keep: { type: 'boolean', default: false },
-    only: { type: 'string', default: 'snapshot,stalls,http,store,cold,minisearch' },
+    only: { type: 'string', default: 'snapshot,stalls,http,store,cold,minisearch,checker' },
     rounds: { type: 'string', default: '3' },
     seconds: { type: 'string', default: '5' },
     'vercel-output': { type: 'string' },
@@ -213,6 +216,10 @@ async function main() {
     console.log(
       formatMiniSearchBench(await benchMiniSearch({ records: count, seed: Number(values.seed), calls: 200 })),
     );
+  }
+  if (parts.has('checker')) {
+    console.log('\n## The installed checker, offline, against node -e 0 (issue 31 target)\n');
+    console.log(await benchChecker());
   }
   if (parts.has('store')) {
     console.log('\n## Store benchmark: Get Server with STORE=redis against STORE=memory (issue 4 target)\n');

@@ -43,6 +43,9 @@ const options = {
   format: 'esm',
   platform: 'node',
   target: 'node20',
+  // The ES module build of a package first: jsonc-parser's CommonJS build loads its parts by a require()
+  // that a bundle cannot follow.
+  mainFields: ['module', 'main'],
   // The project's small dependencies are bundled in: Node loads one file far faster than zod's hundreds of
   // modules. The remote stores' clients and the MCP SDK stay in node_modules, loaded when used.
   external: [

@@ -1,8 +1,8 @@
 /**
  * `npx tsx scripts/generated-files.ts [--check]`: write every file made from the route table, the schemas
- * and the vocabulary: `public/openapi.json`, `public/vocabulary.js`, `vercel.json`'s rewrites, the function files in `api/`,
- * and what the documents say about the routes (`scripts/lib/route-docs.ts`). `--check` only says which are out
- * of date (a test does the same).
+ * and the vocabulary: `public/openapi.json`, `public/vocabulary.js`, `public/404.html`, `vercel.json`'s rewrites, the
+ * function files in `api/`, and what the documents say about the routes (`scripts/lib/route-docs.ts`). `--check`
+ * only says which are out of date (a test does the same).
  */
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -14,6 +14,7 @@ import { openApiJson } from '../src/api/openapi.js';
 import { ROUTES } from '../src/api/routes.js';
 import { functionFiles, rewritesFor } from '../src/deploy/vercel-files.js';
 import { vocabularyModule } from '../src/model/vocabulary.js';
+import { SITE_NOT_FOUND_PAGE } from '../src/http/site-not-found.js';
 import { replaceGenerated, routeDocParts } from './lib/route-docs.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -23,11 +24,14 @@ export async function generatedFiles(): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   files.set('public/openapi.json', openApiJson());
   files.set('public/vocabulary.js', vocabularyModule());
+  // The platform serves it for a path it has no file for: the same page `npm start` answers with.
+  files.set('public/404.html', SITE_NOT_FOUND_PAGE);
   const vercel = JSON.parse(await readFile(path.join(ROOT, 'vercel.json'), 'utf8')) as Record<string, unknown>;
   vercel.rewrites = rewritesFor(ROUTES);
   files.set('vercel.json', `${JSON.stringify(vercel, null, 2)}\n`);
   for (const [file, source] of functionFiles(ROUTES)) files.set(file, source);
   files.set('public/js/config-check.js', await configCheckModule());
+  files.set('public/js/jsonc-parser.js', await jsoncParserModule());
   for (const [file, parts] of Object.entries(routeDocParts(ROUTES))) files.set(file, await documentWith(file, parts));
   return files;
 }
@@ -40,7 +44,10 @@ async function documentWith(file: string, parts: Record<string, string>): Promis
   return format(text, { ...(await resolveConfig(full)), filepath: full });
 }
 
-/** The CLI's configuration parsing and entry mapping, bundled as one ES module for the site. */
+/**
+ * The CLI's configuration parsing and entry mapping, bundled as one ES module for the site; the JSON parser
+ * it uses (`jsonc-parser`) is a module of its own beside it, so this one stays readable.
+ */
 async function configCheckModule(): Promise<string> {
   const result = await build({
     absWorkingDir: ROOT,
@@ -51,7 +58,33 @@ async function configCheckModule(): Promise<string> {
     target: 'es2022',
     write: false,
     legalComments: 'none',
+    plugins: [
+      {
+        name: 'jsonc-parser-beside',
+        setup(context) {
+          context.onResolve({ filter: /^jsonc-parser$/ }, () => ({ path: './jsonc-parser.js', external: true }));
+        },
+      },
+    ],
     banner: { js: '// Generated from src/cli/browser.ts by scripts/generated-files.ts: do not edit.' },
+  });
+  // In the quotes of the site's own modules.
+  return (result.outputFiles[0]?.text ?? '').replace('from "./jsonc-parser.js"', "from './jsonc-parser.js'");
+}
+
+/** `jsonc-parser` (VS Code's parser of JSON with comments, MIT) as one minified ES module for the site. */
+async function jsoncParserModule(): Promise<string> {
+  const result = await build({
+    absWorkingDir: ROOT,
+    entryPoints: ['node_modules/jsonc-parser/lib/esm/main.js'],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    write: false,
+    minify: true,
+    legalComments: 'none',
+    banner: { js: '// jsonc-parser (MIT, Microsoft), bundled by scripts/generated-files.ts: do not edit.' },
   });
   return result.outputFiles[0]?.text ?? '';
 }

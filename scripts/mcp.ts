@@ -3,13 +3,19 @@
  * Desktop, Cursor, VS Code, an agent) starts this process and talks JSON-RPC on its stdin/stdout, so stdout
  * carries the protocol only: every log line goes to stderr.
  *
- * Environment: TRUST_API_KEY (required), TRUST_API_URL (default http://127.0.0.1:3000/v1),
- * TRUST_API_TIMEOUT_MS (default 10000). A missing or bad value is one message on stderr and exit code 1.
+ * Environment: none needed: with no TRUST_API_URL the tools answer offline from the snapshot shipped in the
+ * package. TRUST_API_URL (with or without /v1) and TRUST_API_KEY: the live API; TRUST_API_TIMEOUT_MS (default
+ * 10000) bounds each call. A missing or bad value is one message on stderr and exit code 1.
  */
+import { fileURLToPath } from 'node:url';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { createTrustApiClient } from '../src/client/client.js';
-import { loadMcpConfig, McpConfigError } from '../src/client/config.js';
+import { McpConfigError } from '../src/client/config.js';
+import { openTrustSource } from '../src/client/open-source.js';
+import { offlineNotice, type TrustSource } from '../src/client/trust-source.js';
 import { createTrustMcpServer } from '../src/mcp/server.js';
+
+/** The snapshot shipped in the package: `embedded-snapshot/` beside dist/ and scripts/, whichever runs. */
+const EMBEDDED_DIR = fileURLToPath(new URL('../embedded-snapshot/', import.meta.url));
 
 const PREFIX = 'mcp-trust-score:';
 
@@ -24,9 +30,9 @@ function log(message: string): void {
 }
 
 async function main(): Promise<void> {
-  let config;
+  let client: TrustSource;
   try {
-    config = loadMcpConfig();
+    client = await openTrustSource({ embeddedDir: EMBEDDED_DIR });
   } catch (error) {
     if (error instanceof McpConfigError) {
       log(error.message);
@@ -35,13 +41,13 @@ async function main(): Promise<void> {
     throw error;
   }
 
-  const client = createTrustApiClient(config);
   const server = createTrustMcpServer(client);
   const transport = new StdioServerTransport();
   // The key is never logged; the URL is shown without any credentials it may hold.
   transport.onclose = () => process.exit(0);
   await server.connect(transport);
-  log(`ready on stdio; API ${client.baseUrl}`);
+  const origin = client.origin;
+  log(`ready on stdio; ${origin.kind === 'live' ? `API ${origin.url}` : (offlineNotice(origin) ?? '')}`);
 
   // The client closing our stdin is the normal way to stop; signals stop us too.
   process.stdin.on('end', () => void server.close().finally(() => process.exit(0)));

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROUTE_PATHS } from '../src/api/paths.js';
 import { ROUTES } from '../src/api/routes.js';
-import { functionFileOf, NOT_FOUND_SOURCE, REGISTRY_NOT_FOUND_SOURCE } from '../src/deploy/vercel-files.js';
+import { functionFileOf, NOT_FOUND_SOURCES } from '../src/deploy/vercel-files.js';
 import { generatedFiles, strayFunctionFiles } from '../scripts/generated-files.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -24,22 +24,16 @@ describe('the generated files', () => {
     expect(await strayFunctionFiles(new Set((await generatedFiles()).keys()))).toEqual([]);
   });
 
-  it("rewrites exactly the table's routes, in its order, then every other /v1 and /v0.1 path to the JSON 404", async () => {
+  it("rewrites exactly the table's routes, in its order, then every other path of the API's families and /api to the 404", async () => {
     const config = JSON.parse(await readFile(path.join(ROOT, 'vercel.json'), 'utf8')) as {
       rewrites: { source: string }[];
     };
     const sources = config.rewrites.map((rewrite) => rewrite.source);
-    expect(sources).toEqual([
-      ...ROUTES.map((route) => route.path.replace(/\{(\w+)\}/g, ':$1')),
-      '/v1/',
-      '/v1/:path+/',
-      REGISTRY_NOT_FOUND_SOURCE,
-      NOT_FOUND_SOURCE,
-    ]);
+    expect(sources).toEqual([...ROUTES.map((route) => route.path.replace(/\{(\w+)\}/g, ':$1')), ...NOT_FOUND_SOURCES]);
   });
 
   it('gives every route its own function file, and every path of ROUTE_PATHS a row', () => {
-    const files = ROUTES.map((route) => functionFileOf(route, ROUTES));
+    const files = ROUTES.map((route) => functionFileOf(route));
     expect(new Set(files).size).toBe(ROUTES.length);
     expect(ROUTES.map((route) => route.id).sort()).toEqual(Object.keys(ROUTE_PATHS).sort());
     for (const route of ROUTES) expect(route.path).toBe(ROUTE_PATHS[route.id]);

@@ -41,8 +41,9 @@ describe('POST /v1/keys', () => {
   });
 
   it('issues a few keys a day per client address, then 429 with Retry-After', async () => {
-    const h = await harness({ config: { selfService: { perDay: 2, trustProxy: true } } });
-    const from = (address: string) => ({ 'x-forwarded-for': `${address}, 10.0.0.1` });
+    const h = await harness({ config: { selfService: { perDay: 2, trustProxyHops: 1 } } });
+    // What one appending proxy writes: whatever the client sent, then the address it saw.
+    const from = (address: string) => ({ 'x-forwarded-for': `10.0.0.1, ${address}` });
     expect((await post(h, {}, from('203.0.113.7'))).status).toBe(201);
     expect((await post(h, {}, from('203.0.113.7'))).status).toBe(201);
     const refused = await post(h, {}, from('203.0.113.7'));
@@ -50,6 +51,47 @@ describe('POST /v1/keys', () => {
     expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/issued 2 keys today/);
     expect((await post(h, {}, from('198.51.100.9'))).status).toBe(201);
+  });
+
+  it('counts the address the trusted proxy appended, so spoofed entries to its left mint no keys', async () => {
+    const h = await harness({ config: { selfService: { perDay: 3, trustProxyHops: 1 } } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const spoofed = `198.51.100.${i}, 2001:db8::${i}`;
+      statuses.push((await post(h, {}, { 'x-forwarded-for': `${spoofed}, 203.0.113.7` })).status);
+    }
+    expect(statuses.filter((status) => status === 201)).toHaveLength(3);
+    expect(statuses.slice(3).every((status) => status === 429)).toBe(true);
+  });
+
+  it('takes the n-th address from the right behind n proxies', async () => {
+    const h = await harness({ config: { selfService: { perDay: 1, trustProxyHops: 2 } } });
+    const via = (client: string, spoof: string) => ({ 'x-forwarded-for': `${spoof}, ${client}, 10.0.0.2` });
+    expect((await post(h, {}, via('203.0.113.7', '1.1.1.1'))).status).toBe(201);
+    expect((await post(h, {}, via('203.0.113.7', '2.2.2.2'))).status).toBe(429);
+    expect((await post(h, {}, via('203.0.113.8', '2.2.2.2'))).status).toBe(201);
+  });
+
+  it('ignores an entry that is not an IP address: the connection is counted instead', async () => {
+    const h = await harness({ config: { selfService: { perDay: 1, trustProxyHops: 1 } } });
+    const answers = [];
+    for (const header of ['not-an-address', 'a, <script>', '203.0.113.7:80', '999.1.1.1', '', ' , ']) {
+      answers.push((await post(h, {}, { 'x-forwarded-for': header })).status);
+    }
+    // Six different texts, one (unknown) connection address: one key, then refusals.
+    expect(answers).toEqual([201, 429, 429, 429, 429, 429]);
+  });
+
+  it('counts IPv6 clients by their /64, and an IPv4-mapped address as the IPv4 one', async () => {
+    const h = await harness({ config: { selfService: { perDay: 2, trustProxyHops: 1 } } });
+    const from = (address: string) => ({ 'x-forwarded-for': address });
+    expect((await post(h, {}, from('2001:db8:1:2::1'))).status).toBe(201);
+    expect((await post(h, {}, from('2001:DB8:1:2:ffff:ffff:ffff:ffff'))).status).toBe(201);
+    expect((await post(h, {}, from('2001:db8:1:2:abcd::9'))).status).toBe(429);
+    expect((await post(h, {}, from('2001:db8:1:3::1'))).status).toBe(201);
+    expect((await post(h, {}, from('192.0.2.1'))).status).toBe(201);
+    expect((await post(h, {}, from('192.0.2.1'))).status).toBe(201);
+    expect((await post(h, {}, from('::ffff:192.0.2.1'))).status).toBe(429);
   });
 
   it('ignores X-Forwarded-For unless told the service runs behind a proxy', async () => {
@@ -73,14 +115,22 @@ describe('POST /v1/keys', () => {
   });
 
   it('reads its settings from the environment, one line for a bad one', () => {
-    expect(loadConfig({}).selfService).toEqual({ enabled: true, perDay: 3, trustProxy: false });
+    expect(loadConfig({}).selfService).toEqual({ enabled: true, perDay: 3, trustProxyHops: 0 });
     expect(
       loadConfig({ SELF_SERVICE_KEYS: 'off', SELF_SERVICE_KEYS_PER_DAY: '10', TRUST_PROXY: 'true' }).selfService,
     ).toEqual({
       enabled: false,
       perDay: 10,
-      trustProxy: true,
+      trustProxyHops: 1,
     });
+    expect(loadConfig({ TRUST_PROXY_HOPS: '2' }).selfService.trustProxyHops).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: 'false', TRUST_PROXY_HOPS: '0' }).selfService.trustProxyHops).toBe(0);
+    expect(() => loadConfig({ TRUST_PROXY_HOPS: '11' })).toThrow(
+      /TRUST_PROXY_HOPS must be a whole number from 0 to 10/,
+    );
+    expect(() => loadConfig({ TRUST_PROXY: 'true', TRUST_PROXY_HOPS: '2' })).toThrow(
+      /TRUST_PROXY=true and TRUST_PROXY_HOPS=2 disagree/,
+    );
     expect(() => loadConfig({ SELF_SERVICE_KEYS: 'maybe' })).toThrow(/SELF_SERVICE_KEYS must be on or off/);
   });
 });

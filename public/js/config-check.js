@@ -1,5 +1,8 @@
 // Generated from src/cli/browser.ts by scripts/generated-files.ts: do not edit.
 
+// src/cli/config-files.ts
+import { parseTree, printParseErrorCode } from './jsonc-parser.js';
+
 // src/errors/operator-error.ts
 var OperatorError = class extends Error {
   name = "OperatorError";
@@ -11,78 +14,112 @@ var OperatorError = class extends Error {
   }
 };
 
+// src/cli/printable.ts
+var UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+var SHORT = { "\n": "\\n", "\r": "\\r", "	": "\\t" };
+function escapeOne(char) {
+  return SHORT[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`;
+}
+function printable(text2) {
+  return text2.replace(UNPRINTABLE, escapeOne);
+}
+
 // src/cli/config-files.ts
 var DEFAULT_CONFIG_FILES = [".mcp.json", ".vscode/mcp.json", ".cursor/mcp.json", "claude_desktop_config.json"];
 var ConfigFileError = class extends OperatorError {
   name = "ConfigFileError";
   constructor(message) {
-    super(message, { exitCode: 2 });
+    super(printable(message), { exitCode: 2 });
   }
 };
-function stripJsonc(text) {
-  let out = "";
-  let i = 0;
-  while (i < text.length) {
-    const char = text[i];
-    if (char === '"') {
-      let j = i + 1;
-      while (j < text.length && text[j] !== '"') j += text[j] === "\\" ? 2 : 1;
-      out += text.slice(i, j + 1);
-      i = j + 1;
-    } else if (char === "/" && text[i + 1] === "/") {
-      while (i < text.length && text[i] !== "\n") i++;
-    } else if (char === "/" && text[i + 1] === "*") {
-      const end = text.indexOf("*/", i + 2);
-      const comment = text.slice(i, end === -1 ? text.length : end + 2);
-      out += comment.replace(/[^\n]/g, " ");
-      i = end === -1 ? text.length : end + 2;
-    } else {
-      out += char;
-      i++;
+function lineTable(text2) {
+  const starts = [0];
+  for (let at = text2.indexOf("\n"); at !== -1; at = text2.indexOf("\n", at + 1)) starts.push(at + 1);
+  return (offset) => {
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const middle = low + high + 1 >> 1;
+      if (starts[middle] <= offset) low = middle;
+      else high = middle - 1;
     }
-  }
-  return out.replace(/,(\s*[}\]])/g, "$1");
-}
-var lineAt = (text, index) => text.slice(0, index).split("\n").length;
-function lineOf(text, name, from) {
-  const key = JSON.stringify(name);
-  const at = text.indexOf(key, from);
-  return at === -1 ? 1 : lineAt(text, at);
+    return low + 1;
+  };
 }
 function stringList(value) {
   return Array.isArray(value) ? value.filter((item) => typeof item === "string") : [];
 }
-function parseConfigFile(file, text) {
-  const json = stripJsonc(text.replace(/^\uFEFF/, ""));
-  let parsed;
-  try {
-    parsed = JSON.parse(json);
-  } catch (error) {
-    throw new ConfigFileError(`${file}: not valid JSON (${error.message})`);
+var text = (value) => typeof value === "string" ? value : void 0;
+function entryFields(value) {
+  const entry = value !== null && typeof value === "object" ? value : {};
+  const url = text(entry.url) ?? text(entry.serverUrl) ?? text(entry.httpUrl);
+  let command = text(entry.command);
+  let args = stringList(entry.args);
+  if (Array.isArray(entry.command)) {
+    const [first, ...rest] = stringList(entry.command);
+    command = first;
+    args = [...rest, ...args];
+  } else if (entry.command !== null && typeof entry.command === "object") {
+    const inner = entry.command;
+    command = text(inner.path) ?? text(inner.command);
+    args = stringList(inner.args);
   }
-  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+  return { ...command === void 0 ? {} : { command }, args, ...url === void 0 ? {} : { url } };
+}
+function parseJsoncTree(file, source) {
+  const body = source.replace(/^\uFEFF/, "");
+  const errors = [];
+  let root;
+  try {
+    root = parseTree(body, errors, { allowTrailingComma: true, disallowComments: false });
+  } catch (error) {
+    if (error instanceof RangeError) throw new ConfigFileError(`${file}: not valid JSON (nested too deeply)`);
+    throw error;
+  }
+  const lineOf = lineTable(body);
+  const first = errors[0];
+  if (first !== void 0 || root === void 0) {
+    const where = first === void 0 ? "" : ` at line ${lineOf(first.offset)}`;
+    const what = first === void 0 ? "empty" : printParseErrorCode(first.error);
+    throw new ConfigFileError(`${file}: not valid JSON (${what}${where})`);
+  }
+  return { root, lineOf };
+}
+function member(node, key) {
+  if (node?.type !== "object") return void 0;
+  const property = node.children?.find((child) => child.children?.[0]?.value === key);
+  return property?.children?.[1];
+}
+function entriesOf(file, servers, lineOf) {
+  return (servers.children ?? []).flatMap((property) => {
+    const [key, value] = property.children ?? [];
+    if (key === void 0 || typeof key.value !== "string") return [];
+    return [{ file, name: key.value, line: lineOf(key.offset), ...entryFields(nodeValue(value)) }];
+  });
+}
+function nodeValue(node) {
+  if (node === void 0) return void 0;
+  if (node.type === "array") return (node.children ?? []).map(nodeValue);
+  if (node.type === "object") {
+    const out = {};
+    for (const property of node.children ?? []) {
+      const [key, value] = property.children ?? [];
+      if (typeof key?.value === "string") out[key.value] = nodeValue(value);
+    }
+    return out;
+  }
+  return node.value;
+}
+function parseConfigFile(file, source) {
+  const { root, lineOf } = parseJsoncTree(file, source);
+  if (root.type !== "object") {
     throw new ConfigFileError(`${file}: expected a JSON object with "mcpServers" or "servers"`);
   }
-  const root = parsed;
-  const key = "mcpServers" in root ? "mcpServers" : "servers" in root ? "servers" : void 0;
-  if (key === void 0) throw new ConfigFileError(`${file}: no "mcpServers" or "servers" object in it`);
-  const servers = root[key];
-  if (servers === null || typeof servers !== "object" || Array.isArray(servers)) {
-    throw new ConfigFileError(`${file}: "${key}" must be an object of server entries`);
-  }
-  const from = json.indexOf(`"${key}"`);
-  return Object.entries(servers).map(([name, value]) => {
-    const entry = value !== null && typeof value === "object" ? value : {};
-    const url = typeof entry.url === "string" ? entry.url : typeof entry.serverUrl === "string" ? entry.serverUrl : void 0;
-    return {
-      file,
-      name,
-      line: lineOf(json, name, from),
-      ...typeof entry.command === "string" ? { command: entry.command } : {},
-      args: stringList(entry.args),
-      ...url === void 0 ? {} : { url }
-    };
-  });
+  const key = member(root, "mcpServers") !== void 0 ? "mcpServers" : "servers";
+  const servers = member(root, key);
+  if (servers === void 0) throw new ConfigFileError(`${file}: no "mcpServers" or "servers" object in it`);
+  if (servers.type !== "object") throw new ConfigFileError(`${file}: "${key}" must be an object of server entries`);
+  return entriesOf(file, servers, lineOf);
 }
 
 // src/cli/entries.ts
@@ -104,29 +141,61 @@ function firstPositional(args, ecosystem) {
   const takesValue = VALUE_OPTIONS[ecosystem];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
-    if (arg === "--") return args[i + 1];
+    if (arg === "--") return { target: args[i + 1], after: args.slice(i + 2) };
     const [name, inline] = arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, void 0];
     if (ecosystem !== "oci" && (name === "--package" || name === "--from" || ecosystem === "npm" && name === "-p")) {
-      return inline ?? args[i + 1];
+      return { target: inline ?? args[i + 1], after: args.slice(inline === void 0 ? i + 2 : i + 1) };
     }
-    if (!arg.startsWith("-")) return arg;
+    if (!arg.startsWith("-")) return { target: arg, after: args.slice(i + 1) };
     if (inline === void 0 && takesValue.has(name)) i++;
   }
-  return void 0;
+  return { target: void 0, after: [] };
+}
+var REMOTE_PROXIES = /* @__PURE__ */ new Set(["npm:mcp-remote", "npm:supergateway", "pypi:mcp-proxy"]);
+function packageName(ecosystem, target) {
+  const at = target.indexOf("@", target.startsWith("@") ? 1 : 0);
+  const name = ecosystem === "npm" && at > 0 ? target.slice(0, at) : target.split(/[[=<>!~]/, 1)[0];
+  return `${ecosystem}:${name.toLowerCase()}`;
 }
 function launched(ecosystem, args, entry) {
-  const target = firstPositional(args, ecosystem);
+  const { target, after } = firstPositional(args, ecosystem);
   if (target === void 0 || target === "") {
-    return { ok: false, reason: `"${entry.command}" names no ${ecosystem === "oci" ? "image" : "package"} to run` };
+    return { ok: false, reason: `"${shown(entry)}" names no ${ecosystem === "oci" ? "image" : "package"} to run` };
+  }
+  const proxy = packageName(ecosystem, target);
+  if (REMOTE_PROXIES.has(proxy)) {
+    const url = after.find((arg) => /^https?:\/\//i.test(arg));
+    if (url !== void 0) return { ok: true, item: { url } };
+    return { ok: false, reason: `"${shown(entry)}" runs the proxy ${proxy} with no http(s) URL to judge` };
   }
   return { ok: true, item: { package: `${ecosystem}:${target}` } };
 }
-function itemForEntry(entry) {
+function shown(entry) {
+  const text2 = [entry.command ?? "", ...entry.args].join(" ");
+  return text2.length > 200 ? `${text2.slice(0, 200)}\u2026` : text2;
+}
+function unwrapCmd(entry) {
+  const [flag, ...rest] = entry.args;
+  if (flag === void 0 || !/^\/[ck]$/i.test(flag)) return void 0;
+  const words = rest.length === 1 ? rest[0].trim().split(/\s+/) : rest;
+  const [command, ...args] = words;
+  if (command === void 0 || command === "") return void 0;
+  return { ...entry, command, args };
+}
+function itemForEntry(entry, depth = 0) {
   if (entry.url !== void 0) return { ok: true, item: { url: entry.url } };
   if (entry.command === void 0) return { ok: false, reason: "it has neither a command nor a url" };
   const command = commandName(entry.command);
   const [first, ...rest] = entry.args;
   switch (command) {
+    case "cmd": {
+      const inner = depth < 3 ? unwrapCmd(entry) : void 0;
+      if (inner !== void 0) return itemForEntry(inner, depth + 1);
+      break;
+    }
+    case "npm":
+      if (first === "exec" || first === "x") return launched("npm", rest, entry);
+      break;
     case "npx":
     case "bunx":
       return launched("npm", entry.args, entry);
@@ -149,10 +218,9 @@ function itemForEntry(entry) {
       if (first === "container" && rest[0] === "run") return launched("oci", rest.slice(1), entry);
       break;
   }
-  const shown = [entry.command, ...entry.args.slice(0, 2)].join(" ");
   return {
     ok: false,
-    reason: `"${shown}" runs a program this check cannot identify (known: npx, bunx, pnpm dlx, yarn dlx, uvx, pipx run, docker run, or a url)`
+    reason: `"${shown(entry)}" runs a program this check cannot identify (known: npx, bunx, npm exec, pnpm dlx, yarn dlx, uvx, pipx run, docker run, cmd /c, or a url)`
   };
 }
 export {

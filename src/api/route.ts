@@ -99,6 +99,11 @@ export interface BodySpec {
   schema: z.ZodType;
   /** How many requests a valid body counts as against the key's daily limit (all or nothing). */
   cost(body: unknown): number;
+  /**
+   * What the served snapshot refuses in a body the schema accepts (a policy's unknown flag), as the text after
+   * "Invalid body: "; undefined when it is fine. A refused body is an invalid one (400, counted as one request).
+   */
+  refuse?(body: unknown, engine: QueryEngine): string | undefined;
 }
 
 export interface Route {

@@ -25,6 +25,8 @@ import { changesAtom, serverAtom } from './handlers/feeds.js';
 import { changes, serverExplanation, serverHistory } from './handlers/history.js';
 import { checkServers } from './handlers/check.js';
 import { lookupServers } from './handlers/lookup.js';
+import { unknownFlagsProblem } from '../model/flag-names.js';
+import { knownFlags } from '../query/known-flags.js';
 import { REGISTRY_ROUTES } from './registry-routes.js';
 import { getServer, listServers, searchServers } from './handlers/servers.js';
 import { health, stats } from './handlers/service.js';
@@ -167,11 +169,16 @@ export const ROUTES: readonly Route[] = [
     keyed: true,
     listedAs: 'POST /v1/check',
     handler: checkServers,
-    body: { schema: CheckRequestSchema, cost: (body) => (body as CheckRequest).servers.length },
+    body: {
+      schema: CheckRequestSchema,
+      cost: (body) => (body as CheckRequest).servers.length,
+      refuse: (body, engine) =>
+        unknownFlagsProblem('policy.deny_flags', (body as CheckRequest).policy.deny_flags ?? [], knownFlags(engine)),
+    },
     doc: {
       operationId: 'checkServers',
       summary: 'Policy Check',
-      description: `A verdict on a whole MCP configuration: each item of \`servers\` (a server name, \`{"package": "<registry_type>:<identifier>"}\` or \`{"url": "<remote url>"}\`, 1 to ${CHECK_LIMITS.maxItems}) is resolved as Get Server and Reverse Lookup resolve it and judged by \`policy\`: \`allow\` and \`deny\` (server names) override everything; otherwise an item fails below \`min_score\`, with a flag of \`deny_flags\`, or without a verified publisher when \`require_verified_publisher\` is true; an item that matches no scored server gets \`unknown\` (default \`fail\`). Results keep the order of the input, each with reasons a person can act on; \`verdict\` is \`fail\` when any result fails. Each item counts as one request; a call with more items than the key has left is a 429 that counts nothing. The body is \`application/json\`, at most 64 KB. Never cached.`,
+      description: `A verdict on a whole MCP configuration: each item of \`servers\` (a server name, \`{"package": "<registry_type>:<identifier>"}\` or \`{"url": "<remote url>"}\`, 1 to ${CHECK_LIMITS.maxItems}) is resolved as Get Server and Reverse Lookup resolve it and judged by \`policy\`: \`allow\` and \`deny\` (server names) override everything; otherwise an item fails below \`min_score\` (default 40), with a flag of \`deny_flags\` (a flag no scored server has ever carried is a 400 naming the closest known ones), or without a verified publisher when \`require_verified_publisher\` is true; an item that matches no scored server gets \`unknown\` (default \`fail\`). Results keep the order of the input, each with reasons a person can act on; \`verdict\` is \`fail\` when any result fails. Each item counts as one request; a call with more items than the key has left is a 429 that counts nothing. The body is \`application/json\`, at most 64 KB. Never cached.`,
       tag: 'Servers',
       body: 'CheckResponse',
     },

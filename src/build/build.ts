@@ -28,7 +28,7 @@ import {
   type RepublishGuards,
   type SnapshotDiff,
 } from '../history/changes.js';
-import { readHistory, readRecordSummaries } from '../query/load.js';
+import { readHistory, readRecordSummaries } from '../query/previous-snapshot.js';
 import {
   combineRegistryHash,
   type DatasetInput,

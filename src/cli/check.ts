@@ -2,30 +2,41 @@
  * `mcp-trust-score check [files...]`: check the MCP servers of configuration files against a policy with one
  * `POST /v1/check` (more than 100 servers go in batches), and report. Exit codes, whatever the format: 0 the
  * verdict is pass, 1 it is fail, 2 the check could not be made (a bad file or option, no key, the API
- * unreachable or refusing). Reads `TRUST_API_KEY` and `TRUST_API_URL` as the MCP wrapper does.
+ * unreachable or refusing). The check is asked of a trust source: the live API when `TRUST_API_URL` is set,
+ * else the snapshot shipped in the package, offline (`src/client/open-source.ts`), as the MCP wrapper does.
  */
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { type TrustApiClient, TrustApiError } from '../client/client.js';
+import { TrustApiError } from '../client/client.js';
+import { offlineNotice, type TrustSource } from '../client/trust-source.js';
 import { OperatorError } from '../errors/operator-error.js';
-import { CHECK_LIMITS, type CheckResult, type Policy, UNKNOWN_VERDICTS } from '../model/check.js';
+import { CHECK_LIMITS, type CheckResult, DEFAULT_POLICY, type Policy, UNKNOWN_VERDICTS } from '../model/check.js';
+import { unknownFlagsProblem, VOCABULARY_FLAGS } from '../model/flag-names.js';
 import { type ConfigEntry, DEFAULT_CONFIG_FILES } from './config-files.js';
 import { readConfigFile } from './read-config.js';
 import { itemForEntry } from './entries.js';
+import { type FileOutcome, readUserConfigs } from './user-configs.js';
 import { formatReport, REPORT_FORMATS, type Report, type ReportFormat, type ReportRow } from './report.js';
 
 export const CHECK_USAGE = `usage: mcp-trust-score check [files...] [options]
 
 Checks the MCP servers of configuration files (default: whichever of ${DEFAULT_CONFIG_FILES.join(', ')}
-exist here) against a policy, with the trust-score API at TRUST_API_URL using TRUST_API_KEY.
+exist here) against a policy. Offline, from the scores shipped in this package, unless TRUST_API_URL is
+set: then with the trust-score API there (with or without /v1), using the key in TRUST_API_KEY.
 
-  --min-score N         fail a server whose trust score is below N (0-100)
-  --deny-flags A,B      fail a server carrying any of these flags
+  --user                also check the user-level configurations of the MCP clients on this machine (Claude
+                        Desktop, Claude Code, Cursor, VS Code, Windsurf, Gemini CLI, Zed, Continue, Codex, opencode)
+  --min-score N         fail a server whose trust score is below N (0-100; default 40)
+  --deny-flags A,B      fail a server carrying any of these flags (a flag no scored server has is an error)
   --require-verified    fail a server whose publisher is not verified
   --unknown V           what a server that matches no scored server gets: fail (default), warn or pass
   --format F            text (default), json, sarif or github
   --output FILE         write the report to FILE instead of stdout
+  --help, --version     this help, the version
+
+With no options the policy fails servers below 40 (Very Low Trust and below) and servers that match no scored
+server; every report begins with the policy it applied.
 
 Exit codes: 0 pass, 1 fail, 2 the check could not be made.`;
 
@@ -39,6 +50,8 @@ export class CheckError extends OperatorError {
 
 export interface CheckOptions {
   files: string[];
+  /** Also read the user-level configuration files of the MCP clients (`user-configs.ts`). */
+  user?: boolean;
   policy: Policy;
   format: ReportFormat;
   output?: string;
@@ -54,12 +67,13 @@ export function parseCheckArgs(argv: readonly string[]): CheckOptions {
       'min-score': { type: 'string' },
       'deny-flags': { type: 'string' },
       'require-verified': { type: 'boolean' },
+      user: { type: 'boolean' },
       unknown: { type: 'string' },
       format: { type: 'string' },
       output: { type: 'string' },
     },
   });
-  const policy: Policy = { unknown: 'fail' };
+  const policy: Policy = { ...DEFAULT_POLICY };
   if (values['min-score'] !== undefined) {
     const text = values['min-score'];
     if (!/^\d{1,3}$/.test(text) || Number(text) > 100)
@@ -86,20 +100,24 @@ export function parseCheckArgs(argv: readonly string[]): CheckOptions {
   }
   return {
     files: positionals,
+    ...(values.user ? { user: true } : {}),
     policy,
     format: format as ReportFormat,
     ...(values.output ? { output: values.output } : {}),
   };
 }
 
-/** The files to read: those named, or the default ones that exist in `cwd`. */
-function filesToRead(options: CheckOptions, cwd: string): string[] {
-  if (options.files.length > 0) return options.files;
+/**
+ * The files to read: those named (read wherever they are), or the default ones that exist in `cwd` (read
+ * only when they really lie in it).
+ */
+function filesToRead(options: CheckOptions, cwd: string): { file: string; within?: string }[] {
+  if (options.files.length > 0) return options.files.map((file) => ({ file }));
   const found = DEFAULT_CONFIG_FILES.filter((file) => existsSync(`${cwd}/${file}`));
-  if (found.length === 0) {
+  if (found.length === 0 && !options.user) {
     throw new CheckError(`no MCP configuration file here (looked for ${DEFAULT_CONFIG_FILES.join(', ')}); name one`);
   }
-  return found;
+  return found.map((file) => ({ file, within: cwd }));
 }
 
 /** The result of an entry the check cannot identify, judged as unknown by the policy. */
@@ -114,10 +132,42 @@ function notCheckable(entry: ConfigEntry, reason: string, policy: Policy): Check
   };
 }
 
-/** Read the files, ask the API, build the report. */
-export async function runCheck(options: CheckOptions, client: TrustApiClient, cwd = process.cwd()): Promise<Report> {
+/**
+ * Refuse a `--deny-flags` name no scored server has ever carried: the vocabulary's flags are known here; a
+ * name outside it is held against the flags the source's snapshot counts (one statistics request).
+ */
+async function checkDenyFlags(policy: Policy, client: TrustSource): Promise<void> {
+  const flags = policy.deny_flags ?? [];
+  if (unknownFlagsProblem('--deny-flags', flags, VOCABULARY_FLAGS) === undefined) return;
+  const stats = await client.stats();
+  const known = new Set([...VOCABULARY_FLAGS, ...Object.keys(stats.flag_summary).map((flag) => flag.toUpperCase())]);
+  const problem = unknownFlagsProblem('--deny-flags', flags, known);
+  if (problem !== undefined) throw new CheckError(problem);
+}
+
+/**
+ * Read the files, ask the trust source, build the report. `env` is where `--user` finds the home folder (`HOME`,
+ * `APPDATA`, `XDG_CONFIG_HOME`).
+ */
+export async function runCheck(
+  options: CheckOptions,
+  client: TrustSource,
+  cwd = process.cwd(),
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<Report> {
+  await checkDenyFlags(options.policy, client);
   const entries: ConfigEntry[] = [];
-  for (const file of filesToRead(options, cwd)) entries.push(...(await readConfigFile(file)));
+  const files: FileOutcome[] = [];
+  for (const { file, within } of filesToRead(options, cwd)) {
+    const found = await readConfigFile(file, { cwd, ...(within === undefined ? {} : { within }) });
+    entries.push(...found);
+    files.push({ file, client: 'project', read: true, servers: found.length });
+  }
+  if (options.user) {
+    const user = await readUserConfigs(env);
+    entries.push(...user.entries);
+    files.push(...user.files);
+  }
   const rows: (ReportRow | undefined)[] = entries.map(() => undefined);
   const checkable: { index: number; item: NonNullable<ReportRow['item']> }[] = [];
   entries.forEach((entry, index) => {
@@ -135,21 +185,26 @@ export async function runCheck(options: CheckOptions, client: TrustApiClient, cw
     });
   }
   const complete = rows.filter((row): row is ReportRow => row !== undefined);
-  return { verdict: complete.some((row) => row.result.verdict === 'fail') ? 'fail' : 'pass', rows: complete };
+  const verdict = complete.some((row) => row.result.verdict === 'fail') ? 'fail' : 'pass';
+  const notice = offlineNotice(client.origin);
+  return { verdict, policy: options.policy, files, rows: complete, ...(notice === undefined ? {} : { notice }) };
 }
 
 /** The whole command: returns the exit code (errors of its own are thrown; see `checkCommand`). */
-export async function checkCommand(argv: readonly string[], client: () => TrustApiClient): Promise<number> {
+export async function checkCommand(argv: readonly string[], source: () => Promise<TrustSource>): Promise<number> {
   const options = parseCheckArgs(argv);
   let report: Report;
+  const client = await source();
   try {
-    report = await runCheck(options, client());
+    report = await runCheck(options, client);
   } catch (error) {
     if (error instanceof TrustApiError) {
       const status = error.details.status === undefined ? '' : ` (${error.details.status})`;
       throw new CheckError(`the trust-score API could not check${status}: ${error.message}`);
     }
     throw error;
+  } finally {
+    client.close();
   }
   const text = formatReport(report, options.format);
   if (options.output) await writeFile(options.output, text);

@@ -1,12 +1,16 @@
 /**
  * The check's report in the four formats the CLI writes: `text` for people, `json` for programs, `sarif`
  * (SARIF 2.1.0, one stable rule id per kind of reason, each result located at the line of the configuration
- * file where the server is declared) for code scanning, and `github` workflow annotations.
+ * file where the server is declared) for code scanning, and `github` workflow annotations. Whatever came from
+ * a configuration file is escaped in every format (`printable.ts`): no line of a report can be a workflow
+ * command or a terminal escape.
  */
-import type { CheckItem, CheckResult, Verdict } from '../model/check.js';
-import { REASON_KINDS, reasonKind } from '../model/check.js';
+import type { CheckItem, CheckResult, Policy, Verdict } from '../model/check.js';
+import { describePolicy, REASON_KINDS, reasonKind } from '../model/check.js';
 import { TOOL_VERSION } from '../model/version.js';
 import type { ConfigEntry } from './config-files.js';
+import { printable, printableJson } from './printable.js';
+import type { FileOutcome } from './user-configs.js';
 
 export const REPORT_FORMATS = ['text', 'json', 'sarif', 'github'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
@@ -21,8 +25,22 @@ export interface ReportRow {
 
 export interface Report {
   verdict: 'pass' | 'fail';
+  /** The policy the check applied, defaults filled in: every format begins by stating it. */
+  policy: Policy;
+  /** Each configuration file looked at: read (with its number of servers) or not (with the reason). */
+  files: FileOutcome[];
   rows: ReportRow[];
+  /** Where the scores came from when it is not the live API (`offlineNotice`), said in every format. */
+  notice?: string;
 }
+
+/** One line per file: what was read, and what could not be (the reason is already one escaped line). */
+const fileLines = (files: readonly FileOutcome[]) =>
+  files.map((file) =>
+    file.read
+      ? `Read ${file.file}${file.client === 'project' ? '' : ` (${file.client})`}: ${file.servers} ${file.servers === 1 ? 'server' : 'servers'}`
+      : `Could not read ${file.file} (${file.client}): ${file.reason}`,
+  );
 
 /** The rule of a reason; a not-checkable entry has its own. */
 const ruleOf = (reason: string): string => `mcp-trust/${reasonKind(reason) ?? 'not-checkable'}`;
@@ -43,7 +61,7 @@ const counts = (rows: readonly ReportRow[]) => {
 };
 
 function text(report: Report): string {
-  const lines: string[] = [];
+  const lines: string[] = [`Policy: ${describePolicy(report.policy)}`, ...fileLines(report.files)];
   for (const { entry, item, result } of report.rows) {
     const server =
       result.server === null ? 'no scored server' : `${result.server} ${result.trust_score} ${result.trust_label}`;
@@ -54,7 +72,8 @@ function text(report: Report): string {
   }
   const noun = report.rows.length === 1 ? 'server' : 'servers';
   lines.push(`Verdict: ${report.verdict.toUpperCase()} (${report.rows.length} ${noun}: ${counts(report.rows)})`);
-  return `${lines.join('\n')}\n`;
+  if (report.notice !== undefined) lines.push(`Data: ${report.notice}`);
+  return `${lines.map(printable).join('\n')}\n`;
 }
 
 function json(report: Report): string {
@@ -65,7 +84,10 @@ function json(report: Report): string {
     ...result,
     input: item ?? null,
   }));
-  return `${JSON.stringify({ verdict: report.verdict, results }, null, 2)}\n`;
+  const policy = { ...report.policy, text: describePolicy(report.policy) };
+  const notice = report.notice === undefined ? {} : { notice: report.notice };
+  const answer = { policy, files: report.files, verdict: report.verdict, ...notice, results };
+  return `${printableJson(JSON.stringify(answer, null, 2))}\n`;
 }
 
 function sarif(report: Report): string {
@@ -102,6 +124,8 @@ function sarif(report: Report): string {
     version: '2.1.0',
     runs: [
       {
+        // SARIF's property bag: the policy the results were judged by, first in the run.
+        properties: { policy: { ...report.policy, text: describePolicy(report.policy) }, files: report.files },
         tool: {
           driver: {
             name: 'mcp-trust-score',
@@ -111,18 +135,27 @@ function sarif(report: Report): string {
           },
         },
         results,
+        ...(report.notice === undefined ? {} : { properties: { notice: report.notice } }),
       },
     ],
   };
-  return `${JSON.stringify(log, null, 2)}\n`;
+  return `${printableJson(JSON.stringify(log, null, 2))}\n`;
 }
 
-/** GitHub's workflow command escaping: data and properties. */
-const escapeData = (value: string) => value.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+/**
+ * GitHub's workflow command escaping (`@actions/core`), after every control character is made visible: data
+ * and properties.
+ */
+const escapeData = (value: string) => printable(value).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 const escapeProperty = (value: string) => escapeData(value).replace(/:/g, '%3A').replace(/,/g, '%2C');
 
 function github(report: Report): string {
-  const lines: string[] = [];
+  const lines: string[] = [`MCP trust policy: ${escapeData(describePolicy(report.policy))}`];
+  for (const file of report.files) {
+    if (file.read) lines.push(escapeData(fileLines([file])[0]!));
+    else
+      lines.push(`::warning title=${escapeProperty(`MCP trust: ${file.file}`)}::${escapeData(fileLines([file])[0]!)}`);
+  }
   for (const { entry, result } of report.rows) {
     if (result.verdict === 'pass') continue;
     const command = result.verdict === 'fail' ? 'error' : 'warning';
@@ -132,6 +165,7 @@ function github(report: Report): string {
       `::${command} file=${escapeProperty(entry.file)},line=${entry.line},title=${escapeProperty(title)}::${escapeData(message)}`,
     );
   }
+  if (report.notice !== undefined) lines.push(`::notice title=MCP trust data::${escapeData(report.notice)}`);
   lines.push(`MCP trust check: ${report.verdict.toUpperCase()} (${counts(report.rows)})`);
   return `${lines.join('\n')}\n`;
 }

@@ -4,7 +4,6 @@
  * `TrustApiError` that says what went wrong in terms a caller can act on (status, code, reset time, URL).
  */
 import { z } from 'zod';
-import { type CheckAnswer, type CheckRequestSchema } from '../model/check.js';
 import {
   CheckResponseSchema,
   ErrorBodySchema,
@@ -15,20 +14,14 @@ import {
   StatsResponseSchema,
 } from '../api/envelope.js';
 import { fillPath, ROUTE_PATHS, type RouteId } from '../api/paths.js';
-import type { ListParams, SearchParams, ServerRecord, Stats } from '../model/schema.js';
 import { splitName } from '../model/schema.js';
+import type { TrustSource } from './trust-source.js';
+
+export type { CheckRequestInput, RecordPage } from './trust-source.js';
 
 /** The path of route `id` below the client's base URL (which ends in `/v1`), parameters filled in. */
 function apiPath(id: RouteId, values: Record<string, string> = {}): string {
   return fillPath(ROUTE_PATHS[id], values).replace(/^\/v1/, '');
-}
-
-/** One page of records, as List Servers and Search answer it. */
-export interface RecordPage {
-  items: ServerRecord[];
-  total: number;
-  limit: number;
-  offset: number;
 }
 
 /**
@@ -71,23 +64,11 @@ export interface TrustApiClientOptions {
   fetch?: typeof fetch;
 }
 
-/** The API's operations, as the MCP tools and the CLI use them. */
-export interface TrustApiClient {
+/** The live source: the API over HTTP. */
+export interface TrustApiClient extends TrustSource {
   /** The API's base URL, without credentials (for messages). */
   readonly baseUrl: string;
-  getServer(name: string): Promise<ServerRecord>;
-  /** Search; `offset` and `in` are sent only when they differ from the defaults (0, `name`). */
-  search(params: Pick<SearchParams, 'q'> & Partial<SearchParams>): Promise<RecordPage>;
-  list(params: ListParams): Promise<RecordPage>;
-  stats(): Promise<Stats>;
-  /** The servers a package (`npm:@scope/pkg`) or a remote URL belongs to, most trusted first. */
-  lookup(by: { package: string } | { url: string }): Promise<RecordPage>;
-  /** One policy verdict on many servers (`POST /v1/check`); each item counts as one request. */
-  check(request: CheckRequestInput): Promise<CheckAnswer>;
 }
-
-/** The body of `POST /v1/check` as a caller writes it (the policy's members all optional). */
-export type CheckRequestInput = z.input<typeof CheckRequestSchema>;
 
 /** A URL fit for a message: user name and password (if anyone put them in TRUST_API_URL) removed. */
 export function displayUrl(url: string | URL): string {
@@ -103,7 +84,7 @@ function integerHeader(headers: Headers, name: string): number | undefined {
 }
 
 /** Query string of the defined values of `params`, in the schema's own key order. */
-function queryOf(params: Record<string, string | number | undefined>): string {
+export function queryOf(params: Record<string, string | number | undefined>): string {
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(params)) if (value !== undefined) query.set(name, String(value));
   const text = query.toString();
@@ -186,6 +167,8 @@ export function createTrustApiClient(options: TrustApiClientOptions): TrustApiCl
 
   return {
     baseUrl: shownBase,
+    origin: { kind: 'live', url: shownBase },
+    close() {},
 
     async getServer(name) {
       // The tool's input schema has already checked the name; this guards other callers.

@@ -1,12 +1,13 @@
 /**
- * The API client's configuration, shared by the MCP wrapper and the CLI: three environment variables,
- * validated once with zod at start-up so a missing key is one clear line on stderr and a non-zero exit,
- * never a failure on the first call. Each caller says how its users set the key (`keyHelp`).
+ * Where the MCP wrapper and the CLI get their answers, from three environment variables validated once with
+ * zod at start-up: with no `TRUST_API_URL`, the snapshot shipped in the package (offline, no key); with it,
+ * the live API, which then needs `TRUST_API_KEY` (a missing key is one clear line on stderr and a non-zero
+ * exit, never a failure on the first call). Each caller says how its users set the key (`keyHelp`).
  */
 import { z } from 'zod';
 
-/** Where `npm start` serves the API by default (decisions, section 1: 127.0.0.1:3000). */
-export const DEFAULT_TRUST_API_URL = 'http://127.0.0.1:3000/v1';
+/** Where `npm start` serves the API by default (decisions, section 1: 127.0.0.1:3000), as an example. */
+export const EXAMPLE_TRUST_API_URL = 'http://127.0.0.1:3000/v1';
 
 /** Bound on one API call. An MCP client waits on the tool call meanwhile, so it stays well under a minute. */
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -32,9 +33,7 @@ const envSchema = (keyHelp: string) =>
         .max(512, { error: 'TRUST_API_KEY is longer than any key the service issues' }),
     ),
     TRUST_API_URL: optionalText.pipe(
-      z
-        .url({ protocol: /^https?$/, error: 'TRUST_API_URL must be an http(s) URL such as http://127.0.0.1:3000/v1' })
-        .default(DEFAULT_TRUST_API_URL),
+      z.url({ protocol: /^https?$/, error: `TRUST_API_URL must be an http(s) URL such as ${EXAMPLE_TRUST_API_URL}` }),
     ),
     TRUST_API_TIMEOUT_MS: optionalText.pipe(
       z
@@ -78,5 +77,24 @@ export function loadMcpConfig(
     throw new McpConfigError(parsed.error.issues.map((issue) => issue.message).join('\n'));
   }
   const { TRUST_API_KEY, TRUST_API_URL, TRUST_API_TIMEOUT_MS } = parsed.data;
-  return { apiKey: TRUST_API_KEY, baseUrl: TRUST_API_URL.replace(/\/+$/, ''), timeoutMs: TRUST_API_TIMEOUT_MS };
+  return { apiKey: TRUST_API_KEY, baseUrl: apiBaseUrl(TRUST_API_URL), timeoutMs: TRUST_API_TIMEOUT_MS };
+}
+
+/**
+ * The API's base URL from what a user wrote: the service's address with or without `/v1` (and any trailing
+ * slash), so `https://trust.example.com` and `https://trust.example.com/v1/` both mean
+ * `https://trust.example.com/v1`. A query or fragment is dropped: the client appends paths to the base.
+ */
+export function apiBaseUrl(url: string): string {
+  const parsed = new URL(url);
+  parsed.search = '';
+  parsed.hash = '';
+  const path = parsed.pathname.replace(/\/+$/, '');
+  parsed.pathname = /\/v1$/i.test(path) ? path : `${path}/v1`;
+  return parsed.toString().replace(/\/+$/, '');
+}
+
+/** Whether the live API is configured (`TRUST_API_URL` set); without it the tools answer offline. */
+export function liveApiConfigured(env: Record<string, string | undefined> = process.env): boolean {
+  return (env.TRUST_API_URL ?? '').trim() !== '';
 }

@@ -5,11 +5,26 @@
  */
 import type { Route } from '../api/route.js';
 
-/** The rewrite that sends every other `/v1` path to the JSON 404, and its function. */
-export const NOT_FOUND_SOURCE = '/v1/:path*';
-export const NOT_FOUND_FILE = 'api/v1/not-found.ts';
-/** Every other `/v0.1` path (the registry API's): the same function. */
-export const REGISTRY_NOT_FOUND_SOURCE = '/v0.1/:path*';
+/** The function of every other path of the API's families (the JSON 404) and of `/api` (the site's 404). */
+export const NOT_FOUND_FILE = 'api/not-found.ts';
+const NOT_FOUND_DESTINATION = '/api/not-found';
+
+/**
+ * The paths `npm start` hands to the gateway that no route matches (`isGatewayTarget` in src/api/paths.ts),
+ * and `/api` itself: each to the not-found function, after every route. The patterns are unnamed groups, so the
+ * platform appends nothing to the query; `/badges/(.*)` matches `/badges/` and below but not `/badges`,
+ * which is the site's, as locally.
+ */
+export const NOT_FOUND_SOURCES = [
+  '/v1',
+  '/v1/(.*)',
+  '/v0.1',
+  '/v0.1/(.*)',
+  '/badges/(.*)',
+  '/feeds/(.*)',
+  '/api',
+  '/api/(.*)',
+] as const;
 
 export interface Rewrite {
   source: string;
@@ -20,41 +35,20 @@ export interface Rewrite {
 const vercelPath = (template: string) => template.replace(/\{([A-Za-z_]+)\}/g, ':$1');
 
 /**
- * A path whose parameter carries a suffix (`{id}.svg`) cannot name a file segment by segment; such a route
- * gets one static function named after it, in the folder of its static prefix (`api/badges/badge.ts`).
+ * One rewrite per route, to its function, then the 404s. Every function has a static name (`api/history.ts`):
+ * the platform makes no routes of its own for a static file, and the parameters a rewrite names reach the
+ * function appended to the query, where `routeUrl` (src/http/vercel.ts) takes them off again.
  */
-const hasSuffixParameter = (route: Route) => (route.path.split('/').at(-1) ?? '').includes('.');
-const staticPrefix = (route: Route) =>
-  route.path.includes('/{')
-    ? route.path.slice(0, route.path.indexOf('/{'))
-    : route.path.slice(0, route.path.lastIndexOf('/'));
-
 export function rewritesFor(routes: readonly Route[]): Rewrite[] {
   return [
-    ...routes.map((route) => ({
-      source: vercelPath(route.path),
-      destination: hasSuffixParameter(route)
-        ? `/api${staticPrefix(route)}/${route.id}`
-        : `/api${vercelPath(route.path)}`,
-    })),
-    // A trailing slash matches no route: the JSON 404 too, as locally (the catch-all below misses `/v1/`).
-    { source: '/v1/', destination: '/api/v1/not-found' },
-    { source: '/v1/:path+/', destination: '/api/v1/not-found' },
-    // The registry API's other paths: the same 404, in the registry document's error shape.
-    { source: REGISTRY_NOT_FOUND_SOURCE, destination: '/api/v1/not-found' },
-    { source: NOT_FOUND_SOURCE, destination: '/api/v1/not-found' },
+    ...routes.map((route) => ({ source: vercelPath(route.path), destination: `/api/${route.id}` })),
+    ...NOT_FOUND_SOURCES.map((source) => ({ source, destination: NOT_FOUND_DESTINATION })),
   ];
 }
 
-/**
- * The file of `route` under `api/`: its path with `[name]` for each parameter, or `index.ts` in a folder
- * when another route's path continues below it (`/v1/servers` beside `/v1/servers/{namespace}/{id}`).
- */
-export function functionFileOf(route: Route, routes: readonly Route[]): string {
-  if (hasSuffixParameter(route)) return `api${staticPrefix(route)}/${route.id}.ts`;
-  const base = `api${route.path.replace(/\{([A-Za-z_]+)\}/g, '[$1]')}`;
-  const hasChildren = routes.some((other) => other.path.startsWith(`${route.path}/`));
-  return hasChildren ? `${base}/index.ts` : `${base}.ts`;
+/** The file of `route` under `api/`: named after the route (`api/history.ts`), never a dynamic `[name]` file. */
+export function functionFileOf(route: Route): string {
+  return `api/${route.id}.ts`;
 }
 
 /**
@@ -73,8 +67,8 @@ export function functionSource(file: string, route: Route | undefined): string {
   const what =
     route === undefined
       ? [
-          `Route: every other path under /v1 (vercel.json's rewrite of ${NOT_FOUND_SOURCE}), so an unknown route gets`,
-          "the API's JSON 404 (`route_not_found`) instead of the platform's HTML page. Auth: none.",
+          `Route: every other path of the API's families and of /api (vercel.json's rewrites of ${NOT_FOUND_SOURCES.join(', ')}):`,
+          "the API's JSON 404 (`route_not_found`), or the site's HTML 404 for /api, as `npm start` answers them. Auth: none.",
         ]
       : [
           `Route: ${route.method === 'POST' ? 'POST|OPTIONS' : 'GET|HEAD|OPTIONS'} ${route.path} (${route.doc.summary}; vercel.json rewrites it here).`,
@@ -99,7 +93,7 @@ export function functionSource(file: string, route: Route | undefined): string {
 export function functionFiles(routes: readonly Route[]): Map<string, string> {
   const files = new Map<string, string>();
   for (const route of routes) {
-    const file = functionFileOf(route, routes);
+    const file = functionFileOf(route);
     files.set(file, functionSource(file, route));
   }
   files.set(NOT_FOUND_FILE, functionSource(NOT_FOUND_FILE, undefined));

@@ -5,6 +5,7 @@
  */
 import { ApiError, quote } from '../api/errors.js';
 import type { BodySpec } from '../api/route.js';
+import type { QueryEngine } from '../query/types.js';
 
 /** The most a body may hold: 64 KB, room for a hundred items with long identifiers. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -30,7 +31,11 @@ export type BodyOutcome = { ok: true; body: unknown; cost: number } | { ok: fals
 
 const invalid = (message: string): BodyOutcome => ({ ok: false, error: new ApiError('invalid_body', message) });
 
-export async function readJsonBody(request: BodySource, spec: BodySpec): Promise<BodyOutcome> {
+export async function readJsonBody(
+  request: BodySource,
+  spec: BodySpec,
+  engine?: () => QueryEngine,
+): Promise<BodyOutcome> {
   const type = request.headers.get('content-type') ?? '';
   const media = type.split(';')[0]?.trim().toLowerCase() ?? '';
   if (media !== 'application/json') {
@@ -66,5 +71,7 @@ export async function readJsonBody(request: BodySource, spec: BodySpec): Promise
     const more = parsed.error.issues.length - problems.length;
     return invalid(`Invalid body: ${problems.join('; ')}${more > 0 ? ` (and ${more} more)` : ''}`);
   }
+  const refused = engine === undefined ? undefined : spec.refuse?.(parsed.data, engine());
+  if (refused !== undefined) return invalid(`Invalid body: ${refused}`);
   return { ok: true, body: parsed.data, cost: spec.cost(parsed.data) };
 }

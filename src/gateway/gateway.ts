@@ -4,7 +4,7 @@
  *
  * An ordered pipeline (decisions, section 5): target → route (404, or 405 with `Allow`) → key (401) → daily
  * limit (429) → the route's handler, which checks its parameters (400) and answers (404 for an unknown
- * server). A target that breaks a URL rule (`api/request-target.ts`) is refused with 414 or 400 before
+ * server). A target that breaks a URL rule (`src/api/request-target.ts`) is refused with 414 or 400 before
  * anything else and never counted. `OPTIONS` is answered after the route check with a 204 that needs no key
  * and is not counted; a route that is not keyed (health) is never counted. Every `ApiError` on the way
  * becomes a response in one place (`respond`'s catch), as hono's `onError` does.
@@ -198,7 +198,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     let body: unknown;
     if (!route.keyed && route.body !== undefined) {
       // A keyless POST (Get Access): the body is read with the same bounds, and nothing is counted.
-      const read = await readJsonBody(request, route.body);
+      const read = await readJsonBody(request, route.body, getEngine);
       if (!read.ok) throw read.error;
       body = read.body;
     }
@@ -206,7 +206,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       const record = await authenticate(request.headers.get('x-api-key'));
       context.key = hashPrefix(record.hash);
       // A body is read once the key is known; a valid one counts as its cost, an invalid one as one request.
-      const read = route.body === undefined ? undefined : await readJsonBody(request, route.body);
+      const read = route.body === undefined ? undefined : await readJsonBody(request, route.body, getEngine);
       const { decision, refusal } = await count(record, nowMs, read?.ok ? read.cost : 1);
       state.decision = decision;
       if (refusal !== undefined) throw refusal;

@@ -2,11 +2,12 @@
  * Get Access: a free-plan key issued to whoever asks (`POST /v1/keys`), shown once, stored only as its hash,
  * like the keys CLI issues one. Issuing is limited per client address and day (counted in the same store as
  * the daily limits, under a hash of the address: no address is stored), and a deployment can turn it off.
- * The address is the connection's, or the first of `X-Forwarded-For` only when the service is told it runs
- * behind a proxy that sets it (`TRUST_PROXY`); otherwise a client could name any address it likes.
+ * Which address counts is `client-address.ts`'s rule (the connection's, or the n-th from the right of
+ * `X-Forwarded-For` behind n trusted proxies).
  */
 import { createHash } from 'node:crypto';
 import { ApiError } from '../api/errors.js';
+import { clientAddress } from './client-address.js';
 import { generateKey, hashKey } from '../keys/keys.js';
 import type { KeyRecord } from '../keys/record.js';
 import { counterExpiry, nextUtcMidnight } from './rate-limit.js';
@@ -17,11 +18,11 @@ export interface SelfServiceConfig {
   enabled: boolean;
   /** Keys one client address may be issued per UTC day. */
   perDay: number;
-  /** Whether `X-Forwarded-For` names the client (the service runs behind a proxy that sets it). */
-  trustProxy: boolean;
+  /** How many proxies in front of the service append to `X-Forwarded-For` (0: the header is ignored). */
+  trustProxyHops: number;
 }
 
-export const DEFAULT_SELF_SERVICE: SelfServiceConfig = { enabled: true, perDay: 3, trustProxy: false };
+export const DEFAULT_SELF_SERVICE: SelfServiceConfig = { enabled: true, perDay: 3, trustProxyHops: 0 };
 
 export interface IssuedKey {
   key: string;
@@ -33,18 +34,6 @@ export type IssueKey = (
   request: { address?: string; forwardedFor?: string | null },
   nowMs: number,
 ) => Promise<IssuedKey>;
-
-/** The client address a request is counted under. */
-export function clientAddress(
-  request: { address?: string; forwardedFor?: string | null },
-  trustProxy: boolean,
-): string {
-  if (trustProxy && request.forwardedFor) {
-    const first = request.forwardedFor.split(',')[0]?.trim();
-    if (first) return first;
-  }
-  return request.address ?? 'unknown';
-}
 
 /** How many addresses at their day's limit one instance remembers (a full set starts again). */
 const MAX_EXHAUSTED = 10_000;
@@ -61,7 +50,7 @@ export function createKeyIssuer(config: SelfServiceConfig, store: Store, calls: 
         'This deployment does not issue keys itself; ask its operator for one',
       );
     }
-    const address = clientAddress(request, config.trustProxy);
+    const address = clientAddress(request, config.trustProxyHops);
     const day = new Date(nowMs).toISOString().slice(0, 10);
     const counter = `issue:${createHash('sha256').update(address).digest('hex').slice(0, 24)}:${day}`;
     let granted = false;

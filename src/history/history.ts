@@ -206,7 +206,7 @@ export function changesBetweenPairs(history: HistoryView, pairs: readonly Snapsh
 
 /**
  * `changesBetweenPairs` a slice at a time where the view can (the compact history a server holds: a million
- * servers' walk would otherwise hold the event loop for about 0.35 s per change list), in one go otherwise.
+ * servers' walk would otherwise hold the event loop for a noticeable time per change list), in one go otherwise.
  */
 export async function changesBetweenPairsSliced(
   history: HistoryView,

@@ -21,13 +21,17 @@ export interface RequestHandler {
 }
 
 /** The gateway's view of a Node request. `url` is the request target, e.g. `/v1/search?q=x`. */
-export function toGatewayRequest(request: IncomingMessage, url: string = request.url ?? '/'): GatewayRequest {
+export function toGatewayRequest(
+  request: IncomingMessage,
+  url: string = request.url ?? '/',
+  address: string | undefined = request.socket.remoteAddress,
+): GatewayRequest {
   const raw = request.headers;
   return {
     method: request.method ?? 'GET',
     url,
     readBody: (maxBytes) => readBody(request, maxBytes),
-    ...(request.socket.remoteAddress === undefined ? {} : { address: request.socket.remoteAddress }),
+    ...(address === undefined ? {} : { address }),
     headers: {
       get(name: string): string | null {
         const value = raw[name.toLowerCase()];
@@ -149,6 +153,8 @@ export function sendGatewayResponse(response: ServerResponse, reply: GatewayResp
 export interface NodeHandlerOptions {
   /** Turns the incoming request's URL into the gateway's (the Vercel functions undo their rewrite here). */
   url?: (request: IncomingMessage) => string;
+  /** The client's address (a platform that names the client sets it); default: the connection's. */
+  address?: (request: IncomingMessage) => string | undefined;
 }
 
 /** A Node `(req, res)` listener that answers with `handler`. */
@@ -159,7 +165,8 @@ export function createNodeHandler(
   return async (request, response) => {
     try {
       const url = options.url ? options.url(request) : (request.url ?? '/');
-      sendGatewayResponse(response, await handler.handle(toGatewayRequest(request, url)));
+      const address = options.address ? options.address(request) : request.socket.remoteAddress;
+      sendGatewayResponse(response, await handler.handle(toGatewayRequest(request, url, address)));
     } catch (error) {
       // The gateway answers its own errors; this only catches a failure of the adapter or of a getter
       // around it (a snapshot that cannot be loaded), still in the API's error body.

@@ -7,6 +7,7 @@
 import { createReadStream, promises as fs } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
+import { SITE_NOT_FOUND_PAGE } from './site-not-found.js';
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',
@@ -59,13 +60,20 @@ function sendText(response: ServerResponse, status: number, text: string, extra:
 }
 
 /** The site's 404: a small page that says where the explorer and the API are (the API's own 404 is JSON). */
-const NOT_FOUND_PAGE =
-  '<!doctype html>\n<html lang="en"><meta charset="utf-8"><title>Not found · MCP Trust Score</title>\n' +
-  '<h1>Not found</h1>\n<p>No page here. The explorer is at <a href="/">/</a>; the API answers under /v1 ' +
-  '(see <a href="/openapi.json">/openapi.json</a>).</p>\n</html>\n';
-
 function sendNotFound(response: ServerResponse): void {
-  sendText(response, 404, NOT_FOUND_PAGE, { 'content-type': 'text/html; charset=utf-8' });
+  sendText(response, 404, SITE_NOT_FOUND_PAGE, { 'content-type': 'text/html; charset=utf-8' });
+}
+
+/**
+ * The site's answer for a path it has no file for, whatever the path: 405 for a method other than GET and
+ * HEAD, else the 404 page. The Vercel functions answer with it for an `/api/...` path asked directly.
+ */
+export function answerSiteNotFound(request: IncomingMessage, response: ServerResponse): void {
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    sendText(response, 405, 'Method not allowed\n', { allow: 'GET, HEAD' });
+    return;
+  }
+  sendNotFound(response);
 }
 
 /** The file under `root` that `pathname` names, or undefined when it would leave `root` or is hidden. */

@@ -63,12 +63,13 @@ export function adviceFor(error: unknown, context: CallContext = {}, nowMs = Dat
         `Could not reach the trust-score API at ${url} (${error.message.replace(/^Could not reach \S+: /, '')}). ` +
         'The service may not be running: ' +
         'ask the user to start it (`npm start` in the service folder) or to set TRUST_API_URL to its address ' +
-        '(ending in /v1). Do not treat this as a verdict on any server.'
+        '(with or without /v1), or to remove TRUST_API_URL to use the offline scores shipped with the wrapper. ' +
+        'Do not treat this as a verdict on any server.'
       );
     case 'invalid_response':
       return (
         `${error.message}. TRUST_API_URL may point at something other than the trust-score API: it should be ` +
-        'the API base ending in /v1, e.g. http://127.0.0.1:3000/v1. Ask the user to check it.'
+        'the address of the API, e.g. http://127.0.0.1:3000 (with or without /v1). Ask the user to check it.'
       );
     case 'http':
       break;
@@ -91,7 +92,7 @@ export function adviceFor(error: unknown, context: CallContext = {}, nowMs = Dat
       }
       return (
         `The API answered 404 (${error.message}). TRUST_API_URL (${url}) may not point at the API base: it ` +
-        'should end in /v1, e.g. http://127.0.0.1:3000/v1. Ask the user to check it.'
+        'should be its address, e.g. http://127.0.0.1:3000 (with or without /v1). Ask the user to check it.'
       );
     case 429:
       return (

@@ -8,7 +8,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import { adviceFor } from './advice.js';
-import type { TrustApiClient } from '../client/client.js';
+import { offlineNotice, type TrustSource } from '../client/trust-source.js';
 import { READ_ONLY_ANNOTATIONS, SERVER_INSTRUCTIONS, TRUST_TOOLS, type TrustTool } from './tools.js';
 
 /** The name and version the server reports to clients at initialisation. */
@@ -17,25 +17,41 @@ export const SERVER_INFO = { name: 'mcp-trust-score', version: TOOL_VERSION } as
 /** Runs one tool call: the API answer as text plus structured content, or a failure as advice. */
 async function callTool<Input extends z.ZodObject, Output extends z.ZodObject>(
   tool: TrustTool<Input, Output>,
-  client: TrustApiClient,
+  client: TrustSource,
   args: z.output<Input>,
 ): Promise<CallToolResult> {
   try {
     const { data, lead } = await tool.run(client, args);
-    const text = tool.text(data);
-    return {
-      content: [{ type: 'text', text: lead === undefined ? text : `${lead}\n${text}` }],
-      structuredContent: data as Record<string, unknown>,
-    };
+    const shown = withoutPublisherText(data);
+    const notice = offlineNotice(client.origin);
+    const text = [lead, tool.text(data), notice === undefined ? undefined : `(${notice})`].filter(
+      (part) => part !== undefined,
+    );
+    return { content: [{ type: 'text', text: text.join('\n') }], structuredContent: shown };
   } catch (error) {
     return { content: [{ type: 'text', text: adviceFor(error, tool.context?.(args)) }], isError: true };
   }
 }
 
+/**
+ * A result without the publishers' free-text descriptions: text a publisher wrote reaches the model as data
+ * it might follow, so no tool passes it on (search still matches it; the names, scores and flags are the
+ * service's own). Records are the result itself or its `items`.
+ */
+function withoutPublisherText(data: object): Record<string, unknown> {
+  const strip = (record: unknown) => {
+    if (typeof record !== 'object' || record === null || !('description' in record)) return record;
+    const { description: _publisherText, ...rest } = record as Record<string, unknown>;
+    return rest;
+  };
+  const result = strip(data) as Record<string, unknown>;
+  return Array.isArray(result.items) ? { ...result, items: result.items.map(strip) } : result;
+}
+
 /** A tool with its own types erased: the registry holds tools of different shapes side by side. */
 type AnyTrustTool = TrustTool<z.ZodObject, z.ZodObject>;
 
-function register(server: McpServer, tool: AnyTrustTool, client: TrustApiClient): void {
+function register(server: McpServer, tool: AnyTrustTool, client: TrustSource): void {
   server.registerTool(
     tool.name,
     {
@@ -51,7 +67,7 @@ function register(server: McpServer, tool: AnyTrustTool, client: TrustApiClient)
 }
 
 /** Creates the MCP server with the four trust tools, calling the API through `client`. */
-export function createTrustMcpServer(client: TrustApiClient): McpServer {
+export function createTrustMcpServer(client: TrustSource): McpServer {
   const server = new McpServer(SERVER_INFO, { instructions: SERVER_INSTRUCTIONS });
   for (const tool of TRUST_TOOLS) register(server, tool as AnyTrustTool, client);
   return server;

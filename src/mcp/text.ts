@@ -4,7 +4,7 @@
  */
 import type { ServerRecord, Stats } from '../model/schema.js';
 import { flagDefinition, TRUST_BANDS } from '../model/vocabulary.js';
-import type { RecordPage } from '../client/client.js';
+import type { RecordPage } from '../client/trust-source.js';
 
 function list(items: readonly string[], empty = 'none'): string {
   return items.length === 0 ? empty : items.join(', ');

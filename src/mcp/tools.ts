@@ -1,7 +1,7 @@
 /**
  * The four MCP tools of the specification (section 1), as data: name, description for a model choosing
  * tools, input and output schemas, and the API call. Input schemas are the gateway's own parameter schemas
- * from `src/schema.ts` (same bounds: limit 1 to 200, query at least 2 characters), with a description added
+ * from `src/model/schema.ts` (same bounds: limit 1 to 200, query at least 2 characters), with a description added
  * to each field; output schemas are built from `ServerRecordSchema` and `StatsSchema`. `server.ts` registers
  * them and turns failures into `isError` results.
  */
@@ -18,7 +18,7 @@ import {
 } from '../model/schema.js';
 import { ServerRecordSchema } from '../model/record-schema.js';
 import { type CallContext, ToolAdvice } from './advice.js';
-import type { TrustApiClient } from '../client/client.js';
+import type { TrustSource } from '../client/trust-source.js';
 import { explainRecord } from '../explain/explain.js';
 import { BANDS_TEXT, FLAGS_TEXT } from '../model/vocabulary.js';
 import { pageText, recordText, statsText } from './text.js';
@@ -34,7 +34,7 @@ export interface TrustTool<Input extends z.ZodObject, Output extends z.ZodObject
    * Calls the API: the structured result, and optionally a first line for the text (what an identifier
    * resolved to). Throws `TrustApiError` on failure, `ToolAdvice` for an answer that is advice.
    */
-  run(client: TrustApiClient, args: z.output<Input>): Promise<{ data: z.output<Output>; lead?: string }>;
+  run(client: TrustSource, args: z.output<Input>): Promise<{ data: z.output<Output>; lead?: string }>;
   /** The short text for the model, from the same data as the structured result. */
   text(result: z.output<Output>): string;
   /** What an error message may refer to (the name asked for, for a 404). */

@@ -38,20 +38,28 @@ export type CheckItem = z.infer<typeof ItemSchema>;
 
 export const UNKNOWN_VERDICTS = ['fail', 'warn', 'pass'] as const;
 
+/**
+ * The policy of a check that sets nothing: a server below 40 (Very Low Trust and below) fails, and so does
+ * a server that matches no scored server. Each member a policy leaves out takes its value from here.
+ */
+export const DEFAULT_POLICY = { min_score: 40, unknown: 'fail' } as const;
+
 export const PolicySchema = z.strictObject({
   min_score: z
     .number({ error: 'policy.min_score must be an integer from 0 to 100' })
     .int({ error: 'policy.min_score must be an integer from 0 to 100' })
     .min(0, { error: 'policy.min_score must be an integer from 0 to 100' })
     .max(100, { error: 'policy.min_score must be an integer from 0 to 100' })
-    .optional(),
+    .default(DEFAULT_POLICY.min_score),
   deny_flags: z.array(FlagSchema).max(64).optional(),
   require_verified_publisher: z
     .boolean({ error: 'policy.require_verified_publisher must be true or false' })
     .optional(),
   allow: z.array(ServerNameSchema).max(CHECK_LIMITS.maxNames).optional(),
   deny: z.array(ServerNameSchema).max(CHECK_LIMITS.maxNames).optional(),
-  unknown: z.enum(UNKNOWN_VERDICTS, { error: 'policy.unknown must be fail, warn or pass' }).default('fail'),
+  unknown: z
+    .enum(UNKNOWN_VERDICTS, { error: 'policy.unknown must be fail, warn or pass' })
+    .default(DEFAULT_POLICY.unknown),
 });
 export type Policy = z.infer<typeof PolicySchema>;
 
@@ -60,7 +68,7 @@ export const CheckRequestSchema = z.strictObject({
     .array(ItemSchema)
     .min(1, { error: 'servers must hold at least one item' })
     .max(CHECK_LIMITS.maxItems, { error: `servers may hold at most ${CHECK_LIMITS.maxItems} items` }),
-  policy: PolicySchema.default({ unknown: 'fail' }),
+  policy: PolicySchema.default({ ...DEFAULT_POLICY }),
 });
 export type CheckRequest = z.infer<typeof CheckRequestSchema>;
 
@@ -90,6 +98,20 @@ export function itemQuery(item: CheckItem): ItemQuery {
   if (typeof item === 'string') return { kind: 'name', name: item };
   if ('package' in item) return { kind: 'package', key: parsePackageRef(item.package) };
   return { kind: 'url', key: parseRemoteUrl(item.url) };
+}
+
+/**
+ * The policy in one line, as every report of the CLI begins: "fail below trust score 40; fail servers that
+ * match no scored server". Members are named in a fixed order; lists of names are given in full.
+ */
+export function describePolicy(policy: Policy): string {
+  const parts = [`fail below trust score ${policy.min_score}`];
+  if (policy.deny_flags?.length) parts.push(`fail a server carrying ${policy.deny_flags.join(', ')}`);
+  if (policy.require_verified_publisher) parts.push('fail a server whose publisher is not verified');
+  parts.push(`${policy.unknown} a server that matches no scored server`);
+  if (policy.allow?.length) parts.push(`always pass ${policy.allow.join(', ')}`);
+  if (policy.deny?.length) parts.push(`always fail ${policy.deny.join(', ')}`);
+  return parts.join('; ');
 }
 
 /** What an item is, in words, for reasons: `io.x/y`, `package npm:@a/b`, `url https://…`. */
@@ -129,7 +151,7 @@ export function judge(item: CheckItem, matches: readonly ServerRecord[], policy:
     return { ...base, verdict: 'pass', reasons: [`${record.name} is on the policy's allow list`, ...also] };
   }
   const reasons: string[] = [];
-  if (policy.min_score !== undefined && record.trust_score < policy.min_score) {
+  if (record.trust_score < policy.min_score) {
     reasons.push(
       `trust score ${record.trust_score} (${record.trust_label}) is below the policy's minimum of ${policy.min_score}`,
     );

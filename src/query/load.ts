@@ -8,14 +8,12 @@ import { open, readFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { OperatorError } from '../errors/operator-error.js';
-import type { RecordSummary } from '../history/changes.js';
 import { openRecordFile, RecordFileError, type RecordFile } from './record-file.js';
 import { decodeRecordsIndex, type RecordsIndex } from '../format/records-index.js';
 import { type Stats, StatsSchema } from '../model/schema.js';
-import { HISTORY_FILE, type HistoryArtifact } from '../history/history.js';
 import { decodeNames } from '../format/index-layout.js';
-import { decodeHistorySync } from '../history/history-layout.js';
 import type { StringTable } from '../format/tables.js';
+import { HISTORY_FILE } from '../history/history.js';
 import { REGISTRY_FILE } from '../registry/files.js';
 import {
   ARTIFACT_FILES,
@@ -35,16 +33,6 @@ export class SnapshotLoadError extends OperatorError {
 export type LoadTimings = Partial<
   Record<ArtifactRole | 'history' | 'registry' | 'lists' | 'manifest' | 'getReady' | 'total', number>
 >;
-
-/**
- * Artifact versions whose records and history a build can still carry forward from (`--previous`), so the
- * first republish after an upgrade keeps the history; serving reads ARTIFACT_VERSION only.
- */
-const CARRIED_VERSIONS: Readonly<Record<number, { history: string; decode: (bytes: Buffer) => HistoryArtifact }>> = {
-  2: { history: 'history.json', decode: (bytes) => JSON.parse(bytes.toString('utf8')) as HistoryArtifact },
-  3: { history: HISTORY_FILE, decode: decodeHistorySync },
-  [ARTIFACT_VERSION]: { history: HISTORY_FILE, decode: decodeHistorySync },
-};
 
 export async function readManifest(dir: string, versions: readonly number[] = [ARTIFACT_VERSION]): Promise<Manifest> {
   const file = path.join(dir, MANIFEST_FILE);
@@ -84,12 +72,12 @@ const READ_CHUNK = 8 * 1024 * 1024;
  * chunks with the next read in flight while the current chunk is hashed, so verifying a large records
  * file costs about as much as reading it.
  */
-async function readVerified(dir: string, manifest: Manifest, role: ArtifactRole): Promise<Buffer> {
+export async function readVerified(dir: string, manifest: Manifest, role: ArtifactRole): Promise<Buffer> {
   return readVerifiedFile(dir, manifest, ARTIFACT_FILES[role]);
 }
 
 /** A file the manifest lists, read whole and checked against its size and hash. */
-async function readVerifiedFile(dir: string, manifest: Manifest, name: string): Promise<Buffer> {
+export async function readVerifiedFile(dir: string, manifest: Manifest, name: string): Promise<Buffer> {
   const expected = manifest.files[name];
   const file = path.join(dir, name);
   if (!expected) throw new SnapshotLoadError(`${file}: not listed in the manifest`);
@@ -199,24 +187,6 @@ async function openRecords(dir: string, manifest: Manifest): Promise<RecordFile>
       }),
     close: () => reader.close(),
   };
-}
-
-/** The name, score, label and flags of every record of a snapshot (checked like any load), for diffs. */
-export async function readRecordSummaries(
-  dir: string,
-): Promise<{ snapshot_id: string; generated_at: string; records: RecordSummary[] }> {
-  const root = path.resolve(dir);
-  const manifest = await readManifest(root, Object.keys(CARRIED_VERSIONS).map(Number));
-  const bytes = await readVerified(root, manifest, 'records');
-  const records: RecordSummary[] = [];
-  let start = 0;
-  for (let end = bytes.indexOf(0x0a); end >= 0; start = end + 1, end = bytes.indexOf(0x0a, start)) {
-    const { name, trust_score, trust_label, flags, scores, scored_at } = JSON.parse(
-      bytes.toString('utf8', start, end),
-    ) as RecordSummary;
-    records.push({ name, trust_score, trust_label, flags, scores, scored_at });
-  }
-  return { snapshot_id: manifest.snapshot_id, generated_at: manifest.generated_at, records };
 }
 
 /** An artifact checked and read when first asked for (once), not before: see `readSnapshot`. */
@@ -329,20 +299,6 @@ export async function readSnapshot(dir: string, timings: LoadTimings = {}): Prom
       .filter((name) => !known.has(name))
       .map((name) => pending(root, manifest, name)),
   };
-}
-
-/** The history of the snapshot in `dir`, checked against its manifest; undefined when it has none. */
-export async function readHistory(dir: string): Promise<HistoryArtifact | undefined> {
-  const root = path.resolve(dir);
-  const manifest = await readManifest(root, Object.keys(CARRIED_VERSIONS).map(Number));
-  const carried = CARRIED_VERSIONS[manifest.artifact_version]!;
-  if (!manifest.files[carried.history]) return undefined;
-  const bytes = await readVerifiedFile(root, manifest, carried.history);
-  try {
-    return carried.decode(bytes);
-  } catch {
-    throw new SnapshotLoadError(`${path.join(root, carried.history)}: the history cannot be decoded`);
-  }
 }
 
 /** The names of the snapshot in `dir`, in record-id order (checked against the manifest): for tools and benchmarks. */

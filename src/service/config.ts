@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { OperatorError } from '../errors/operator-error.js';
 import { hashKey, MAX_PRESENTED_KEY_LENGTH } from '../keys/keys.js';
 import { DenyFlagsSchema, type RegistryPolicy } from '../registry/policy.js';
+import { MAX_TRUST_PROXY_HOPS } from '../gateway/client-address.js';
 
 /** Where `npm start` and `npm run keys` keep issued keys (hashes only) when `STORE=memory`; gitignored. */
 export const DEFAULT_KEYS_FILE = '.local/keys.json';
@@ -83,6 +84,7 @@ const EnvSchema = z.object({
       .optional(),
   ),
   TRUST_PROXY: optionalText.pipe(z.enum(['true', 'false'], { error: 'TRUST_PROXY must be true or false' }).optional()),
+  TRUST_PROXY_HOPS: integerText('TRUST_PROXY_HOPS', 0, MAX_TRUST_PROXY_HOPS),
   REGISTRY_MIN_SCORE: integerText('REGISTRY_MIN_SCORE', 0, 100),
   REGISTRY_DENY_FLAGS: optionalText.pipe(DenyFlagsSchema.optional()),
   REGISTRY_REQUIRE_VERIFIED: optionalText.pipe(
@@ -107,8 +109,8 @@ export interface Config {
   upstashToken: string | undefined;
   /** Absolute path of the memory store's key file. */
   keysFile: string;
-  /** Get Access: whether anyone may be issued a key, how many per address and day, whether to trust X-Forwarded-For. */
-  selfService: { enabled: boolean; perDay: number; trustProxy: boolean };
+  /** Get Access: whether anyone may be issued a key, how many per address and day, how many proxies append to X-Forwarded-For. */
+  selfService: { enabled: boolean; perDay: number; trustProxyHops: number };
   /** The origin of a site on another host whose pages may call Get Access (`SITE_ORIGIN`). */
   siteOrigin: string | undefined;
   /** Which servers the registry feed (`/v0.1`) holds: `REGISTRY_MIN_SCORE`, `REGISTRY_DENY_FLAGS`, `REGISTRY_REQUIRE_VERIFIED`. */
@@ -122,6 +124,20 @@ export class ConfigError extends OperatorError {
 
 /** Default free-plan limit of the decisions (section 1). */
 export const DEFAULT_FREE_DAILY_LIMIT = 100;
+
+/**
+ * `TRUST_PROXY_HOPS`, or the older `TRUST_PROXY=true`, which means one proxy (the rightmost address of
+ * `X-Forwarded-For`, what one appending proxy writes). Both set and disagreeing is an error, not a guess.
+ */
+function trustProxyHops(hops: number | undefined, trustProxy: 'true' | 'false' | undefined): number {
+  const fromFlag = trustProxy === undefined ? undefined : trustProxy === 'true' ? 1 : 0;
+  if (hops !== undefined && fromFlag !== undefined && hops !== fromFlag) {
+    throw new ConfigError(
+      `Invalid configuration: TRUST_PROXY=${trustProxy} and TRUST_PROXY_HOPS=${hops} disagree; set TRUST_PROXY_HOPS only`,
+    );
+  }
+  return hops ?? fromFlag ?? 0;
+}
 
 /**
  * Read and validate the configuration from `env` (default `process.env`). Throws `ConfigError` with a
@@ -175,7 +191,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     selfService: {
       enabled: (vars.SELF_SERVICE_KEYS ?? 'on') === 'on',
       perDay: vars.SELF_SERVICE_KEYS_PER_DAY ?? 3,
-      trustProxy: vars.TRUST_PROXY === 'true',
+      trustProxyHops: trustProxyHops(vars.TRUST_PROXY_HOPS, vars.TRUST_PROXY),
     },
     siteOrigin: vars.SITE_ORIGIN,
     registryPolicy: {

@@ -11,6 +11,9 @@ import { formatRequestLogLine, type RequestLogger } from '../gateway/log.js';
 import type { QueryEngine } from '../query/types.js';
 import { openSnapshot } from '../query/open.js';
 import { DEFAULT_SNAPSHOT_DIR } from '../format/paths.js';
+import { knownFlags } from '../query/known-flags.js';
+import { unknownFlagsProblem } from '../model/flag-names.js';
+import { OperatorError } from '../errors/operator-error.js';
 import { createStore } from './store.js';
 import type { Store } from '../stores/types.js';
 
@@ -39,6 +42,9 @@ export async function createServiceContext(config: Config, options: ServiceOptio
   try {
     // Open as soon as Get Server can answer; the caller starts loading the rest (`engine.loadAll()`).
     engine = await openSnapshot(snapshotDir);
+    // A misspelt REGISTRY_DENY_FLAGS would leave the feed unfiltered: refused at start, naming the closest flags.
+    const problem = unknownFlagsProblem('REGISTRY_DENY_FLAGS', config.registryPolicy.denyFlags, knownFlags(engine));
+    if (problem !== undefined) throw new OperatorError(problem);
   } catch (error) {
     await store.close();
     throw error;
@@ -63,18 +69,27 @@ export async function createServiceContext(config: Config, options: ServiceOptio
 
 let shared: Promise<ServiceContext> | undefined;
 
+export interface SharedContextOptions {
+  /**
+   * Told of work that goes on after the first answer (the rest of the snapshot loading), so a platform that
+   * freezes an instance once it has answered waits for it (Vercel's `waitUntil`).
+   */
+  afterAnswer?: (work: Promise<unknown>) => void;
+}
+
 /**
  * The context of this process, from `process.env`, created on first call and then reused. A failed start
  * (a bad variable, a missing snapshot) is not cached, so the next request tries again and logs why.
  */
-export function getServiceContext(): Promise<ServiceContext> {
+export function getServiceContext(options: SharedContextOptions = {}): Promise<ServiceContext> {
   shared ??= (async () => {
     const context = await createServiceContext(loadConfig());
     // The rest of the snapshot loads while the first requests are answered; a part that fails its check
     // makes the requests that need it fail (500) and is logged here, once, in one line.
-    context.engine
+    const rest = context.engine
       .loadAll()
       .catch((error: unknown) => console.error(error instanceof Error ? error.message : String(error)));
+    options.afterAnswer?.(rest);
     return context;
   })().catch((error: unknown) => {
     shared = undefined;

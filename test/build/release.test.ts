@@ -1,7 +1,7 @@
 /**
  * The release path of docs/snapshot.md, end to end but the upload: build the new snapshot against the
- * published one (changes.json written), check it, then run the platform's build command (`npm run build`,
- * no arguments) as `vercel build` does. The snapshot that deploys is the one that was checked.
+ * published one (changes.json written), check it, then run the platform's build command
+ * (`npm run build:platform`) as `vercel build` does. The snapshot that deploys is the one that was checked.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -18,8 +18,8 @@ const TSX = path.join(REPO, 'node_modules/.bin/tsx');
 let work: string;
 
 /** `npm run build -- <args>` in the work folder, as the pipeline and the platform run it. */
-function build(args: string[] = []) {
-  const result = spawnSync(TSX, [path.join(REPO, 'scripts/build.ts'), ...args], { cwd: work, encoding: 'utf8' });
+function build(args: string[] = [], script = 'scripts/build.ts') {
+  const result = spawnSync(TSX, [path.join(REPO, script), ...args], { cwd: work, encoding: 'utf8' });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -58,10 +58,12 @@ describe('a release', () => {
     // The check: the snapshot loads, every hash verified, and answers.
     expect((await loadObjectEngine(path.join(work, 'snapshot'))).get('io.github.u0/s0')?.trust_score).toBe(70);
 
-    // The platform's build command, with no arguments: nothing is rebuilt.
-    const platform = build();
+    // The platform's build command: nothing is rebuilt.
+    const platform = build([], 'scripts/platform-build.ts');
     expect(platform.status, platform.stderr).toBe(0);
-    expect(platform.stdout).toMatch(/is current for .* kept as it is, with its changes\.json/);
+    expect(platform.stdout).toMatch(/deploying snapshot [0-9a-f]+ as it was built, with its changes\.json/);
+    // And `npm run build` with no arguments keeps a current snapshot too.
+    expect(build().stdout).toMatch(/is current for .* kept as it is, with its changes\.json/);
     const deployed = await manifestOf('snapshot');
     expect(deployed.snapshot_id).toBe(checked.snapshot_id);
     expect(deployed.files[CHANGES_FILE]).toEqual(checked.files[CHANGES_FILE]);

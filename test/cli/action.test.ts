@@ -35,15 +35,19 @@ afterAll(async () => {
 function runStep(inputs: Record<string, string>, cwd: string) {
   const step = action.runs.steps.find((candidate) => candidate.id === 'check');
   if (step === undefined) throw new Error('action.yml has no step with id "check"');
+  // The install step (tested from a packed tarball in test/e2e/pack.test.ts) leaves the installed bin here.
+  const bin = path.join(REPO, 'bin', 'mcp-trust-score.js');
   const output = path.join(dir, `output-${Math.random().toString(36).slice(2)}`);
   const defaults = Object.fromEntries(
     Object.entries(action.inputs).map(([name, input]) => [name, input.default ?? '']),
   );
   const values = { ...defaults, ...inputs };
-  const env: Record<string, string> = { ...process.env, GITHUB_OUTPUT: output, ACTION_PATH: REPO } as Record<
-    string,
-    string
-  >;
+  const env: Record<string, string> = {
+    ...process.env,
+    GITHUB_OUTPUT: output,
+    MCP_TRUST_SCORE_BIN: bin,
+  } as Record<string, string>;
+  for (const name of ['TRUST_API_URL', 'TRUST_API_KEY']) delete env[name];
   for (const [name, expression] of Object.entries(step.env ?? {})) {
     const input = /\$\{\{ inputs\.([a-z-]+) \}\}/.exec(expression)?.[1];
     if (input !== undefined) env[name] = values[input] ?? '';
@@ -59,7 +63,23 @@ describe('action.yml', () => {
       expect(Object.keys(action.inputs)).toContain(option);
       expect(CHECK_USAGE).toContain(`--${option}`);
     }
-    expect(action.inputs['api-key']?.required).toBe(true);
+    // Offline by default: the API's address and key are for a live check only.
+    expect(action.inputs['api-key']?.required).toBe(false);
+    expect(action.inputs['api-url']?.required).toBe(false);
+  });
+
+  it('installs the published package, not the repository and its development dependencies', () => {
+    const install = action.runs.steps.find((candidate) => candidate.id === 'install-checker');
+    expect(install?.run).toMatch(/npm install --prefix "\$INSTALL_DIR" .*-- "\$spec"/);
+    expect(install?.run).toContain('mcp-trust-score@$(node -p');
+    expect(action.runs.steps.map((step) => step.run).join('\n')).not.toMatch(/npm ci/);
+  });
+
+  it('checks offline when no api-url is given, saying so in the report', () => {
+    const run = runStep({ 'min-score': '80', format: 'text' }, path.join(REPO, 'test/fixtures/cli/pass'));
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/Verdict: PASS/);
+    expect(run.stdout).toMatch(/Data: offline data, scored /);
   });
 
   it('runs the check with the inputs and fails the step on a fail, recording the exit code', async () => {
@@ -84,5 +104,16 @@ describe('action.yml', () => {
     expect(fail.status, fail.stderr).toBe(1);
     expect(await readFile(fail.output, 'utf8')).toBe('exit-code=1\n');
     expect((JSON.parse(await readFile(sarif, 'utf8')) as { version: string }).version).toBe('2.1.0');
+  });
+
+  it('stops with exit code 2 on a misspelt deny-flags input, naming the flag it meant', () => {
+    const run = runStep(
+      { 'api-key': KEY, 'api-url': `${server.base}/v1`, 'deny-flags': 'NO_SOURCES' },
+      path.join(REPO, 'test/fixtures/cli/pass'),
+    );
+    expect(run.status, run.stderr).toBe(2);
+    expect(run.stderr.trim()).toMatch(
+      /^--deny-flags names a flag no scored server has ever carried: "NO_SOURCES" \(did you mean NO_SOURCE, /,
+    );
   });
 });

@@ -4,7 +4,7 @@
  * validates against the SARIF 2.1.0 schema of the standard.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -129,6 +129,12 @@ describe('mcp-trust-score check', () => {
       [path.join(FIXTURES, 'broken'), [], {}, /\.mcp\.json: not valid JSON/],
       [dir, [], {}, /no MCP configuration file here/],
       [path.join(FIXTURES, 'pass'), ['--format', 'xml'], {}, /--format must be one of text, json, sarif, github/],
+      [
+        path.join(FIXTURES, 'pass'),
+        ['--deny-flags', 'SENSITIVE_CRED'],
+        {},
+        /^--deny-flags names a flag no scored server has ever carried: "SENSITIVE_CRED" \(did you mean SENSITIVE_CRED_REQUEST, /,
+      ],
       [path.join(FIXTURES, 'pass'), [], { TRUST_API_KEY: '' }, /TRUST_API_KEY is not set/],
       [path.join(FIXTURES, 'pass'), [], { TRUST_API_KEY: 'wrong-key' }, /could not check \(401\)/],
       [path.join(FIXTURES, 'pass'), [], { TRUST_API_URL: 'http://127.0.0.1:9/v1' }, /could not check: Could not reach/],
@@ -139,5 +145,61 @@ describe('mcp-trust-score check', () => {
       expect(run.stderr.trim().split('\n').at(-1)).toMatch(message);
       expect(run.stderr).not.toMatch(/^\s+at /m);
     }
+  });
+
+  it('fails a server scored 32 with no options, and every format begins with the policy it applied', async () => {
+    const folder = path.join(dir, 'very-low');
+    await mkdir(folder);
+    await writeFile(
+      path.join(folder, '.mcp.json'),
+      '{"mcpServers": {"perplexity": {"command": "npx", "args": ["-y", "@perplexity-ai/mcp-server"]}}}',
+    );
+    const policy = 'fail below trust score 40; fail a server that matches no scored server';
+    const text = cli(folder, []);
+    expect(text.status, text.stderr).toBe(1);
+    expect(text.stdout.split('\n')[0]).toBe(`Policy: ${policy}`);
+    expect(text.stdout).toMatch(
+      /^FAIL \.mcp\.json:1 perplexity: npm:@perplexity-ai\/mcp-server → ai\.perplexity\/mcp-server 32 /m,
+    );
+    expect(text.stdout).toContain("trust score 32 (Very Low Trust) is below the policy's minimum of 40");
+    const github = cli(folder, ['--format', 'github']);
+    expect(github.stdout.split('\n')[0]).toBe(`MCP trust policy: ${policy}`);
+    const json = JSON.parse(cli(folder, ['--format', 'json']).stdout) as Record<string, unknown>;
+    expect(Object.keys(json)[0]).toBe('policy');
+    expect(json.policy).toEqual({ min_score: 40, unknown: 'fail', text: policy });
+    const sarif = JSON.parse(cli(folder, ['--format', 'sarif']).stdout) as { runs: Record<string, unknown>[] };
+    expect(Object.keys(sarif.runs[0]!)[0]).toBe('properties');
+    expect(sarif.runs[0]!.properties).toMatchObject({ policy: { min_score: 40, unknown: 'fail', text: policy } });
+  });
+
+  it('checks the user-level configurations of eleven clients with --user, listing each file it read or could not', () => {
+    const home = path.join(FIXTURES, 'user-home');
+    const run = cli(dir, ['--user', '--format', 'json'], {
+      HOME: home,
+      APPDATA: path.join(home, 'AppData', 'Roaming'),
+      XDG_CONFIG_HOME: '',
+    });
+    expect(run.status, run.stderr).toBe(1);
+    const report = JSON.parse(run.stdout) as {
+      files: { file: string; read: boolean }[];
+      results: { name: string; server: string | null; verdict: string }[];
+    };
+    expect(report.files.filter((file) => file.read)).toHaveLength(12);
+    expect(report.files.filter((file) => !file.read).map((file) => file.file)).toEqual([
+      '~/.continue/mcpServers/broken.yaml',
+    ]);
+    const verdicts = Object.fromEntries(report.results.map((result) => [result.name, [result.server, result.verdict]]));
+    expect(verdicts['github-via-proxy']).toEqual(['io.github.github/github-mcp-server', 'pass']);
+    expect(verdicts.context7).toEqual(['io.github.upstash/context7', 'fail']);
+    expect(verdicts['local-tool']).toEqual([null, 'fail']);
+    const text = cli(dir, ['--user'], {
+      HOME: home,
+      APPDATA: path.join(home, 'AppData', 'Roaming'),
+      XDG_CONFIG_HOME: '',
+    });
+    expect(text.stdout).toMatch(/^Read ~\/\.cursor\/mcp\.json \(Cursor\): 2 servers$/m);
+    expect(text.stdout).toMatch(
+      /^Could not read ~\/\.continue\/mcpServers\/broken\.yaml \(Continue\): .*not valid YAML/m,
+    );
   });
 });

@@ -1,6 +1,6 @@
 /** Reading MCP client configuration files, and what each server entry is checked by. */
 import { describe, expect, it } from 'vitest';
-import { type ConfigEntry, ConfigFileError, parseConfigFile, stripJsonc } from '../../src/cli/config-files.js';
+import { type ConfigEntry, ConfigFileError, parseConfigFile } from '../../src/cli/config-files.js';
 import { itemForEntry } from '../../src/cli/entries.js';
 
 const entry = (command: string, args: string[] = []): ConfigEntry => ({ file: 'f', name: 'n', line: 1, command, args });
@@ -25,12 +25,14 @@ describe('configuration files', () => {
     ]);
     expect(entries[0]?.url).toBe('https://a.example/mcp');
     expect(entries[1]?.args).toEqual(['-y', 'pkg // not a comment']);
-    expect(stripJsonc('{"a": "x /* y */",}')).toBe('{"a": "x /* y */"}');
+    expect(parseConfigFile('f', '{"servers": {"a": {"command": "x /* y */",},},}')[0]?.command).toBe('x /* y */');
   });
 
   it('refuses a file that is not JSON or holds no servers, naming the file', () => {
     expect(() => parseConfigFile('a.json', '{')).toThrow(ConfigFileError);
-    expect(() => parseConfigFile('a.json', '{')).toThrow(/^a\.json: not valid JSON/);
+    expect(() => parseConfigFile('a.json', '{\n\n  "x" 1')).toThrow(
+      /^a\.json: not valid JSON \(ColonExpected at line 3\)/,
+    );
     expect(() => parseConfigFile('b.json', '{"other": {}}')).toThrow(/b\.json: no "mcpServers" or "servers"/);
   });
 });

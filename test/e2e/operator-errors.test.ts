@@ -49,6 +49,13 @@ function expectOneLine(result: { status: number | null; stderr: string }, patter
 }
 
 describe('bad settings, at start', () => {
+  it('a REGISTRY_DENY_FLAGS flag the snapshot has never seen, naming the closest known flags', () => {
+    expectOneLine(
+      serve({ REGISTRY_DENY_FLAGS: 'DEAD_ENTRY,NO_SOURCES' }),
+      /^REGISTRY_DENY_FLAGS names a flag no scored server has ever carried: "NO_SOURCES" \(did you mean NO_SOURCE, /,
+    );
+  });
+
   it('an unresolvable HOST', () => {
     expectOneLine(serve({ HOST: 'no-such-host.invalid' }), /^HOST=no-such-host\.invalid does not resolve/);
   });

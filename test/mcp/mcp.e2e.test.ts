@@ -147,10 +147,23 @@ describe('the MCP wrapper against the real API', () => {
   let wrapperStderr: () => string;
 
   /** The API's own answer, fetched directly with the same key. */
-  async function direct(pathAndQuery: string): Promise<{ data: unknown; meta: Record<string, unknown> }> {
+  async function raw(pathAndQuery: string): Promise<{ data: unknown; meta: Record<string, unknown> }> {
     const response = await fetch(`${apiUrl}${pathAndQuery}`, { headers: { 'X-API-Key': KEY } });
     expect(response.status).toBe(200);
     return (await response.json()) as { data: unknown; meta: Record<string, unknown> };
+  }
+
+  /** The API's answer as the tools pass it on: every record without its publisher's description. */
+  async function direct(pathAndQuery: string): Promise<{ data: unknown; meta: Record<string, unknown> }> {
+    const answer = await raw(pathAndQuery);
+    const strip = (record: object) =>
+      Object.fromEntries(Object.entries(record).filter(([name]) => name !== 'description'));
+    const data = Array.isArray(answer.data)
+      ? (answer.data as object[]).map(strip)
+      : answer.data !== null && typeof answer.data === 'object' && 'name' in answer.data
+        ? strip(answer.data)
+        : answer.data;
+    return { ...answer, data };
   }
 
   beforeAll(async () => {
@@ -321,6 +334,25 @@ describe('the MCP wrapper against the real API', () => {
     const expected = await direct('/search?q=meetings&in=name,description');
     expect(described.structuredContent).toMatchObject({ items: expected.data, total: 1, offset: 0 });
     expect((expected.data as ServerRecord[]).map((item) => item.name)).toEqual(['org.sample/calendar']);
+  });
+
+  it('never passes a publisher’s free-text description to the model', async () => {
+    // The API has it; the tool results (structured or text) do not, so publisher text is never taken as ours.
+    const answer = await raw('/search?q=meetings&in=name,description');
+    const description = (answer.data as ServerRecord[])[0]?.description;
+    expect(description).toBe('Book meetings and find free time');
+    const found = await client.callTool({
+      name: 'search_servers',
+      arguments: { query: 'meetings', in: 'description' },
+    });
+    const record = await client.callTool({ name: 'check_server_trust', arguments: { name: 'org.sample/calendar' } });
+    for (const result of [found, record]) {
+      expect(result.isError).toBeFalsy();
+      expect(JSON.stringify(result.structuredContent)).not.toContain(description);
+      expect(JSON.stringify(result.structuredContent)).not.toContain('"description"');
+      expect(textOf(result)).not.toContain(description);
+    }
+    expect(JSON.stringify(found.structuredContent)).toContain('org.sample/calendar');
   });
 
   it('search_servers pages with offset', async () => {

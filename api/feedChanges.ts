@@ -1,0 +1,8 @@
+/**
+ * Route: GET|HEAD|OPTIONS /feeds/changes.atom (Changes Feed; vercel.json rewrites it here).
+ * Auth: none; never counted.
+ * Generated from the route table (src/api/routes.ts) by scripts/generated-files.ts: do not edit.
+ */
+import { vercelHandler } from '../dist/vercel/vercel.mjs';
+
+export default vercelHandler('feedChanges');

@@ -1,8 +1,0 @@
-/**
- * Route: GET|HEAD|OPTIONS /feeds/servers/{namespace}/{id}.atom (Server Feed; vercel.json rewrites it here).
- * Auth: none; never counted.
- * Generated from the route table (src/api/routes.ts) by scripts/generated-files.ts: do not edit.
- */
-import { vercelHandler } from '../../../dist/vercel/vercel.mjs';
-
-export default vercelHandler('feedServer');

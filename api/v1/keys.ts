@@ -1,8 +1,0 @@
-/**
- * Route: POST|OPTIONS /v1/keys (Get Access; vercel.json rewrites it here).
- * Auth: none; never counted.
- * Generated from the route table (src/api/routes.ts) by scripts/generated-files.ts: do not edit.
- */
-import { vercelHandler } from '../../dist/vercel/vercel.mjs';
-
-export default vercelHandler('keys');

@@ -1,0 +1,56 @@
+/**
+ * A policy's flag names held against the flags a snapshot knows, so that a misspelt name is an error and not
+ * a rule that matches nothing (a security gate that fails open). Used by `POST /v1/check`, the CLI's
+ * `--deny-flags` (and so the Action's input) and `REGISTRY_DENY_FLAGS` at start. Each refusal names the
+ * closest known flags, by edit distance.
+ */
+import { FLAGS } from './vocabulary.js';
+
+/** The flags every snapshot is taken to know: those the scoring pipeline raises (the vocabulary). */
+export const VOCABULARY_FLAGS: ReadonlySet<string> = new Set(FLAGS.map((flag) => flag.name));
+
+/** Levenshtein distance between two short names (flag names are at most 64 characters). */
+export function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current.push(Math.min(previous[j]! + 1, current[j - 1]! + 1, substitution));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/**
+ * The known flags closest to `name`, nearest first (ties by name), at most `count`: a known flag that starts
+ * with or contains the name (`SENSITIVE_CRED` → `SENSITIVE_CRED_REQUEST`) counts as nearest.
+ */
+export function closestFlags(name: string, known: Iterable<string>, count = 3): string[] {
+  const upper = name.toUpperCase();
+  return [...known]
+    .map((flag) => ({ flag, distance: flag.includes(upper) ? 0 : editDistance(upper, flag) }))
+    .sort((a, b) => a.distance - b.distance || (a.flag < b.flag ? -1 : a.flag > b.flag ? 1 : 0))
+    .slice(0, count)
+    .map(({ flag }) => flag);
+}
+
+/**
+ * Undefined when every name of `flags` is known (any case); otherwise one line that names each unknown flag,
+ * the closest known ones, and every known flag. `what` names the setting (`--deny-flags`).
+ */
+export function unknownFlagsProblem(
+  what: string,
+  flags: readonly string[],
+  known: ReadonlySet<string>,
+): string | undefined {
+  const unknown = [...new Set(flags.map((flag) => flag.toUpperCase()))].filter((flag) => !known.has(flag));
+  if (unknown.length === 0) return undefined;
+  const each = unknown.map((flag) => `"${flag}" (did you mean ${closestFlags(flag, known).join(', ')}?)`);
+  const noun = unknown.length === 1 ? 'a flag' : 'flags';
+  return (
+    `${what} names ${noun} no scored server has ever carried: ${each.join('; ')}. ` +
+    `Known flags: ${[...known].sort().join(', ')}`
+  );
+}
