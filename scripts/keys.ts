@@ -14,6 +14,7 @@ import { runMain } from './lib/main.js';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/service/config.js';
 import { generateKey, hashKey, hashPrefix } from '../src/keys/keys.js';
+import { escapeLabel, LABEL_FORBIDDEN } from '../src/keys/label.js';
 import { isPlanName, PLAN_NAMES, planTable } from '../src/keys/plans.js';
 import { createStore } from '../src/service/store.js';
 import type { Store } from '../src/stores/types.js';
@@ -46,7 +47,9 @@ async function create(store: Store, args: string[], freeDailyLimit: number): Pro
   }
   const label = values.label.trim();
   if (label.length > MAX_LABEL) throw new UsageError(`--label must be at most ${MAX_LABEL} characters`);
-  if (/\p{Cc}/u.test(label)) throw new UsageError('--label must not contain control characters');
+  if (LABEL_FORBIDDEN.test(label)) {
+    throw new UsageError('--label must not contain control characters or bidirectional formatting characters');
+  }
 
   const key = generateKey();
   const hash = hashKey(key);
@@ -62,7 +65,13 @@ async function list(store: Store, args: string[], apiKeyCount: number): Promise<
   if (keys.length === 0) {
     console.log('No issued keys. Create one with: npm run keys -- create');
   } else {
-    const rows = keys.map((record) => [hashPrefix(record.hash), record.plan, record.created_at, record.label]);
+    // A label stored by an older version (or written into the store by hand) may hold anything: escaped.
+    const rows = keys.map((record) => [
+      hashPrefix(record.hash),
+      record.plan,
+      record.created_at,
+      escapeLabel(record.label),
+    ]);
     const header = ['HASH', 'PLAN', 'CREATED_AT', 'LABEL'];
     const widths = header.map((title, column) =>
       Math.max(title.length, ...rows.map((row) => row[column]?.length ?? 0)),

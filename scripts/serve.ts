@@ -22,6 +22,7 @@ import {
   createNodeHandler,
   lacksRequiredHost,
   NODE_SERVER_OPTIONS,
+  originForm,
   refuseMissingHost,
 } from '../src/http/node-adapter.js';
 import { createStaticHandler } from '../src/http/static-files.js';
@@ -119,7 +120,9 @@ async function main(): Promise<void> {
       refuseMissingHost(response, refuse);
       return;
     }
-    const url = request.url ?? '/';
+    // A target in absolute form (`GET http://host/v1/stats`) means what its origin form means.
+    const url = originForm(request.url ?? '/');
+    request.url = url;
     // Any letter case: `/V1/stats` gets the API's JSON 404, never the site's page.
     const isApi = isGatewayTarget(url);
     void (isApi ? api(request, response) : files(request, response));
@@ -188,11 +191,7 @@ async function main(): Promise<void> {
             `(the event loop was held at most ${(eventLoop.max / 1e6).toFixed(1)} ms at a time; ready: ${readyAt})`,
         );
       },
-      (error: unknown) => {
-        console.error(error instanceof Error ? error.message : String(error));
-        logs.flush();
-        process.exit(1);
-      },
+      (error: unknown) => shutDown(1, error instanceof Error ? error.message : String(error)),
     );
   };
   server.once('request', (_request: http.IncomingMessage, response: http.ServerResponse) =>
@@ -201,17 +200,27 @@ async function main(): Promise<void> {
   setTimeout(loadTheRest, 100).unref();
 
   let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) process.exit(1); // A second signal: stop now.
+  /**
+   * Stop accepting connections, let the requests under way be answered (for SIGTERM, or a part of the
+   * snapshot that failed its check: a request that needs that part is answered 500), then exit with `code`,
+   * `lastLine` (the failed part's one line) written last. Whatever is still open after the grace is cut.
+   */
+  const shutDown = (code: number, lastLine?: string) => {
+    if (stopping) return;
     stopping = true;
-    console.log(`${signal}: stopping (open requests get ${SHUTDOWN_GRACE_MS / 1000} s)`);
     const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
     force.unref();
     server.close(() => {
       logs.flush();
-      void store.close().finally(() => process.exit(0));
+      if (lastLine !== undefined) console.error(lastLine);
+      void store.close().finally(() => process.exit(code));
     });
     server.closeIdleConnections();
+  };
+  const stop = (signal: string) => {
+    if (stopping) process.exit(1); // A second signal: stop now.
+    console.log(`${signal}: stopping (open requests get ${SHUTDOWN_GRACE_MS / 1000} s)`);
+    shutDown(0);
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));

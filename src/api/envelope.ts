@@ -17,6 +17,7 @@ import {
   TrustMetaSchema,
 } from '../registry/schema.js';
 import { TRUST_META_KEY } from '../registry/vocabulary.js';
+import { LABEL_PATTERN } from '../keys/label.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // Envelopes. The records come from `src/model/record-schema.ts`; what wraps them is the gateway's (specification 2.1 and 7,
@@ -29,8 +30,9 @@ export const IssueKeyRequestSchema = z.strictObject({
     .string({ error: 'label must be a string' })
     .trim()
     .max(100, { error: 'label must be at most 100 characters' })
-    // eslint-disable-next-line no-control-regex -- control characters are what is refused
-    .regex(/^[^\x00-\x1f\x7f]*$/, { error: 'label must not contain control characters' })
+    .regex(LABEL_PATTERN, {
+      error: 'label must not contain control characters or bidirectional formatting characters',
+    })
     .optional(),
 });
 export type IssueKeyRequest = z.infer<typeof IssueKeyRequestSchema>;
@@ -71,7 +73,9 @@ export const HealthDataSchema = HealthSchema.extend({
   }),
   store: z.strictObject({
     kind: z.enum(['memory', 'redis', 'upstash']),
-    status: z.enum(['ok', 'unavailable']),
+    status: z.enum(['ok', 'unavailable', 'data_lost']),
+    /** Only with `data_lost`: what happened and what the store needs. */
+    reason: z.string().optional(),
   }),
   freshness: z.strictObject({
     scored_at: isoUtc().nullable(),
@@ -185,7 +189,7 @@ export const COMPONENTS = {
   Install: [InstallSchema, 'What the registry says about installing the server: null or empty when unknown.'],
   Signals: [SignalsSchema, 'The evidence behind the scores as the scoring pipeline recorded it (null: not measured).'],
   Stats: [StatsSchema, 'Ecosystem statistics (specification 2.3): `score_distribution` maps each trust_label to a count, `flag_summary` each flag to a count; `target_summary` (a documented extra) each platform target to a count, so the values of the `target` filter can be learnt.'],
-  HealthData: [HealthDataSchema, 'Health (specification 2.4): `status` is "ok", or "degraded" when the counter store does not answer or the data is stale. `freshness` says how old the data is: the newest `scored_at`, when the snapshot was published, its age in days, and `stale` past `stale_after_days` (`STALE_AFTER_DAYS`, default 3).'],
+  HealthData: [HealthDataSchema, 'Health (specification 2.4): `status` is "ok", or "degraded" when the counter store does not answer (`store.status` "unavailable"), answers without the data it had (`store.status` "data_lost", with a `reason`), or the data is stale. `freshness` says how old the data is: the newest `scored_at`, when the snapshot was published, its age in days, and `stale` past `stale_after_days` (`STALE_AFTER_DAYS`, default 3).'],
   ResponseMeta: [ResponseMetaSchema, 'Request metadata: `cached` is true exactly when the body came from the one-hour response cache. May carry more members.'],
   ListMeta: [ListMetaSchema, 'Metadata of a list page: `total` matching records, the page `limit` and `offset`.'],
   SearchMeta: [SearchMetaSchema, 'Metadata of a search: `total` matches, `limit`, and the `offset` asked for (default 0).'],

@@ -23,7 +23,7 @@ export interface HandlerContext {
   /** Issue a free-plan key to the client (Get Access); limits and the on/off setting are the gateway's. */
   issueKey(label: string): Promise<{ key: string; plan: string; dailyLimit: number; label: string; createdAt: string }>;
   /** The counter store as health reports it: its kind, and whether it answers within its bound. */
-  store: { kind: 'memory' | 'redis' | 'upstash'; answers(): Promise<boolean> };
+  store: { kind: 'memory' | 'redis' | 'upstash'; state(): Promise<'ok' | 'unavailable' | 'data_lost'> };
   /** Which servers the registry feed (`/v0.1`) holds: the deployment's policy (default: all of them). */
   registryPolicy?: RegistryPolicy;
   /** Days after its newest score at which health calls the data stale (`STALE_AFTER_DAYS`; default 3). */

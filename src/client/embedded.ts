@@ -23,7 +23,7 @@ export const EMBEDDED_SOURCE_NAME = 'the offline snapshot';
 /** What a handler may not do offline: issue keys or probe a counter store (no route asked here does). */
 const OFFLINE_SERVICES: Pick<HandlerContext, 'issueKey' | 'store'> = {
   issueKey: () => Promise.reject(new Error('keys are issued by a deployment of the API, not offline')),
-  store: { kind: 'memory', answers: () => Promise.resolve(true) },
+  store: { kind: 'memory', state: () => Promise.resolve('ok') },
 };
 
 /** The query string a handler reads: the live client's, without its `?`. */

@@ -15,10 +15,15 @@ export class BodyTooLarge extends Error {
   override readonly name = 'BodyTooLarge';
 }
 
+/** Thrown by a body reader when the client ended or reset its connection before the body arrived whole. */
+export class BodyCutShort extends Error {
+  override readonly name = 'BodyCutShort';
+}
+
 /** What the gateway needs to read a body: the platform's reader (Node stream or Web Request). */
 export interface BodySource {
   headers: { get(name: string): string | null | undefined };
-  /** The body as text, or a rejection with BodyTooLarge past `maxBytes`. */
+  /** The body as text, or a rejection with BodyTooLarge past `maxBytes`, BodyCutShort when it never ends. */
   readBody?(maxBytes: number): Promise<string>;
 }
 
@@ -45,6 +50,9 @@ export async function readJsonBody(
     text = request.readBody === undefined ? '' : await request.readBody(MAX_BODY_BYTES);
   } catch (error) {
     if (error instanceof BodyTooLarge) return invalid(`Invalid body: it is larger than ${MAX_BODY_BYTES / 1024} KB`);
+    if (error instanceof BodyCutShort) {
+      return invalid('Invalid body: the connection ended before the whole body arrived');
+    }
     throw error;
   }
   if (text.trim() === '') return invalid('Invalid body: it is empty; send a JSON object');

@@ -46,3 +46,30 @@ export function createCors(options: Partial<CorsOptions> = {}): Cors {
     },
   };
 }
+
+/**
+ * A keyless POST that issues something (Get Access, `POST /v1/keys`) is not for every origin: a page on any
+ * site could otherwise have its visitors' browsers mint keys from their addresses and read them. Its
+ * preflight and its answer allow only the site's own origin (`SITE_ORIGIN`); without one, no other origin
+ * at all (the site served with the API is the same origin and needs no CORS). `headers` is changed in place.
+ */
+export function allowSiteOriginOnly(
+  headers: Record<string, string>,
+  origin: string | null | undefined,
+  siteOrigin: string | undefined,
+): void {
+  headers.vary = 'Origin';
+  if (siteOrigin !== undefined && origin === siteOrigin) {
+    headers['access-control-allow-origin'] = siteOrigin;
+    return;
+  }
+  for (const name of [
+    'access-control-allow-origin',
+    'access-control-allow-methods',
+    'access-control-allow-headers',
+    'access-control-max-age',
+    'access-control-expose-headers',
+  ]) {
+    delete headers[name];
+  }
+}

@@ -27,6 +27,7 @@ import type { QueryEngine } from '../query/types.js';
 import { DEFAULT_STORE_TIMEOUT_MS } from '../stores/deadline.js';
 import type { Store } from '../stores/types.js';
 import { createAuthenticator } from './auth.js';
+import { allowSiteOriginOnly } from './cors.js';
 import { type CacheOptions, type CachedAnswer, isRecordIds, ResponseCache } from './cache.js';
 import { etagFor, matchesIfNoneMatch } from './etag.js';
 import { createLimiter } from './limiter.js';
@@ -65,6 +66,8 @@ export interface GatewayConfig {
   registryPolicy?: RegistryPolicy;
   /** Days after its newest score at which health reports the data stale (`STALE_AFTER_DAYS`; default 3). */
   staleAfterDays?: number;
+  /** The one origin besides the API's own whose pages may call Get Access (`SITE_ORIGIN`); default none. */
+  siteOrigin?: string;
 }
 
 export interface GatewayDeps {
@@ -180,7 +183,12 @@ export function createGateway(deps: GatewayDeps): Gateway {
     if (match === undefined) throw new ApiError('route_not_found', `No such route. Routes: ${router.listing}`);
     const { route, pathParams } = match;
     const allowed = allowedMethods(route);
-    if (request.method === 'OPTIONS') return out.preflight(state.decision, nowMs, allowed);
+    const siteOnly = route.method === 'POST' && !route.keyed;
+    if (request.method === 'OPTIONS') {
+      const preflight = out.preflight(state.decision, nowMs, allowed);
+      if (siteOnly) allowSiteOriginOnly(preflight.headers, request.headers.get('origin'), config.siteOrigin);
+      return preflight;
+    }
     const method = head && route.method !== 'POST' ? 'GET' : request.method;
     if (method !== (route.method ?? 'GET')) {
       throw new ApiError(
@@ -247,7 +255,9 @@ export function createGateway(deps: GatewayDeps): Gateway {
     }
     if (answer.kind === 'live') {
       const body = `{"data":${answer.data},"meta":{"cached":false${snapshotMetaOf(engine)}}}`;
-      return out.withBody(answer.status ?? 200, out.headers(state.decision, nowMs, NO_STORE, true), body, head);
+      const headers = out.headers(state.decision, nowMs, NO_STORE, true);
+      if (siteOnly) allowSiteOriginOnly(headers, request.headers.get('origin'), config.siteOrigin);
+      return out.withBody(answer.status ?? 200, headers, body, head);
     }
     const { answer: kept, data, cached } = cachedAnswer(answer, engine, nowMs);
     context.cached = cached;

@@ -35,7 +35,14 @@ export type IssueKey = (
   nowMs: number,
 ) => Promise<IssuedKey>;
 
+/** How many addresses at their day's limit one instance remembers (a full set starts again). */
+const MAX_EXHAUSTED = 10_000;
+
 export function createKeyIssuer(config: SelfServiceConfig, store: Store, calls: StoreCalls): IssueKey {
+  // The counters (address and day) this instance has seen reach the limit: a client that keeps asking past
+  // it is refused here, not with a store command each time (on Upstash each is billed). The store still
+  // decides every key that is issued, so several instances together never issue more than the limit.
+  const exhausted = new Set<string>();
   return async (label, request, nowMs) => {
     if (!config.enabled) {
       throw new ApiError(
@@ -46,11 +53,18 @@ export function createKeyIssuer(config: SelfServiceConfig, store: Store, calls: 
     const address = clientAddress(request, config.trustProxyHops);
     const day = new Date(nowMs).toISOString().slice(0, 10);
     const counter = `issue:${createHash('sha256').update(address).digest('hex').slice(0, 24)}:${day}`;
-    let granted: boolean;
-    try {
-      granted = (await calls.reserve(counter, 1, config.perDay, counterExpiry(nowMs))).granted;
-    } catch (error) {
-      throw calls.unavailable(error);
+    let granted = false;
+    if (!exhausted.has(counter)) {
+      let count: number;
+      try {
+        ({ granted, count } = await calls.reserve(counter, 1, config.perDay, counterExpiry(nowMs)));
+      } catch (error) {
+        throw calls.unavailable(error);
+      }
+      if (count >= config.perDay) {
+        if (exhausted.size >= MAX_EXHAUSTED) exhausted.clear();
+        exhausted.add(counter);
+      }
     }
     if (!granted) {
       const reset = nextUtcMidnight(nowMs);

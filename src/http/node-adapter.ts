@@ -10,7 +10,7 @@
  */
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { BodyTooLarge } from '../gateway/body.js';
+import { BodyCutShort, BodyTooLarge } from '../gateway/body.js';
 import type { GatewayRequest, GatewayResponse } from '../gateway/gateway.js';
 import { errorBody, ApiError, type ErrorCode } from '../api/errors.js';
 import { FORBIDDEN_BYTE_RULE, MAX_TARGET_BYTES } from '../api/request-target.js';
@@ -42,33 +42,102 @@ export function toGatewayRequest(
   };
 }
 
+/**
+ * The origin form (`/v1/stats?x`) of a request target in absolute form (`http://host/v1/stats?x`), which
+ * RFC 9112 (section 3.2.2) asks every server to accept; any other target as it is. The host named in it is
+ * not used (the service answers the same whatever the host).
+ */
+export function originForm(target: string): string {
+  const scheme = /^https?:\/\//i.exec(target);
+  if (scheme === null) return target;
+  const rest = target.slice(scheme[0].length);
+  const pathStart = rest.search(/[/?]/);
+  if (pathStart === -1) return '/';
+  return rest[pathStart] === '?' ? `/${rest.slice(pathStart)}` : rest.slice(pathStart);
+}
+
 /** Requests whose body was refused part-way: the rest is never read, so their connection cannot be reused. */
 const cutShort = new WeakSet<IncomingMessage>();
 
-/** The body of `request` as UTF-8 text, or a rejection with BodyTooLarge once it passes `maxBytes`. */
+/**
+ * Requests whose client half-closed the connection (FIN) mid-body: Node's parser reports that as a client
+ * error on the socket (`createClientErrorHandler`), which tells the body's reader here, or marks the request
+ * so a reader that starts later fails at once. The socket can still carry the answer.
+ */
+const endedEarly = new WeakSet<IncomingMessage>();
+const bodyReaders = new WeakMap<IncomingMessage, () => void>();
+
+function bodyEndedEarly(request: IncomingMessage): void {
+  endedEarly.add(request);
+  bodyReaders.get(request)?.();
+}
+
+/** How often a body cut short is reported on stderr: a client that hangs up is not the operator's problem. */
+const CUT_SHORT_REPORT_EVERY_MS = 10_000;
+let cutShortReportedAt = Number.NEGATIVE_INFINITY;
+
+function reportCutShort(): void {
+  const at = performance.now();
+  if (at - cutShortReportedAt < CUT_SHORT_REPORT_EVERY_MS) return;
+  cutShortReportedAt = at;
+  console.error(
+    'http: a client ended its connection before its request body arrived whole; answered 400 where the ' +
+      `connection could still carry it (said at most once every ${CUT_SHORT_REPORT_EVERY_MS / 1000} s)`,
+  );
+}
+
+/**
+ * The body of `request` as UTF-8 text; a rejection with BodyTooLarge once it passes `maxBytes`, or with
+ * BodyCutShort when the client resets the connection or half-closes it before the body is whole.
+ */
 function readBody(request: IncomingMessage, maxBytes: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const stop = () => {
+      request.off('data', onData);
+      request.off('end', onEnd);
+      request.off('error', onCut);
+      request.off('aborted', onCut);
+      bodyReaders.delete(request);
+    };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size <= maxBytes) {
         chunks.push(chunk);
         return;
       }
-      request.off('data', onData);
+      stop();
       request.pause();
       cutShort.add(request);
       reject(new BodyTooLarge());
     };
+    const onEnd = () => {
+      stop();
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    };
+    const onCut = () => {
+      if (request.complete) return; // the whole body is here; 'end' follows
+      stop();
+      cutShort.add(request);
+      reportCutShort();
+      reject(new BodyCutShort());
+    };
     request.on('data', onData);
-    request.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.once('error', reject);
+    request.once('end', onEnd);
+    request.once('error', onCut);
+    request.once('aborted', onCut);
+    bodyReaders.set(request, onCut);
+    if (endedEarly.has(request) || request.socket.destroyed) onCut();
   });
 }
 
 /** Write a gateway response to a Node response. */
 export function sendGatewayResponse(response: ServerResponse, reply: GatewayResponse): void {
+  if (response.socket === null || response.socket.destroyed) {
+    reply.release?.(); // the client is gone: nothing can be written, and the lent buffer goes back
+    return;
+  }
   if (cutShort.has(response.req)) reply.headers.connection = 'close';
   response.writeHead(reply.status, reply.headers);
   if (reply.body === null) response.end();
@@ -206,6 +275,13 @@ export function createClientErrorHandler(refuse: Refuse): (error: Error, socket:
     // A response already under way on this socket (Node sets `_httpMessage` until it is finished, and its
     // own default handler looks at the same thing): adding a second one would corrupt it, so only cut.
     const inProgress = (socket as Duplex & { _httpMessage?: unknown })._httpMessage;
+    if (code === 'HPE_INVALID_EOF_STATE' && inProgress && socket.writable) {
+      // A half-close mid-body: the request under way answers it (400, see readBody), then the connection
+      // closes; a handler that never answers still loses the socket after a while.
+      bodyEndedEarly((inProgress as ServerResponse).req);
+      setTimeout(() => socket.destroy(), 10_000).unref();
+      return;
+    }
     if (code === 'ECONNRESET' || !socket.writable || inProgress) {
       socket.destroy();
       return;

@@ -1,7 +1,8 @@
 /**
  * The `public/` folder over Node's `http` for `npm start` (on Vercel the platform serves it): GET and HEAD
  * only, `index.html` for a folder, content types by extension, and no way out of the folder: the decoded
- * path is resolved against the root and refused unless it stays inside it; hidden files are not served.
+ * path is resolved against the root and refused unless it stays inside it; hidden files are not served;
+ * and a file is served only when its real path (every symbolic link followed) is inside the root's.
  */
 import { createReadStream, promises as fs } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -91,9 +92,17 @@ export function resolveStaticPath(root: string, pathname: string): string | unde
   return resolved;
 }
 
+/** `file`'s real path when it lies inside `realRoot` (the root's real path), else undefined. */
+async function realPathInside(realRoot: string, file: string): Promise<string | undefined> {
+  const real = await fs.realpath(file).catch(() => undefined);
+  if (real === undefined || !real.startsWith(realRoot + path.sep)) return undefined;
+  return real;
+}
+
 /** A Node listener serving the files under `root`. */
 export function createStaticHandler(root: string) {
   const base = path.resolve(root);
+  let realBase: Promise<string> | undefined;
   return async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       sendText(response, 405, 'Method not allowed\n', { allow: 'GET, HEAD' });
@@ -121,7 +130,10 @@ export function createStaticHandler(root: string) {
       file = path.join(file, 'index.html');
       stat = await fs.stat(file).catch(() => undefined);
     }
-    if (stat === undefined || !stat.isFile()) {
+    // A symbolic link inside the folder may point anywhere: what it points to must be inside too.
+    realBase ??= fs.realpath(base).catch(() => base);
+    const real = stat?.isFile() ? await realPathInside(await realBase, file) : undefined;
+    if (stat === undefined || real === undefined) {
       sendNotFound(response);
       return;
     }
@@ -135,7 +147,7 @@ export function createStaticHandler(root: string) {
       response.end();
       return;
     }
-    const stream = createReadStream(file);
+    const stream = createReadStream(real);
     stream.on('error', () => response.destroy());
     stream.pipe(response);
   };

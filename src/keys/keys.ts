@@ -15,6 +15,9 @@ export const MAX_PRESENTED_KEY_LENGTH = 256;
 /** The length of the hash prefix shown by `keys list` and written in logs: enough to tell keys apart. */
 export const HASH_PREFIX_LENGTH = 8;
 
+/** What `generateKey` makes, and so every key a store can hold: anything else is refused without asking it. */
+export const ISSUED_KEY_PATTERN = /^mts_[A-Za-z0-9_-]{43}$/;
+
 /** A new key: the prefix and 32 random bytes in base64url (256 bits of entropy). */
 export function generateKey(): string {
   return KEY_PREFIX + randomBytes(32).toString('base64url');

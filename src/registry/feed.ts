@@ -57,6 +57,16 @@ export interface RegistryFeed {
 export const isCursor = (cursor: string): boolean => decodeCursor(cursor) !== undefined;
 
 /**
+ * `server` without a `websiteUrl` that is not http or https: a client shows it as a link, and a publisher
+ * could otherwise hand it `javascript:...` or `data:...` (the registry's schema allows any URI).
+ */
+function linkSafe<T extends { websiteUrl?: string | undefined }>(server: T): T {
+  if (server.websiteUrl === undefined || /^https?:\/\//i.test(server.websiteUrl)) return server;
+  const { websiteUrl: _dropped, ...rest } = server;
+  return rest as T;
+}
+
+/**
  * The feed of `artifact`; `recordOf` gives the trust record of a name (the snapshot's `/v1` record).
  * Entries without a record are skipped: the build only keeps entries of scored servers.
  */
@@ -95,7 +105,10 @@ export function createRegistryFeed(
       snapshot_id: snapshotId,
       record_url: `/v1/servers/${encodeURIComponent(namespace)}/${encodeURIComponent(id)}`,
     };
-    item.json = JSON.stringify({ server: item.entry.server, _meta: { ...item.entry._meta, [TRUST_META_KEY]: trust } });
+    item.json = JSON.stringify({
+      server: linkSafe(item.entry.server),
+      _meta: { ...item.entry._meta, [TRUST_META_KEY]: trust },
+    });
     return item.json;
   }
 

@@ -50,6 +50,14 @@ const EnvSchema = z.object({
     z.enum(STORE_KINDS, { error: `STORE must be one of: ${STORE_KINDS.join(', ')}` }).optional(),
   ),
   REDIS_URL: optionalText,
+  REDIS_PREFIX: optionalText.pipe(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9:_.-]{1,64}$/, {
+        error: 'REDIS_PREFIX must be 1 to 64 letters, digits and : _ . - (default mts:)',
+      })
+      .optional(),
+  ),
   UPSTASH_REDIS_REST_URL: optionalText,
   UPSTASH_REDIS_REST_TOKEN: optionalText,
   KEYS_FILE: optionalText,
@@ -57,6 +65,25 @@ const EnvSchema = z.object({
     z.enum(['on', 'off'], { error: 'SELF_SERVICE_KEYS must be on or off' }).optional(),
   ),
   SELF_SERVICE_KEYS_PER_DAY: integerText('SELF_SERVICE_KEYS_PER_DAY', 1, 1000),
+  SITE_ORIGIN: optionalText.pipe(
+    z
+      .string()
+      .refine(
+        (text) => {
+          try {
+            const url = new URL(text);
+            return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === text;
+          } catch {
+            return false;
+          }
+        },
+        {
+          error:
+            'SITE_ORIGIN must be an origin: scheme and host, with a port if any, and nothing after (https://example.com)',
+        },
+      )
+      .optional(),
+  ),
   TRUST_PROXY: optionalText.pipe(z.enum(['true', 'false'], { error: 'TRUST_PROXY must be true or false' }).optional()),
   TRUST_PROXY_HOPS: integerText('TRUST_PROXY_HOPS', 0, MAX_TRUST_PROXY_HOPS),
   REGISTRY_MIN_SCORE: integerText('REGISTRY_MIN_SCORE', 0, 100),
@@ -78,12 +105,16 @@ export interface Config {
   freeDailyLimit: number;
   store: StoreKind;
   redisUrl: string | undefined;
+  /** Prefix of every key the Redis-backed stores write (`REDIS_PREFIX`); undefined means `mts:`. */
+  redisPrefix: string | undefined;
   upstashUrl: string | undefined;
   upstashToken: string | undefined;
   /** Absolute path of the memory store's key file. */
   keysFile: string;
   /** Get Access: whether anyone may be issued a key, how many per address and day, how many proxies append to X-Forwarded-For. */
   selfService: { enabled: boolean; perDay: number; trustProxyHops: number };
+  /** The origin of a site on another host whose pages may call Get Access (`SITE_ORIGIN`). */
+  siteOrigin: string | undefined;
   /** Which servers the registry feed (`/v0.1`) holds: `REGISTRY_MIN_SCORE`, `REGISTRY_DENY_FLAGS`, `REGISTRY_REQUIRE_VERIFIED`. */
   registryPolicy: RegistryPolicy;
   /** Days after its newest score at which health reports the data stale and itself `degraded`. */
@@ -157,6 +188,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     freeDailyLimit: vars.FREE_DAILY_LIMIT ?? DEFAULT_FREE_DAILY_LIMIT,
     store,
     redisUrl: vars.REDIS_URL,
+    redisPrefix: vars.REDIS_PREFIX,
     upstashUrl: vars.UPSTASH_REDIS_REST_URL,
     upstashToken: vars.UPSTASH_REDIS_REST_TOKEN,
     keysFile: path.resolve(vars.KEYS_FILE ?? DEFAULT_KEYS_FILE),
@@ -165,6 +197,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       perDay: vars.SELF_SERVICE_KEYS_PER_DAY ?? 3,
       trustProxyHops: trustProxyHops(vars.TRUST_PROXY_HOPS, vars.TRUST_PROXY),
     },
+    siteOrigin: vars.SITE_ORIGIN,
     registryPolicy: {
       minScore: vars.REGISTRY_MIN_SCORE ?? 0,
       denyFlags: vars.REGISTRY_DENY_FLAGS ?? [],

@@ -49,6 +49,9 @@ export async function createServiceContext(config: Config, options: ServiceOptio
     await store.close();
     throw error;
   }
+  // The store's marker is left now, so health can tell later whether the store lost its data meanwhile.
+  // Not awaited: a store that is down at start is health's to report, and the start never waits on it.
+  store.dataKept().catch(() => undefined);
   const gateway = createGateway({
     engine,
     store,
@@ -58,6 +61,7 @@ export async function createServiceContext(config: Config, options: ServiceOptio
       selfService: config.selfService,
       registryPolicy: config.registryPolicy,
       staleAfterDays: config.staleAfterDays,
+      ...(config.siteOrigin === undefined ? {} : { siteOrigin: config.siteOrigin }),
     },
     log: options.log ?? ((line) => console.log(formatRequestLogLine(line))),
   });

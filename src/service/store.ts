@@ -7,7 +7,8 @@ import type { Config } from './config.js';
 import { createMemoryStore } from '../stores/memory.js';
 import type { Store } from '../stores/types.js';
 
-export type StoreConfig = Pick<Config, 'store' | 'keysFile' | 'redisUrl' | 'upstashUrl' | 'upstashToken'>;
+export type StoreConfig = Pick<Config, 'store' | 'keysFile' | 'redisUrl' | 'upstashUrl' | 'upstashToken'> &
+  Partial<Pick<Config, 'redisPrefix'>>;
 
 export interface CreateStoreOptions {
   /** Clock for the memory store's counter expiry (tests); remote stores use the server's own clock. */
@@ -33,20 +34,23 @@ async function asConfigError(create: () => Promise<Store>): Promise<Store> {
  * their client libraries are imported only when chosen, which keeps them out of every memory-store start.
  */
 export async function createStore(config: StoreConfig, options: CreateStoreOptions = {}): Promise<Store> {
+  const prefix = config.redisPrefix;
   switch (config.store) {
     case 'memory':
       return createMemoryStore({ keysFile: config.keysFile, now: options.now });
     case 'redis': {
       const url = config.redisUrl;
       if (!url) throw new StoreNotAvailableError('STORE=redis needs REDIS_URL');
-      return asConfigError(async () => (await import('../stores/redis.js')).createRedisStore({ url }));
+      return asConfigError(async () => (await import('../stores/redis.js')).createRedisStore({ url, prefix }));
     }
     case 'upstash': {
       const { upstashUrl: url, upstashToken: token } = config;
       if (!url || !token) {
         throw new StoreNotAvailableError('STORE=upstash needs UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN');
       }
-      return asConfigError(async () => (await import('../stores/upstash.js')).createUpstashStore({ url, token }));
+      return asConfigError(async () =>
+        (await import('../stores/upstash.js')).createUpstashStore({ url, token, prefix }),
+      );
     }
   }
 }

@@ -8,6 +8,10 @@
  * - The key file holds key hashes only. It is written to a temporary file and renamed over the old one, so
  *   a reader never sees half a file, and it is re-read when it changes on disk, so a key created by the CLI
  *   works in a running server at once, and a revoked key stops working within a second.
+ * - Every change is a read, a change and a write of the whole file, so writers take turns: one at a time
+ *   within the process, and under a lock file (`<file>.lock`, `file-lock.ts`) across processes, with the
+ *   file read again once the lock is held. Otherwise a key issued at the same moment as another, or a revoke
+ *   during sign-ups, would be written over by a writer that read the file before it.
  */
 import { OperatorError, UsageError } from '../errors/operator-error.js';
 import { randomBytes } from 'node:crypto';
@@ -16,6 +20,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { HashPrefixSchema, KeyRecordSchema } from '../keys/keys.js';
 import type { KeyRecord } from '../keys/record.js';
+import { createSerialQueue, FileLockTimeout, withFileLock } from './file-lock.js';
 import { type Store, StoreUnavailableError } from './types.js';
 
 /** The key file (`KEYS_FILE`) cannot be read, parsed or written: one line naming the file and why. */
@@ -88,6 +93,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
   let version: FileVersion | undefined;
   let checkedAt = Number.NEGATIVE_INFINITY;
   let reloading: Promise<void> | undefined;
+  /** This process's writers of the key file, one at a time. */
+  const inTurn = createSerialQueue();
   /** Whether the file was ever read whole: before that, a broken file has no earlier keys to fall back on. */
   let everRead = false;
 
@@ -158,7 +165,27 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
    * Read, change and write the file back atomically (temp file + rename), then adopt the new content.
    * `change` returns undefined when there is nothing to write.
    */
-  async function rewrite(change: (records: KeyRecord[]) => KeyRecord[] | undefined): Promise<void> {
+  function rewrite(change: (records: KeyRecord[]) => KeyRecord[] | undefined): Promise<void> {
+    if (keysFile === undefined) return inTurn(() => rewriteLocked(change));
+    const file = keysFile;
+    return inTurn(async () => {
+      await fs.mkdir(path.dirname(file), { recursive: true }).catch(() => undefined);
+      try {
+        await withFileLock(`${file}.lock`, () => rewriteLocked(change));
+      } catch (error) {
+        // What the change itself refused (an ambiguous prefix) or the write's own one line passes as it is.
+        if (error instanceof OperatorError) throw error;
+        const reason =
+          error instanceof FileLockTimeout
+            ? `${error.message}; if no other process is writing it, delete ${file}.lock`
+            : ((error as NodeJS.ErrnoException).code ?? (error as Error).message);
+        throw new KeyFileError(`Cannot write the key file ${file} (KEYS_FILE): ${reason}`, { cause: error });
+      }
+    });
+  }
+
+  /** `rewrite`'s work, with the lock held: the file is read here, never before, so no change is lost. */
+  async function rewriteLocked(change: (records: KeyRecord[]) => KeyRecord[] | undefined): Promise<void> {
     const current = await readFile();
     const records = change(current.records);
     if (records === undefined) return;
@@ -260,6 +287,11 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
 
     async ping() {
       assertOpen('ping');
+    },
+
+    async dataKept() {
+      assertOpen('dataKept');
+      return true; // this process's own memory, and a file on disk: nothing else can lose them
     },
 
     async close() {

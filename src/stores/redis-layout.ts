@@ -6,6 +6,8 @@
  * Layout under the prefix (default `mts:`):
  * - `mts:counter:<gateway key>`: an integer, created by the increment script with an absolute expiry;
  * - `mts:keys`: one hash for all issued keys, field = SHA-256 hex of the key, value = the KeyRecord as JSON.
+ * - `mts:marker`: written when a process first reaches the store (the time, as text), and looked for by
+ *   health afterwards: gone means the store lost its data since (`Store.dataKept`).
  *   One hash (rather than one Redis key per record) makes list one command and revoke-by-prefix one atomic
  *   script, with no SCAN over a shared keyspace.
  */
@@ -85,6 +87,14 @@ end
 if count == 1 then redis.call('HDEL', KEYS[1], match) end
 return count`);
 
+/**
+ * The marker in one step: 1 when it is there; otherwise 0, and in `write` mode it is written (a process
+ * reaching the store for the first time cannot tell lost data from a new database, so it starts afresh).
+ */
+const MARKER_SCRIPT = luaScript(`if redis.call('EXISTS', KEYS[1]) == 1 then return 1 end
+if ARGV[1] == 'write' then redis.call('SET', KEYS[1], ARGV[2]) end
+return 0`);
+
 const ScriptCountSchema = z.number().int().nonnegative();
 /**
  * The replies of the increment and reserve scripts. Made once here: building a zod schema costs far more than
@@ -133,6 +143,9 @@ export function createRedisBackedStore(options: RedisBackedStoreOptions): Store 
   const { kind, commands, prefix, timeoutMs } = options;
   const keysHash = `${prefix}keys`;
   const counterKey = (key: string) => `${prefix}counter:${key}`;
+  const markerKey = `${prefix}marker`;
+  /** Whether this process has written or found the marker: from then on, its absence means data lost. */
+  let marked = false;
   const call = <T>(what: string, operation: (signal: AbortSignal) => Promise<T>) =>
     withinDeadline(`${kind} ${what}`, timeoutMs, operation);
 
@@ -212,6 +225,20 @@ export function createRedisBackedStore(options: RedisBackedStoreOptions): Store 
 
     async ping() {
       await call('ping', (signal) => commands.ping(signal));
+    },
+
+    async dataKept() {
+      const mode = marked ? 'check' : 'write';
+      const reply = await call('dataKept', (signal) =>
+        runScript(MARKER_SCRIPT, [markerKey], [mode, new Date().toISOString()], signal),
+      );
+      const found = ScriptCountSchema.safeParse(reply);
+      if (!found.success) throw new Error(`${kind} dataKept: unexpected reply ${JSON.stringify(reply)}`);
+      if (mode === 'write') {
+        marked = true;
+        return true;
+      }
+      return found.data === 1;
     },
 
     close: options.close,

@@ -48,5 +48,12 @@ export interface Store extends CounterStore, KeyStore {
   readonly kind: 'memory' | 'redis' | 'upstash';
   /** Resolves when the backend answers; rejects with StoreUnavailableError otherwise. Used by health. */
   ping(): Promise<void>;
+  /**
+   * Whether what the store held when this process first reached it is still there: false when the store
+   * answers but has lost its data (a Redis restarted without persistence, or one that evicts keys), which
+   * resets every daily counter and deletes every issued key. The first call leaves a marker and answers
+   * true; later calls look for it. Used by health.
+   */
+  dataKept(): Promise<boolean>;
   close(): Promise<void>;
 }

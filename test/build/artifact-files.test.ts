@@ -4,12 +4,12 @@
  * value written, members of every size and shape included.
  */
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeLines } from '../../src/build/artifact-files.js';
 import { jsonLinesOf, parseJsonLinesSync, toJsonLines } from '../../src/format/json-lines.js';
+import { makeTempDir } from '../support/temp.js';
 
 describe('writeLines', () => {
   it('writes the one-piece text of JSON lines, across many chunks, with its hash and size', async () => {
@@ -19,7 +19,7 @@ describe('writeLines', () => {
       servers[`com.acme/server-${i}`] = { name: `Server ${i} ✓`, points: [{ score: i % 101 }] };
     const value = { snapshots: [{ id: 'a' }], servers, empty: {}, list: [1, 2, 3], none: [] };
     const split = ['servers', 'empty', 'list', 'none'];
-    const file = path.join(await mkdtemp(path.join(tmpdir(), 'mts-lines-')), 'out.jsonl');
+    const file = path.join(await makeTempDir('mts-lines-'), 'out.jsonl');
 
     const written = writeLines(file, jsonLinesOf(value, split));
     const text = toJsonLines(value, split);

@@ -5,8 +5,7 @@
  * thread as before; nothing made from unchecked records is published, even when a bad record breaks the
  * build before the check ends. The word indexes made on another (word-indexes.ts): the same bytes.
  */
-import { readFile, mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { indexedPartOf, ServerRecordSchema } from '../../src/model/record-schema.js';
@@ -18,6 +17,7 @@ import { readDataset } from '../../src/build/read-input.js';
 import { compareNames } from '../../src/format/name-order.js';
 import { encodeWordIndexes, makeWordIndexes } from '../../src/build/word-indexes.js';
 import { makeRecord, SIGNALS } from '../support/records.js';
+import { makeTempDir } from '../support/temp.js';
 
 /** The value with every object's keys in a new order (reversed, then rotated by `turn`), values alike. */
 function shuffled(value: unknown, turn = 1): unknown {
@@ -34,7 +34,7 @@ async function committedRecords(): Promise<unknown[]> {
 }
 
 async function ndjsonOf(records: readonly unknown[]): Promise<string> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'mts-schema-check-'));
+  const dir = await makeTempDir('mts-schema-check-');
   await writeFile(path.join(dir, 'servers.ndjson'), records.map((record) => JSON.stringify(record)).join('\n') + '\n');
   return path.join(dir, '*.ndjson');
 }
@@ -101,7 +101,7 @@ describe('reading with the schema checked on a worker', () => {
 
   it('builds the same snapshot from records in any key order', async () => {
     const records = generateRecords(200, 3);
-    const out = await mkdtemp(path.join(tmpdir(), 'mts-schema-check-out-'));
+    const out = await makeTempDir('mts-schema-check-out-');
     const inOrder = await buildSnapshotWithDiff({
       input: await ndjsonOf(records),
       out: path.join(out, 'a'),
@@ -125,7 +125,7 @@ describe('reading with the schema checked on a worker', () => {
       { ...makeRecord({ name: 'com.acme/b' }), scores: null },
     ];
     for (const bad of cases) {
-      const out = path.join(await mkdtemp(path.join(tmpdir(), 'mts-schema-check-out-')), 'snapshot');
+      const out = path.join(await makeTempDir('mts-schema-check-out-'), 'snapshot');
       await expect(
         buildSnapshot({ input: await ndjsonOf([makeRecord({ name: 'com.acme/a' }), bad]), out, workers: 'always' }),
       ).rejects.toThrow(/line 2 \("com\.acme\/b"\) breaks the schema/);
@@ -134,7 +134,7 @@ describe('reading with the schema checked on a worker', () => {
   });
 
   it("reports a bad record rather than a republish guard's objection the parsed records would raise", async () => {
-    const work = await mkdtemp(path.join(tmpdir(), 'mts-schema-check-out-'));
+    const work = await makeTempDir('mts-schema-check-out-');
     const names = Array.from({ length: 10 }, (_, i) => `com.acme/s${i}`);
     await buildSnapshot({
       input: await ndjsonOf(names.map((name) => makeRecord({ name }))),

@@ -2,17 +2,17 @@
  * `npm start` finds the committed dataset's files without loading fast-glob: for a pattern of the form
  * `folder/prefix*suffix` it reads the folder itself. It must list exactly what fast-glob lists.
  */
-import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import fg from 'fast-glob';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { filesInOneFolder } from '../../src/build/read-input.js';
+import { makeTempDir } from '../support/temp.js';
 
 let cwd: string;
 
 beforeAll(async () => {
-  cwd = await mkdtemp(path.join(tmpdir(), 'mts-input-files-'));
+  cwd = await makeTempDir('mts-input-files-');
   await mkdir(path.join(cwd, 'data', 'nested.json'), { recursive: true });
   for (const name of [
     'servers.json',

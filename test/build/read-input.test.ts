@@ -3,15 +3,15 @@
  * too), CRLF and lone CR line breaks as readline took them, blank lines, a last line without a line feed,
  * and errors that name the right line.
  */
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readDataset } from '../../src/build/read-input.js';
 import { makeRecord } from '../support/records.js';
+import { makeTempDir } from '../support/temp.js';
 
 async function ndjson(text: string): Promise<string> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'mts-ndjson-'));
+  const dir = await makeTempDir('mts-ndjson-');
   await writeFile(path.join(dir, 'servers.ndjson'), text);
   return path.join(dir, '*.ndjson');
 }

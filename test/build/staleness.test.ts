@@ -3,16 +3,16 @@
  * dataset only when the files' fingerprint (size, times, inode) is not the one it recorded the last time
  * the hash matched, so an unchanged checkout starts without reading it; any write is still seen.
  */
-import { mkdtemp, readFile, stat, utimes, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildSnapshot } from '../../src/build/build.js';
 import { INPUT_FINGERPRINT_FILE, snapshotIsStale } from '../../src/build/staleness.js';
 import { makeRecord } from '../support/records.js';
+import { makeTempDir } from '../support/temp.js';
 
 async function dataset() {
-  const root = await mkdtemp(path.join(tmpdir(), 'mts-stale-'));
+  const root = await makeTempDir('mts-stale-');
   const file = path.join(root, 'servers.json');
   await writeFile(file, JSON.stringify([makeRecord({ name: 'com.acme/one', trust_score: 70 })]));
   const glob = path.join(root, '*.json');

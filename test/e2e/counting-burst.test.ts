@@ -25,6 +25,7 @@ import {
   deleteKeysWithPrefix,
   redactUrl,
   redisSkipReason,
+  testRedisPrefix,
   testRedisUrl,
   withSkipReason,
 } from '../support/redis-server.js';
@@ -149,6 +150,7 @@ describe.skipIf(skipReason !== undefined)(
 
     describe('npm start on STORE=redis', () => {
       const key = `burst-${randomUUID()}`;
+      const prefix = testRedisPrefix('burst-server');
       let dir: string;
       let server: ServerProcess;
       beforeAll(async () => {
@@ -158,6 +160,7 @@ describe.skipIf(skipReason !== undefined)(
           KEYS_FILE: path.join(dir, 'keys.json'),
           STORE: 'redis',
           REDIS_URL: redisUrl,
+          REDIS_PREFIX: prefix,
           API_KEYS: key,
           FREE_DAILY_LIMIT: String(LIMIT),
         });
@@ -165,6 +168,7 @@ describe.skipIf(skipReason !== undefined)(
       afterAll(async () => {
         await server?.stop();
         await rm(dir, { recursive: true, force: true });
+        await deleteKeysWithPrefix(redisUrl, prefix);
       });
 
       it(`counts a burst of ${BURST} concurrent requests exactly in the shared Redis`, async () => {
@@ -173,7 +177,7 @@ describe.skipIf(skipReason !== undefined)(
         // The server's 1 s bound may answer 502 to some requests on a loaded machine; none of those may count.
         const counted = answers.filter((answer) => answer.status !== 502);
         expect(answers.filter((answer) => answer.status >= 500 && answer.status !== 502)).toEqual([]);
-        const counter = `mts:counter:${dailyCounterKey(hashKey(key), before)}`;
+        const counter = `${prefix}counter:${dailyCounterKey(hashKey(key), before)}`;
         try {
           const stored = Number(await observer.get(counter));
           // A 502 is "the store did not answer within 1 s": the increment may still have landed, so the

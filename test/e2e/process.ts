@@ -20,6 +20,8 @@ export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
     'UPSTASH_REDIS_REST_TOKEN',
     'KEYS_FILE',
     'STALE_AFTER_DAYS',
+    'REDIS_PREFIX',
+    'SITE_ORIGIN',
   ])
     delete clean[name];
   return { ...clean, ...env };
@@ -87,4 +89,17 @@ export function runKeys(
     encoding: 'utf8',
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Run the key CLI as a child process without blocking this one (to race it against a running server). */
+export function runKeysAsync(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn(TSX, [path.join(REPO, 'scripts/keys.ts'), ...args], { cwd: REPO, env: childEnv(env) });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  return new Promise((resolve) => child.once('close', (status) => resolve({ status, stdout, stderr })));
 }

@@ -214,7 +214,7 @@ describe('when the counter store does not answer', () => {
   });
 
   it('still answers health without a key, reporting the store as unavailable', async () => {
-    const { store } = failing({ ping: never });
+    const { store } = failing({ ping: never, dataKept: never });
     const h = await harness({ store });
     const response = await h.call('/v1/health', { key: null });
     expect(response.status).toBe(200);

@@ -1,5 +1,5 @@
 /** The `public/` folder as `npm start` serves it: index.html, content types, no way out of the folder. */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -37,6 +37,12 @@ beforeAll(async () => {
   await writeFile(path.join(root, 'docs', 'index.html'), '<h1>docs</h1>');
   await writeFile(path.join(root, '.secret'), 'hidden');
   await writeFile(path.join(dir, 'outside.txt'), 'outside');
+  await mkdir(path.join(dir, 'elsewhere'));
+  await writeFile(path.join(dir, 'elsewhere', 'index.html'), 'outside folder');
+  // Links inside the folder: to a file and a folder outside it, and to a file inside it.
+  await symlink(path.join(dir, 'outside.txt'), path.join(root, 'leak.txt'));
+  await symlink(path.join(dir, 'elsewhere'), path.join(root, 'linked'));
+  await symlink(path.join(root, 'app.js'), path.join(root, 'alias.js'));
   const handler = createStaticHandler(root);
   server = http.createServer((request, response) => void handler(request, response));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -91,6 +97,17 @@ describe('static files', () => {
       expect(response.status, attempt).toBe(404);
       expect(response.body).not.toContain('outside');
     }
+  });
+
+  it('serves no file whose real path is outside the folder, whatever link leads to it', async () => {
+    for (const attempt of ['/leak.txt', '/linked/', '/linked/index.html']) {
+      const response = await get(attempt);
+      expect(response.status, attempt).toBe(404);
+      expect(response.body).not.toContain('outside');
+    }
+    const inside = await get('/alias.js');
+    expect(inside.status).toBe(200);
+    expect(inside.body).toBe('console.log(1)');
   });
 
   it('resolves only paths inside the root', () => {

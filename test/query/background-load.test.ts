@@ -14,8 +14,8 @@ import type { QueryEngine } from '../../src/query/types.js';
 import { ARTIFACT_FILES } from '../../src/format/manifest.js';
 import { HISTORY_FILE } from '../../src/history/history.js';
 import { writeSnapshot } from '../../src/build/build.js';
-import { mkdtemp, cp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp } from 'node:fs/promises';
+import { makeTempDir } from '../support/temp.js';
 
 const RECORDS = generateRecords(6_000, 7);
 let dir: string;
@@ -23,7 +23,7 @@ let full: QueryEngine;
 
 /** A fresh copy of the snapshot, so a test may damage it. */
 async function copyOfSnapshot(): Promise<string> {
-  const copy = await mkdtemp(path.join(tmpdir(), 'mts-parts-'));
+  const copy = await makeTempDir('mts-parts-');
   await cp(dir, copy, { recursive: true });
   return copy;
 }
@@ -39,7 +39,7 @@ const LIST = { limit: 20, offset: 40, sort: 'popularity', order: 'desc', flags: 
 const firstName = () => RECORDS[1234]!.name;
 
 beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'mts-parts-src-'));
+  dir = await makeTempDir('mts-parts-src-');
   await writeSnapshot(RECORDS, dir);
   full = await loadSnapshot(dir);
 }, 60_000);

@@ -3,8 +3,7 @@
  * either way: kept in memory, when it is opened; read on demand, before any record of a bad block is
  * returned, and in the background check of every block.
  */
-import { readFile, writeFile, mkdtemp, copyFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile, copyFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateRecords } from '../../src/bench/synthetic.js';
@@ -13,6 +12,7 @@ import { openRecordFile, RecordFileError } from '../../src/query/record-file.js'
 import { BLOCK_BYTES, decodeRecordsIndex, type RecordsIndex } from '../../src/format/records-index.js';
 import { createSlicer } from '../../src/format/slicer.js';
 import { buildTestSnapshot } from '../support/records.js';
+import { makeTempDir } from '../support/temp.js';
 
 let file: string;
 let expected: { bytes: number; sha256: string; count: number };
@@ -41,7 +41,7 @@ const modes = [
 
 /** A copy of the records with one byte changed at `at`. */
 async function alteredCopy(at: number): Promise<string> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'mts-records-'));
+  const dir = await makeTempDir('mts-records-');
   const altered = path.join(dir, 'altered.ndjson');
   const changed = Buffer.from(await readFile(file));
   changed[at] = changed[at] === 0x61 ? 0x62 : 0x61;
@@ -109,7 +109,7 @@ describe.each(modes)('a records file %s', (mode, options) => {
   });
 
   it('refuses a truncated file and a wrong record count when opened', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'mts-records-'));
+    const dir = await makeTempDir('mts-records-');
     const truncated = path.join(dir, 'truncated.ndjson');
     await writeFile(truncated, (await readFile(file)).subarray(0, expected.bytes - 5));
     await expect(openRecordFile(truncated, expected, index, options)).rejects.toThrow(/bytes where the manifest says/);

@@ -4,8 +4,7 @@
  * `registry-schemas.ts`) with ajv, pages are walked to the end, and the policy settings are applied as a
  * deployment sets them (through `loadConfig`).
  */
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
@@ -19,6 +18,7 @@ import { ConfigError, loadConfig } from '../../src/service/config.js';
 import { buildSnapshot } from '../../src/build/build.js';
 import { harness, type Harness } from '../gateway/harness.js';
 import { REGISTRY_SCHEMA_ID, REGISTRY_SCHEMAS, type RegistrySchemaName } from './registry-schemas.js';
+import { makeTempDir } from '../support/temp.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -40,7 +40,7 @@ let registryNames: Set<string>;
 let snapshotDir: string;
 
 beforeAll(async () => {
-  snapshotDir = path.join(await mkdtemp(path.join(tmpdir(), 'mts-registry-')), 'snapshot');
+  snapshotDir = path.join(await makeTempDir('mts-registry-'), 'snapshot');
   await buildSnapshot({
     input: 'data/*.json',
     registry: 'data/registry/servers.json',
@@ -296,7 +296,7 @@ describe('the registry artifact', () => {
   it('is listed in the manifest, part of the snapshot id, and refused when altered', async () => {
     const manifest = JSON.parse(await readFile(path.join(snapshotDir, 'manifest.json'), 'utf8')) as Json;
     expect(manifest.files['registry.json']).toBeDefined();
-    const without = path.join(await mkdtemp(path.join(tmpdir(), 'mts-registry-')), 'snapshot');
+    const without = path.join(await makeTempDir('mts-registry-'), 'snapshot');
     const plain = await buildSnapshot({ input: 'data/*.json', out: without });
     expect(plain.files['registry.json']).toBeUndefined();
     expect(plain.snapshot_id).not.toBe(manifest.snapshot_id);

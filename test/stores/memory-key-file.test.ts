@@ -80,6 +80,41 @@ describe('the memory store key file', () => {
     expect((await store.findKey(hashKey(later)))?.label).toBe('later');
   });
 
+  it('keeps every key when 50 are added at once by two processes, and a revoke among them holds', async () => {
+    // Two stores on one file are two processes as far as the file is concerned: only the lock file orders
+    // their writes (each store orders its own).
+    const server = createMemoryStore({ keysFile: file });
+    const cli = createMemoryStore({ keysFile: file });
+    const revoked = generateKey();
+    await cli.addKey(record(revoked, 'to revoke'));
+    const keys = Array.from({ length: 50 }, () => generateKey());
+    const [revokedOk] = await Promise.all([
+      cli.revokeKey(hashKey(revoked).slice(0, 12)),
+      ...keys.map((key, index) => (index % 2 === 0 ? server : cli).addKey(record(key))),
+    ]);
+    expect(revokedOk).toBe(true);
+    const fresh = createMemoryStore({ keysFile: file });
+    const listed = new Set((await fresh.listKeys()).map((found) => found.hash));
+    expect(listed.size).toBe(50);
+    for (const key of keys) expect(listed.has(hashKey(key))).toBe(true);
+    expect(listed.has(hashKey(revoked))).toBe(false);
+    await expect(stat(`${file}.lock`)).rejects.toThrow(/ENOENT/);
+  });
+
+  it('takes over a lock left by a process that is gone, and says so in one line when a live one holds it', async () => {
+    const store = createMemoryStore({ keysFile: file });
+    await store.addKey(record(generateKey()));
+    await writeFile(`${file}.lock`, '999999999'); // no such process
+    await store.addKey(record(generateKey()));
+    expect(await store.listKeys()).toHaveLength(2);
+
+    await writeFile(`${file}.lock`, String(process.ppid)); // alive, and the lock is fresh
+    const refused = await store.addKey(record(generateKey())).catch((error: Error) => error);
+    expect(String(refused)).toMatch(/^KeyFileError: Cannot write the key file .*keys\.json\.lock has been held/);
+    expect(String(refused)).not.toContain('\n');
+    expect(await createMemoryStore({ keysFile: file }).listKeys()).toHaveLength(2);
+  });
+
   it('refuses a record that is not a valid key record', async () => {
     const store = createMemoryStore({ keysFile: file });
     await expect(store.addKey({ ...record(generateKey()), hash: 'not-a-hash' })).rejects.toThrow(/hash/);

@@ -9,7 +9,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServerProcess, type ServerProcess } from '../../scripts/lib/server-process.js';
 import { buildTestSnapshot, makeRecord } from '../support/records.js';
-import { redisSkipReason, testRedisUrl, withSkipReason } from '../support/redis-server.js';
+import {
+  deleteKeysWithPrefix,
+  redisSkipReason,
+  testRedisPrefix,
+  testRedisUrl,
+  withSkipReason,
+} from '../support/redis-server.js';
 import { startUpstashBridge, type UpstashBridge } from '../support/upstash-bridge.js';
 
 const redisUrl = testRedisUrl();
@@ -19,6 +25,7 @@ const SERVER_NAME = 'io.github.acme/postgres-mcp';
 describe.skipIf(skipReason !== undefined)(withSkipReason('a server process on STORE=upstash', skipReason), () => {
   const token = randomBytes(16).toString('hex');
   const key = `mts_test_${randomBytes(16).toString('hex')}`;
+  const prefix = testRedisPrefix('upstash-server');
   let snapshotDir: string;
   let bridge: UpstashBridge;
   let server: ServerProcess;
@@ -30,6 +37,7 @@ describe.skipIf(skipReason !== undefined)(withSkipReason('a server process on ST
       STORE: 'upstash',
       UPSTASH_REDIS_REST_URL: bridge.url,
       UPSTASH_REDIS_REST_TOKEN: token,
+      REDIS_PREFIX: prefix,
       API_KEYS: key,
       SNAPSHOT_DIR: snapshotDir,
       // Scored in February 2026: health is about the store here, not the data's age.
@@ -39,6 +47,7 @@ describe.skipIf(skipReason !== undefined)(withSkipReason('a server process on ST
   afterAll(async () => {
     await server?.stop();
     await bridge?.close();
+    await deleteKeysWithPrefix(redisUrl, prefix);
     if (snapshotDir) await rm(path.dirname(snapshotDir), { recursive: true, force: true });
   });
 

@@ -1,9 +1,11 @@
-/** Test helpers: valid records with sensible defaults, and snapshots built from them in temp folders. */
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+/**
+ * Test helpers: valid records with sensible defaults, and snapshots built from them in temp folders, each
+ * removed once the test file that asked for it has finished (`temp.ts`).
+ */
 import path from 'node:path';
 import { labelForScore, type ServerRecord, type Signals } from '../../src/model/schema.js';
 import { writeSnapshot } from '../../src/build/build.js';
+import { makeTempDir } from './temp.js';
 
 /** A valid record; `trust_label` follows `trust_score` unless given. */
 export function makeRecord(overrides: Partial<ServerRecord> & { name: string }): ServerRecord {
@@ -24,7 +26,7 @@ export function makeRecord(overrides: Partial<ServerRecord> & { name: string }):
 
 /** Build a snapshot of `records` (and registry entries `registry`) in a fresh temp folder and return the folder. */
 export async function buildTestSnapshot(records: readonly unknown[], registry?: readonly unknown[]): Promise<string> {
-  const dir = path.join(await mkdtemp(path.join(tmpdir(), 'mts-snapshot-')), 'snapshot');
+  const dir = path.join(await makeTempDir('mts-snapshot-'), 'snapshot');
   const now = new Date('2026-03-01T00:00:00.000Z');
   await writeSnapshot(records, dir, registry === undefined ? { now } : { now, registry });
   return dir;

@@ -5,6 +5,7 @@
  * Skip policy: outside CI, a test file whose Redis is not reachable is skipped with the reason printed;
  * with `CI` set, it fails with that reason instead, so CI can never pass without the real backends.
  */
+import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -169,4 +170,13 @@ export async function deleteKeysWithPrefix(url: string, prefix: string): Promise
   } finally {
     client.destroy();
   }
+}
+
+/**
+ * A Redis key prefix of a test's own, never the service's `mts:`: `mts-test-<run>-<name>-<random>:`, where
+ * `<run>` names this run of the suite (test/support/clean-state.ts). Delete it afterwards with
+ * `deleteKeysWithPrefix`.
+ */
+export function testRedisPrefix(name: string): string {
+  return `mts-test-${process.env.MTS_TEST_RUN ?? 'solo'}-${name}-${randomBytes(4).toString('hex')}:`;
 }

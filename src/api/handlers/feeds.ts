@@ -13,19 +13,38 @@ import { decodeSegment } from './servers.js';
 const ATOM = 'application/atom+xml; charset=utf-8';
 const FEED_CSP = "default-src 'none'; frame-ancestors 'none'; sandbox";
 
+/**
+ * Feeds kept per engine, at most this many: the feed of a server asked for lately is made once, and the
+ * memo cannot grow with the names clients ask (anyone may ask, with no key).
+ */
+const MAX_KEPT_FEEDS = 256;
+
 /** Feeds already made (or being made), per engine: a new snapshot is a new engine, so its feeds are made anew. */
 const made = new WeakMap<QueryEngine, Map<string, Promise<string | undefined>>>();
 
-/** The feed under `key`, made once however many ask at once; a failure is not kept, so the next asks again. */
+/**
+ * The feed under `key`, made once however many ask at once. A failure, and a name with no feed, is not
+ * kept, so the next asks again; past `MAX_KEPT_FEEDS`, the feed asked for least lately goes.
+ */
 function memo(engine: QueryEngine, key: string, make: () => Promise<string | undefined> | string | undefined) {
   let feeds = made.get(engine);
   if (feeds === undefined) made.set(engine, (feeds = new Map()));
   let feed = feeds.get(key);
-  if (feed === undefined) {
-    feed = Promise.resolve().then(make);
+  if (feed !== undefined) {
+    // Asked again: it moves to the newest end of the Map's order.
+    feeds.delete(key);
     feeds.set(key, feed);
-    feed.catch(() => feeds.delete(key));
+    return feed;
   }
+  const kept = feeds;
+  feed = Promise.resolve().then(make);
+  kept.set(key, feed);
+  if (kept.size > MAX_KEPT_FEEDS) kept.delete(kept.keys().next().value!);
+  const mine = feed;
+  const forget = () => {
+    if (kept.get(key) === mine) kept.delete(key);
+  };
+  feed.then((body) => body === undefined && forget(), forget);
   return feed;
 }
 

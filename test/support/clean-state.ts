@@ -1,0 +1,89 @@
+/**
+ * Vitest's global setup and teardown: a run of the suite leaves the temp folder and the shared Redis as it
+ * found them, and says so when it does not (issue 32, point 11).
+ *
+ * - Temp folder: every test process gets a private temp folder for this run (`TMPDIR`, which `os.tmpdir()`
+ *   reads, set before the workers start and inherited by every child they spawn). At the end it must be
+ *   empty: whatever is left was made by a test that did not remove it, and is named in the failure. The
+ *   folder itself is removed either way, so even a failing run leaves nothing in the system's temp folder.
+ * - Redis: the keys under the service's prefix (`mts:`) and the tests' prefixes (`mts-test`) are listed at
+ *   the start and again at the end. A new key under this run's own prefixes (`mts-test-<run>-`, made by
+ *   `testRedisPrefix`) fails the run; any other new one is named in a warning, since on a Redis shared
+ *   with another run of the suite it may be that run's.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createClient } from 'redis';
+import { probeRedis, testRedisUrl } from './redis-server.js';
+
+/**
+ * What tools (not tests) keep in the temp folder: tsx's compile cache (`tsx-<uid>`), made by every `tsx`
+ * child and reused within the run. It goes with the run's folder.
+ */
+const TOOL_CACHES = /^tsx-\d+$/;
+
+/** The Redis key patterns a run may touch: the service's default prefix and the tests' own. */
+const WATCHED_PATTERNS = ['mts:*', 'mts-test*'];
+
+async function redisKeys(url: string): Promise<Set<string> | undefined> {
+  if ((await probeRedis(url)) !== undefined) return undefined;
+  const client = createClient({ url });
+  client.on('error', () => {
+    // Reported through the awaited commands.
+  });
+  await client.connect();
+  try {
+    const keys = new Set<string>();
+    for (const pattern of WATCHED_PATTERNS) {
+      for await (const batch of client.scanIterator({ MATCH: pattern, COUNT: 1000 })) {
+        for (const key of batch) keys.add(key);
+      }
+    }
+    return keys;
+  } finally {
+    client.destroy();
+  }
+}
+
+function listSome(names: readonly string[]): string {
+  const shown = names.slice(0, 10).join(', ');
+  return names.length > 10 ? `${shown} and ${names.length - 10} more` : shown;
+}
+
+export default async function cleanState(): Promise<() => Promise<void>> {
+  const systemTemp = tmpdir();
+  const runTemp = mkdtempSync(path.join(systemTemp, 'mts-test-run-'));
+  process.env.TMPDIR = runTemp;
+  process.env.MTS_TEST_RUN = randomBytes(4).toString('hex');
+  const redisUrl = testRedisUrl();
+  const redisBefore = await redisKeys(redisUrl);
+
+  return async () => {
+    process.env.TMPDIR = systemTemp;
+    const problems: string[] = [];
+    const left = readdirSync(runTemp).filter((name) => !TOOL_CACHES.test(name));
+    if (left.length > 0) problems.push(`the tests left ${left.length} entries in the temp folder: ${listSome(left)}`);
+    rmSync(runTemp, { recursive: true, force: true });
+    if (redisBefore !== undefined) {
+      const after = (await redisKeys(redisUrl)) ?? new Set<string>();
+      const added = [...after].filter((key) => !redisBefore.has(key)).sort();
+      const ours = `mts-test-${process.env.MTS_TEST_RUN}-`;
+      const leftKeys = added.filter((key) => key.startsWith(ours));
+      const others = added.filter((key) => !key.startsWith(ours));
+      if (leftKeys.length > 0) problems.push(`the tests left ${leftKeys.length} keys in Redis: ${listSome(leftKeys)}`);
+      if (others.length > 0) {
+        console.warn(
+          `[clean-state] ${others.length} new keys in Redis under mts: or mts-test, from a test without its own ` +
+            `prefix or from another run on this Redis: ${listSome(others)}`,
+        );
+      }
+    }
+    if (problems.length > 0) {
+      // Vitest reports an error thrown here but still exits 0: the exit code is set too, so the run fails.
+      process.exitCode = 1;
+      throw new Error(`The suite did not clean up after itself: ${problems.join('; ')}`);
+    }
+  };
+}
