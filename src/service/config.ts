@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { OperatorError } from '../errors/operator-error.js';
 import { hashKey, MAX_PRESENTED_KEY_LENGTH } from '../keys/keys.js';
 import { DenyFlagsSchema, type RegistryPolicy } from '../registry/policy.js';
+import { NotifyEnvShape, type NotifyConfig, notifyConfigOf } from './notify-config.js';
 
 /** Where `npm start` and `npm run keys` keep issued keys (hashes only) when `STORE=memory`; gitignored. */
 export const DEFAULT_KEYS_FILE = '.local/keys.json';
@@ -61,6 +62,7 @@ const EnvSchema = z.object({
   REGISTRY_REQUIRE_VERIFIED: optionalText.pipe(
     z.enum(['true', 'false'], { error: 'REGISTRY_REQUIRE_VERIFIED must be true or false' }).optional(),
   ),
+  ...NotifyEnvShape,
 });
 
 /** The validated configuration. Plain keys from `API_KEYS` are already hashed: no plain key is kept. */
@@ -82,6 +84,8 @@ export interface Config {
   selfService: { enabled: boolean; perDay: number; trustProxy: boolean };
   /** Which servers the registry feed (`/v0.1`) holds: `REGISTRY_MIN_SCORE`, `REGISTRY_DENY_FLAGS`, `REGISTRY_REQUIRE_VERIFIED`. */
   registryPolicy: RegistryPolicy;
+  /** Webhooks (`WEBHOOK_SECRETS_KEY`, `WEBHOOKS_*`): off, with a 503 on their routes, without a secrets key. */
+  notify: NotifyConfig;
 }
 
 /** A configuration error: its message is one line, meant to be printed as is. */
@@ -150,5 +154,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       denyFlags: vars.REGISTRY_DENY_FLAGS ?? [],
       requireVerified: vars.REGISTRY_REQUIRE_VERIFIED === 'true',
     },
+    notify: notifyConfigOf(vars),
   };
 }
