@@ -25,6 +25,7 @@ import { changes, serverExplanation, serverHistory } from './handlers/history.js
 import { checkServers } from './handlers/check.js';
 import { lookupServers } from './handlers/lookup.js';
 import { REGISTRY_ROUTES } from './registry-routes.js';
+import { WEBHOOK_ROUTES } from './webhook-routes.js';
 import { getServer, listServers, searchServers } from './handlers/servers.js';
 import { health, stats } from './handlers/service.js';
 import { ROUTE_PATHS, type RouteId } from './paths.js';
@@ -294,6 +295,7 @@ export const ROUTES: readonly Route[] = [
       media: 'application/atom+xml',
     },
   },
+  ...WEBHOOK_ROUTES,
   ...REGISTRY_ROUTES,
 ];
 

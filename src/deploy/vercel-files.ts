@@ -29,9 +29,20 @@ const staticPrefix = (route: Route) =>
     ? route.path.slice(0, route.path.indexOf('/{'))
     : route.path.slice(0, route.path.lastIndexOf('/'));
 
+/** One route per path: the rows of a path that answers several methods share its rewrite and its file. */
+const onePerPath = (routes: readonly Route[]) =>
+  routes.filter((route, index) => routes.findIndex((other) => other.path === route.path) === index);
+
+/** The methods the rows of `route`'s path answer, as a function file's header names them. */
+function methodsOf(route: Route, routes: readonly Route[]): string {
+  const methods = new Set(routes.filter((other) => other.path === route.path).map((other) => other.method ?? 'GET'));
+  const order = ['GET', 'HEAD', 'POST', 'DELETE'] as const;
+  return [...order.filter((method) => methods.has(method === 'HEAD' ? 'GET' : method)), 'OPTIONS'].join('|');
+}
+
 export function rewritesFor(routes: readonly Route[]): Rewrite[] {
   return [
-    ...routes.map((route) => ({
+    ...onePerPath(routes).map((route) => ({
       source: vercelPath(route.path),
       destination: hasSuffixParameter(route)
         ? `/api${staticPrefix(route)}/${route.id}`
@@ -70,7 +81,11 @@ function handlerImport(file: string): string {
 }
 
 /** The source of the function file of `route` (or of the JSON 404 when `route` is undefined). */
-export function functionSource(file: string, route: Route | undefined): string {
+export function functionSource(
+  file: string,
+  route: Route | undefined,
+  routes: readonly Route[] = route ? [route] : [],
+): string {
   const what =
     route === undefined
       ? [
@@ -78,7 +93,10 @@ export function functionSource(file: string, route: Route | undefined): string {
           "the API's JSON 404 (`route_not_found`) instead of the platform's HTML page. Auth: none.",
         ]
       : [
-          `Route: ${route.method === 'POST' ? 'POST|OPTIONS' : 'GET|HEAD|OPTIONS'} ${route.path} (${route.doc.summary}; vercel.json rewrites it here).`,
+          `Route: ${methodsOf(route, routes)} ${route.path} (${routes
+            .filter((other) => other.path === route.path)
+            .map((other) => other.doc.summary)
+            .join(', ')}; vercel.json rewrites it here).`,
           route.keyed
             ? 'Auth: `X-API-Key`; every request with a valid key counts against its daily limit.'
             : 'Auth: none; never counted.',
@@ -99,9 +117,9 @@ export function functionSource(file: string, route: Route | undefined): string {
 /** Every function file: path → source. */
 export function functionFiles(routes: readonly Route[]): Map<string, string> {
   const files = new Map<string, string>();
-  for (const route of routes) {
+  for (const route of onePerPath(routes)) {
     const file = functionFileOf(route, routes);
-    files.set(file, functionSource(file, route));
+    files.set(file, functionSource(file, route, routes));
   }
   files.set(NOT_FOUND_FILE, functionSource(NOT_FOUND_FILE, undefined));
   return files;

@@ -92,3 +92,44 @@ export function subscriptionView(record: SubscriptionRecord) {
   };
 }
 export type SubscriptionView = ReturnType<typeof subscriptionView>;
+
+/** The view as the API documents it (OpenAPI components are made from these). */
+export const SubscriptionViewSchema = z.strictObject({
+  id: z.string().regex(SUBSCRIPTION_ID_PATTERN),
+  url: z.string(),
+  events: z.array(z.enum(EVENT_TYPES)),
+  servers: z.array(CheckItemSchema).nullable(),
+  min_change: z.number().int().nullable(),
+  status: z.enum(['active', 'disabled']),
+  disabled_reason: z.string().nullable(),
+  disabled_at: z.string().nullable(),
+  failing_since: z.string().nullable(),
+  created_at: z.string(),
+});
+
+export const SubscriptionCreatedSchema = SubscriptionViewSchema.extend({
+  secret: z.string().regex(/^whsec_[A-Za-z0-9+/]+=*$/),
+});
+
+export const DeliveryViewSchema = z.strictObject({
+  event_id: z.string(),
+  type: z.enum([...EVENT_TYPES, 'ping']),
+  status: z.enum(['pending', 'delivered', 'failed', 'cancelled']),
+  attempts: z.number().int().min(0),
+  last_status: z.number().int().nullable(),
+  last_error: z.string().nullable(),
+  created_at: z.string(),
+  next_attempt_at: z.string().nullable(),
+});
+
+export const SubscriptionDetailSchema = SubscriptionViewSchema.extend({
+  deliveries: z.array(DeliveryViewSchema).max(WEBHOOK_LIMITS.deliveriesShown),
+});
+
+export const PingResultSchema = z.strictObject({
+  event_id: z.string(),
+  delivered: z.boolean(),
+  status: z.number().int().nullable(),
+  error: z.string().nullable(),
+  body: z.string(),
+});

@@ -13,6 +13,7 @@ import { openSnapshot } from '../query/open.js';
 import { DEFAULT_SNAPSHOT_DIR } from '../snapshot/paths.js';
 import { createStore } from './store.js';
 import type { Store } from '../stores/types.js';
+import { createNotifications, type Notifications, type NotifyOptions } from '../notify/service.js';
 
 export interface ServiceContext {
   config: Config;
@@ -23,11 +24,15 @@ export interface ServiceContext {
   /** Milliseconds spent loading the snapshot (reported at start, and by the benchmark). */
   loadMs: number;
   gateway: Gateway;
+  /** Webhook subscriptions and their dispatcher; undefined when `WEBHOOK_SECRETS_KEY` is not set. */
+  notifications: Notifications | undefined;
 }
 
 export interface ServiceOptions {
   /** Where request log lines go; default: one `console.log` line each (what a function platform collects). */
   log?: RequestLogger;
+  /** Clock, DNS and timeouts of the notifications (tests). */
+  notify?: NotifyOptions;
 }
 
 /** Build the service for `config`: create the store, load the snapshot, make the gateway. */
@@ -43,9 +48,15 @@ export async function createServiceContext(config: Config, options: ServiceOptio
     await store.close();
     throw error;
   }
+  const notifications = createNotifications(
+    store,
+    { ...config.notify, baseUrl: config.notify.publicUrl ?? `http://${config.host}:${config.port}` },
+    options.notify,
+  );
   const gateway = createGateway({
     engine,
     store,
+    ...(notifications === undefined ? {} : { webhooks: notifications.subscriptions }),
     config: {
       freeDailyLimit: config.freeDailyLimit,
       apiKeyHashes: config.apiKeyHashes,
@@ -54,7 +65,7 @@ export async function createServiceContext(config: Config, options: ServiceOptio
     },
     log: options.log ?? ((line) => console.log(formatRequestLogLine(line))),
   });
-  return { config, store, engine, snapshotDir, gateway, loadMs: performance.now() - started };
+  return { config, store, engine, snapshotDir, gateway, notifications, loadMs: performance.now() - started };
 }
 
 let shared: Promise<ServiceContext> | undefined;
