@@ -8,15 +8,27 @@ import { setupAccess } from './js/access.js';
 import { loadList, restoreListFromUrl, setupBrowse } from './js/browse.js';
 import { openServer, serverFromHash } from './js/card.js';
 import { setupCheck } from './js/check.js';
-import { state } from './js/client.js';
+import { answers, state } from './js/client.js';
 import { $ } from './js/dom.js';
-import { setupKey, showNoKey } from './js/notices.js';
+import { setupKey, showNoKey, updateQuota } from './js/notices.js';
 import { loadDocument, localiseExamples } from './js/reference.js';
-import { setupSearch } from './js/search.js';
+import { runSearch, setupSearch } from './js/search.js';
 import { loadStats } from './js/stats.js';
+import { SEARCH_MIN } from './js/words.js';
+
+/** Everything the explorer shows with a key, loaded again when the key changes. */
+function reloadExplorer() {
+  void loadStats();
+  void loadList();
+  const query = /** @type {HTMLInputElement} */ ($('search-input')).value.trim();
+  if (query.length >= SEARCH_MIN) void runSearch(query);
+  if (state.openName) void openServer(state.openName);
+}
 
 async function main() {
-  setupKey();
+  // The modules import downwards only (client and notices know no page part); the page's wiring is here.
+  answers.addEventListener('answer', (event) => updateQuota(/** @type {CustomEvent<Response>} */ (event).detail));
+  setupKey(reloadExplorer);
   setupSearch();
   setupBrowse();
   setupAccess();

@@ -12,7 +12,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { judged, targetsFor } from './bench-targets.js';
-import { readNames } from '../src/snapshot/load.js';
+import { readNames } from '../src/query/load.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const KEY = 'stalls-bench-key';

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- [--records N] [--seed S] [--only snapshot,stalls,http,store,cold] [--seconds S] [--rounds R]
+ * `npm run bench -- [--records N] [--seed S] [--only snapshot,stalls,http,store,cold,minisearch] [--seconds S] [--rounds R]
  * [--vercel-output DIR]`:
  * every benchmark, each figure with a target judged PASS or FAIL (`bench-targets.ts`). `stalls` (issues 11
  * and 16): `npm start`'s first answers while the snapshot loads (scripts/bench-stalls.ts).
@@ -12,8 +12,9 @@
  * (scripts/bench-store.ts). `cold` also measures a Vercel function's import plus first answer
  * (scripts/bench-function.ts; with `--vercel-output`, in a `vercel build` output's Get Server function too).
  * `--rounds` (default 3) is how many times the build, the stalls runs and the HTTP cases are measured: the
- * build's median, the stalls' medians, each HTTP case's median round. Prints tables; docs/performance.md
- * carries the figures.
+ * build's median, the stalls' medians, each HTTP case's median round. `minisearch`: the name search against
+ * MiniSearch 7 at the committed dataset's size and at N names, and MiniSearch's `loadJSON` of N names
+ * (scripts/bench-minisearch.ts). Prints tables; docs/performance.md carries the figures.
  */
 import { benchColdStart } from './bench-cold.js';
 import { benchFunctionColdStart } from './bench-function.js';
@@ -24,11 +25,12 @@ import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { generateRecords } from '../src/bench/synthetic.js';
-import { buildSnapshot } from '../src/snapshot/build.js';
+import { buildSnapshot } from '../src/build/build.js';
 import { loadSnapshot } from '../src/query/open.js';
-import { readManifest, type LoadTimings } from '../src/snapshot/load.js';
+import { readManifest, type LoadTimings } from '../src/query/load.js';
 import type { ListParams } from '../src/model/schema.js';
 import { benchHttp, formatHttpBench } from './bench-http.js';
+import { benchMiniSearch, formatMiniSearchBench } from './bench-minisearch.js';
 import { benchStores, formatStoreBench } from './bench-store.js';
 import { benchStalls, formatStalls } from './bench-stalls.js';
 import { judged, targetsFor } from './bench-targets.js';
@@ -41,7 +43,7 @@ const { values } = parseArgs({
     dir: { type: 'string' },
     input: { type: 'string' },
     keep: { type: 'boolean', default: false },
-    only: { type: 'string', default: 'snapshot,stalls,http,store,cold' },
+    only: { type: 'string', default: 'snapshot,stalls,http,store,cold,minisearch' },
     rounds: { type: 'string', default: '3' },
     seconds: { type: 'string', default: '5' },
     'vercel-output': { type: 'string' },
@@ -205,6 +207,12 @@ async function main() {
       console.log();
       console.log(await benchFunctionColdStart(5, values['vercel-output']));
     }
+  }
+  if (parts.has('minisearch')) {
+    console.log("\n## Name search: this project's index against MiniSearch 7 (docs/decisions.md)\n");
+    console.log(
+      formatMiniSearchBench(await benchMiniSearch({ records: count, seed: Number(values.seed), calls: 200 })),
+    );
   }
   if (parts.has('store')) {
     console.log('\n## Store benchmark: Get Server with STORE=redis against STORE=memory (issue 4 target)\n');

@@ -8,14 +8,14 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { OPENAPI_FILE, writeOpenApiDocument } from './openapi.js';
-import { buildSnapshotWithDiff, RepublishRefused } from '../src/snapshot/build.js';
-import { DEFAULT_GUARDS, summarizeDiff } from '../src/snapshot/diff.js';
-import { readManifest } from '../src/snapshot/load.js';
-import { CHANGES_FILE } from '../src/snapshot/manifest.js';
-import { DEFAULT_INPUT_GLOB, DEFAULT_SNAPSHOT_DIR, defaultRegistryData } from '../src/snapshot/paths.js';
-import { snapshotIsStale } from '../src/snapshot/staleness.js';
-import { InputError } from '../src/snapshot/read-input.js';
-import { DEFAULT_HISTORY_LENGTH } from '../src/snapshot/history.js';
+import { buildSnapshotWithDiff, RepublishRefused } from '../src/build/build.js';
+import { DEFAULT_GUARDS, summarizeDiff } from '../src/history/changes.js';
+import { readManifest } from '../src/query/load.js';
+import { CHANGES_FILE } from '../src/format/manifest.js';
+import { DEFAULT_INPUT_GLOB, DEFAULT_SNAPSHOT_DIR, defaultRegistryData } from '../src/format/paths.js';
+import { snapshotIsStale } from '../src/build/staleness.js';
+import { InputError } from '../src/build/read-input.js';
+import { DEFAULT_HISTORY_LENGTH } from '../src/history/history.js';
 
 const USAGE = `usage: npm run build -- [--input "<glob>"] [--registry <file>] [--out <dir>] [--previous <dir>] [--max-removed <share>] [--max-score-changed <share>] [--force]
   --registry <file>           the registry entries of the feed (/v0.1); default data/registry/servers.json when --input is not given

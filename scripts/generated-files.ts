@@ -1,17 +1,20 @@
 /**
  * `npx tsx scripts/generated-files.ts [--check]`: write every file made from the route table, the schemas
- * and the vocabulary: `public/openapi.json`, `public/vocabulary.js`, `vercel.json`'s rewrites and the function files in `api/`. `--check`
- * only says which are out of date (a test does the same).
+ * and the vocabulary: `public/openapi.json`, `public/vocabulary.js`, `vercel.json`'s rewrites, the function files in `api/`,
+ * and what the documents say about the routes (`scripts/lib/route-docs.ts`). `--check` only says which are out
+ * of date (a test does the same).
  */
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { format, resolveConfig } from 'prettier';
 import { openApiJson } from '../src/api/openapi.js';
 import { ROUTES } from '../src/api/routes.js';
 import { functionFiles, rewritesFor } from '../src/deploy/vercel-files.js';
 import { vocabularyModule } from '../src/model/vocabulary.js';
+import { replaceGenerated, routeDocParts } from './lib/route-docs.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -25,7 +28,16 @@ export async function generatedFiles(): Promise<Map<string, string>> {
   files.set('vercel.json', `${JSON.stringify(vercel, null, 2)}\n`);
   for (const [file, source] of functionFiles(ROUTES)) files.set(file, source);
   files.set('public/js/config-check.js', await configCheckModule());
+  for (const [file, parts] of Object.entries(routeDocParts(ROUTES))) files.set(file, await documentWith(file, parts));
   return files;
+}
+
+/** A document with its generated parts made again, formatted as `npm run format` would leave it. */
+async function documentWith(file: string, parts: Record<string, string>): Promise<string> {
+  const full = path.join(ROOT, file);
+  let text = await readFile(full, 'utf8');
+  for (const [name, content] of Object.entries(parts)) text = replaceGenerated(text, name, content, file);
+  return format(text, { ...(await resolveConfig(full)), filepath: full });
 }
 
 /** The CLI's configuration parsing and entry mapping, bundled as one ES module for the site. */

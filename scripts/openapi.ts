@@ -1,6 +1,6 @@
 /**
  * `npx tsx scripts/openapi.ts [--check]`: write `public/openapi.json`, the OpenAPI document generated from
- * the zod schemas (`src/openapi.ts`). `npm run build` calls `writeOpenApiDocument` when a build succeeds, so
+ * the zod schemas (`src/api/openapi.ts`). `npm run build` calls `writeOpenApiDocument` when a build succeeds, so
  * the committed document follows the schemas; `--check` only reports whether the file is up to date.
  */
 import { readFile, rename, writeFile } from 'node:fs/promises';

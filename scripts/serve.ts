@@ -28,8 +28,8 @@ import { createStaticHandler } from '../src/http/static-files.js';
 import { generateKey, hashKey, hashPrefix } from '../src/keys/keys.js';
 import { PLANS } from '../src/keys/plans.js';
 import { createServiceContext, type ServiceContext } from '../src/service/runtime.js';
-import { DEFAULT_INPUT_GLOB, DEFAULT_SNAPSHOT_DIR, defaultRegistryData } from '../src/snapshot/paths.js';
-import { snapshotIsStale } from '../src/snapshot/staleness.js';
+import { DEFAULT_INPUT_GLOB, DEFAULT_SNAPSHOT_DIR, defaultRegistryData } from '../src/format/paths.js';
+import { snapshotIsStale } from '../src/build/staleness.js';
 
 /** How long open requests get to finish after a stop signal before connections are cut. */
 const SHUTDOWN_GRACE_MS = 5000;
@@ -54,7 +54,7 @@ async function ensureDefaultSnapshot(): Promise<void> {
   try {
     // Loaded only when a build is needed: the builder (the record validators, the index writers) is a third of
     // the bundle, and a start with a current snapshot should not pay to parse it.
-    const { buildSnapshotWithDiff } = await import('../src/snapshot/build.js');
+    const { buildSnapshotWithDiff } = await import('../src/build/build.js');
     built = await buildSnapshotWithDiff({ input: DEFAULT_INPUT_GLOB, out: DEFAULT_SNAPSHOT_DIR, registry });
   } catch (error) {
     fail(`Cannot build the snapshot: ${error instanceof Error ? error.message : String(error)}`);

@@ -1,10 +1,16 @@
 /**
- * The shape of `src/`: data flows one way, so no two folders import each other, directly or through others;
- * every module sits in a folder that says what it is for; no file grows past what a reader can hold.
+ * The shape of `src/`: data flows one way, so no two folders import each other, directly or through others,
+ * and no two files either; a folder's name says when its code runs, so nothing a server loads imports the
+ * build's folder; no file grows past what a reader can hold; comments cite files that exist and leave
+ * measured figures to docs/performance.md.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { fileCycles, formatCycle } from './support/import-graph.js';
 
 const SRC = path.resolve(import.meta.dirname, '..', 'src');
 const MAX_LINES = 350;
@@ -72,5 +78,146 @@ describe('the architecture of src/', () => {
       ['c', new Set(['a'])],
     ]);
     expect(cycles(graph)).toEqual(['a → b → c → a']);
+  });
+});
+
+const ROOT = path.resolve(SRC, '..');
+const relative = (file: string) => path.relative(ROOT, file);
+
+/** The files of `src/` that import a file of `src/build/` (the build and its scripts may; nothing else). */
+function importersOfBuild(files: readonly string[], read = (file: string) => readFileSync(file, 'utf8')): string[] {
+  const build = path.join(SRC, 'build') + path.sep;
+  return files
+    .filter((file) => !file.startsWith(build))
+    .filter((file) =>
+      [...read(file).matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)].some((match) =>
+        path.resolve(path.dirname(file), match[1] ?? '').startsWith(build),
+      ),
+    )
+    .map(relative);
+}
+
+/** A repository path a comment or a document cites: `src/query/load.ts`, `docs/api.md`, ... */
+const CITED_PATH = /(?<![\w./-])((?:src|docs|test|scripts|public|api)\/[\w./\-[\]]*\.(?:ts|md|js|mjs|json))\b/g;
+/** A file named alone in backquotes in a module's comment: `record-file.ts`. */
+const CITED_NAME = /`([\w.-]+\.(?:ts|mjs))`/g;
+const COMMENT_LINE = /^\s*(?:\/\*\*|\*|\/\/)/;
+
+/** Every cited path or file name that names no file of the repository, as `file: citation`. */
+function missingCitations(files: readonly string[], exists: (cited: string) => boolean, names: ReadonlySet<string>) {
+  const missing: string[] = [];
+  for (const file of files) {
+    const source = file.endsWith('.ts');
+    const lines = readFileSync(file, 'utf8').split('\n');
+    for (const line of source ? lines.filter((text) => COMMENT_LINE.test(text)) : lines) {
+      for (const match of line.matchAll(CITED_PATH))
+        if (!exists(match[1]!)) missing.push(`${relative(file)}: ${match[1]}`);
+      if (source)
+        for (const match of line.matchAll(CITED_NAME))
+          if (!names.has(match[1]!)) missing.push(`${relative(file)}: ${match[1]}`);
+    }
+  }
+  return missing;
+}
+
+/**
+ * A comment stating a measurement: a duration or a size something was measured to take ("about 30 ms",
+ * "took 600 MB", "costs 8 µs"). Bounds and settings ("a 10 s timeout", "at most 64 KB") are not measurements.
+ */
+const MEASURED_FIGURE =
+  /\b(?:about|took|takes|taking|costs?|costing) ~?[0-9][0-9,.]* ?(?:ms|µs|ns|s|seconds?|milliseconds?|KB|MB|GB|KiB|MiB|GiB)\b/;
+
+describe('the lifetimes of src/ and the comments in it', () => {
+  it('has no file-level import cycle in src/', () => {
+    expect(fileCycles(FILES).map((cycle) => formatCycle(cycle, SRC))).toEqual([]);
+  });
+
+  it('keeps the build folder out of everything a server loads', () => {
+    expect(importersOfBuild(FILES)).toEqual([]);
+  });
+
+  it('finds a serving-side import of the build folder (the check above can fail)', () => {
+    const server = path.join(SRC, 'query', 'planted.ts');
+    const builder = path.join(SRC, 'build', 'planted.ts');
+    const texts = new Map([
+      [server, "import { writeSnapshot } from '../build/build.js';\n"],
+      [builder, "import { loadSnapshot } from '../query/open.js';\n"],
+    ]);
+    expect(importersOfBuild([server, builder], (file) => texts.get(file) ?? '')).toEqual(['src/query/planted.ts']);
+  });
+
+  it('cites only files that exist, in the comments of src/, scripts/ and api/ and in README and docs/', () => {
+    const tracked = execFileSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' }).split('\n');
+    const files = tracked
+      .filter((file) => /^(src|scripts|api)\/.*\.ts$|^docs\/.*\.md$|^README\.md$/.test(file))
+      .map((file) => path.join(ROOT, file))
+      .filter((file) => existsSync(file));
+    const names = new Set(tracked.map((file) => path.basename(file)));
+    const exists = (cited: string) => existsSync(path.join(ROOT, cited));
+    expect(missingCitations(files, exists, names)).toEqual([]);
+  });
+
+  it('finds a citation of a missing file (the check above can fail)', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'mts-citations-'));
+    try {
+      const file = path.join(dir, 'module.ts');
+      writeFileSync(
+        file,
+        "/** Reads (`src/query/load.ts`), see `gone.ts` and docs/nowhere.md. */\nconst x = 'src/no.ts';\n",
+      );
+      const exists = (cited: string) => cited === 'src/query/load.ts';
+      expect(missingCitations([file], exists, new Set(['load.ts'])).map((line) => line.replace(/^.*: /, ''))).toEqual([
+        'docs/nowhere.md',
+        'gone.ts',
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('states no measured figure in a comment under src/ (figures live in docs/performance.md)', () => {
+    const figures = FILES.flatMap((file) =>
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .map((line, index) => [line, index + 1] as const)
+        .filter(([line]) => COMMENT_LINE.test(line) && MEASURED_FIGURE.test(line))
+        .map(([line, number]) => `${relative(file)}:${number}: ${line.trim()}`),
+    );
+    expect(figures).toEqual([]);
+    expect(MEASURED_FIGURE.test(' * the walk takes about 30 ms at 100,000 names')).toBe(true);
+    expect(MEASURED_FIGURE.test(' * a 10 s timeout, at most 64 KB')).toBe(false);
+  });
+});
+
+describe('the architecture of the site (public/)', () => {
+  const PUBLIC = path.resolve(import.meta.dirname, '..', 'public');
+  const siteFiles = () => [
+    path.join(PUBLIC, 'app.js'),
+    path.join(PUBLIC, 'vocabulary.js'),
+    ...readdirSync(path.join(PUBLIC, 'js'))
+      .filter((name) => name.endsWith('.js'))
+      .map((name) => path.join(PUBLIC, 'js', name)),
+  ];
+
+  it('has no file-level import cycle: app.js wires the modules together, none imports back', () => {
+    expect(fileCycles(siteFiles()).map((cycle) => formatCycle(cycle, PUBLIC))).toEqual([]);
+  });
+
+  it('finds a planted file-level cycle (the check above can fail)', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'mts-import-graph-'));
+    try {
+      const files = {
+        'a.ts': "import { b } from './b.js';\nexport const a = b;\n",
+        'b.ts': "import type { C } from './c.js';\nexport const b = 1 as unknown as C;\n",
+        'c.ts': "export { a } from './a.js';\nexport type C = number;\n",
+        'd.js': "import { a } from './a.js';\nimport './d.js';\n",
+        'e.js': "import('./d.js');\nimport { x } from 'some-package';\n",
+      };
+      for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), text);
+      const cycles = fileCycles(Object.keys(files).map((name) => path.join(dir, name)));
+      expect(cycles.map((cycle) => formatCycle(cycle, dir))).toEqual(['a.ts → b.ts → c.ts → a.ts', 'd.js → d.js']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

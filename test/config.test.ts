@@ -1,4 +1,4 @@
-/** The environment as the service reads it (src/config.ts): defaults, validation, and keys hashed at once. */
+/** The environment as the service reads it (src/service/config.ts): defaults, validation, and keys hashed at once. */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/service/config.js';

@@ -12,10 +12,20 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSnapshot } from '../src/snapshot/build.js';
+import { buildSnapshot } from '../src/build/build.js';
 import { REPO, type ServerProcess, startServer } from './e2e/process.js';
 import { clockDelta, compareHeader, compareJson, steadyOutput, TRANSPORT_HEADERS } from './support/doc-compare.js';
-import { curlCount, type Example, examplesOf, fences, parseCurl } from './support/doc-examples.js';
+import {
+  curlCount,
+  type Example,
+  examplesOf,
+  fences,
+  nodeVersionClaims,
+  nodeVersionPhrase,
+  parseCurl,
+  routeCountClaims,
+} from './support/doc-examples.js';
+import { ROUTES } from '../src/api/routes.js';
 
 const FILES = [
   'README.md',
@@ -96,6 +106,48 @@ function differences(example: Example, answer: Answer): string[] {
   }
   return problems;
 }
+
+/**
+ * Documents written by this project (the specification and the given decisions are quoted verbatim and say
+ * what they say) and the site's page: the texts whose facts about the service must be the service's.
+ */
+const OWN_TEXTS = [...FILES.filter((file) => !/docs\/(specification|decisions)\.md$/.test(file)), 'public/index.html'];
+
+describe('the facts the documents state about the service', () => {
+  const text = (file: string) => TEXT.get(file) ?? readFileSync(path.join(REPO, file), 'utf8');
+
+  it('gives the number of routes as the route table does, wherever a count of routes is said', () => {
+    const wrong = OWN_TEXTS.flatMap((file) =>
+      routeCountClaims(text(file))
+        .filter((claim) => claim.count !== ROUTES.length)
+        .map((claim) => `${file}: "${claim.words}" (the route table has ${ROUTES.length})`),
+    );
+    expect(wrong).toEqual([]);
+    expect(OWN_TEXTS.flatMap((file) => routeCountClaims(text(file))).length).toBeGreaterThan(0);
+  });
+
+  it("gives the Node version one way: package.json's engines range, in the same words everywhere", () => {
+    const engines = (JSON.parse(text('package.json')) as { engines: { node: string } }).engines.node;
+    const phrase = nodeVersionPhrase(engines);
+    const claims = OWN_TEXTS.flatMap((file) => nodeVersionClaims(text(file)).map((claim) => ({ file, claim })));
+    expect(claims.filter(({ claim }) => claim !== phrase).map(({ file, claim }) => `${file}: ${claim}`)).toEqual([]);
+    for (const file of ['README.md', 'public/index.html']) expect(nodeVersionClaims(text(file))).toContain(phrase);
+  });
+
+  it('finds a stale count of routes and a second way of saying the Node version (the checks above can fail)', () => {
+    expect(routeCountClaims('Five routes, all GET; the 17 endpoints; seventeen API paths; two answer POST')).toEqual([
+      { count: 5, words: 'Five routes' },
+      { count: 17, words: '17 endpoints' },
+      { count: 17, words: 'seventeen API paths' },
+    ]);
+    expect(nodeVersionClaims('Node 20+, Node 20.19 or later, Node 20.19 to 22, measured on Node 20.20')).toEqual([
+      'Node 20+',
+      'Node 20.19 or later',
+      'Node 20.19 to 22',
+    ]);
+    expect(nodeVersionPhrase('>=20.19 <23')).toBe('Node 20.19 to 22');
+  });
+});
 
 describe('the comparison of a documented example with an answer (it can fail)', () => {
   it('reads a curl example and its answer from Markdown, with the server settings of its fence', () => {

@@ -1,6 +1,6 @@
 /**
  * Files made from the route table and the schemas (`public/openapi.json`, `vercel.json`'s rewrites, the
- * function files in `api/`) are committed exactly as `scripts/generated-files.ts` makes them, and cover
+ * function files in `api/`, the route count and index in `docs/`) are committed exactly as `scripts/generated-files.ts` makes them, and cover
  * exactly the table's routes: adding a route is a row in the table and a run of that script.
  */
 import { readFile } from 'node:fs/promises';

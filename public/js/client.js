@@ -1,5 +1,4 @@
 // The API client.
-import { updateQuota } from './notices.js';
 import { API_BASE, CLIENT_CACHE_MS, KEY_STORAGE } from './words.js';
 
 export class ApiFailure extends Error {
@@ -17,6 +16,12 @@ export class ApiFailure extends Error {
     this.retryAfter = timing.retryAfter;
   }
 }
+
+/**
+ * Announces every answer that speaks about the key's day, as an `answer` event whose `detail` is the Response,
+ * so the quota line (notices.js) can follow it without the client importing the page (app.js connects them).
+ */
+export const answers = new EventTarget();
 
 export const state = {
   key: readStoredKey(),
@@ -69,7 +74,7 @@ async function send(url, init, { quota = true } = {}) {
   } catch {
     throw new ApiFailure(0, 'network', 'The API cannot be reached. Is the server running?');
   }
-  if (quota) updateQuota(response);
+  if (quota) answers.dispatchEvent(new CustomEvent('answer', { detail: response }));
   /** @type {any} */
   let body;
   try {

@@ -104,7 +104,7 @@ function historyView(points, meta) {
         svg(
           'circle',
           { class: 'pt pt-removed', cx, cy: y(0), r: 4 },
-          svg('title', {}, `${day(point.generated_at)}: removed from the registry`),
+          svg('title', {}, `Snapshot of ${day(point.generated_at)}: removed from the registry`),
         ),
       );
       return;
@@ -113,15 +113,18 @@ function historyView(points, meta) {
       svg(
         'circle',
         { class: `pt pt-${bandKey(point.trust_label)}`, cx, cy: y(point.trust_score), r: 4.5 },
-        svg('title', {}, `${day(point.generated_at)}: ${point.trust_score}, ${point.trust_label}`),
+        svg('title', {}, `${point.trust_score}, ${point.trust_label}: ${when(point)}`),
       ),
     );
   });
 
   const first = day(new Date(start).toISOString());
   const last = day(new Date(end).toISOString());
+  // The axis is the snapshots' time, so its dates say so where a lone date could pass for the score's own.
   if (first === last) {
-    chart.append(svg('text', { class: 'tick', x: x(start), y: HEIGHT - 8, 'text-anchor': 'middle' }, first));
+    chart.append(
+      svg('text', { class: 'tick', x: x(start), y: HEIGHT - 8, 'text-anchor': 'middle' }, `snapshot of ${first}`),
+    );
   } else {
     chart.append(
       svg('text', { class: 'tick', x: LEFT, y: HEIGHT - 8, 'text-anchor': 'start' }, first),
@@ -133,7 +136,15 @@ function historyView(points, meta) {
 }
 
 /**
- * The history in words: `short` under the chart, `long` for the chart's accessible name.
+ * A point's two dates in words: when its data was scored (the scan's date, the same on every copy of the
+ * data), and the snapshot it was first served in (published by a deployment's republish; on a clone, built
+ * there). @param {any} point
+ */
+const when = (point) => `scored ${day(point.scored_at)}, snapshot of ${day(point.generated_at)}`;
+
+/**
+ * The history in words: `short` under the chart, `long` for the chart's accessible name. A score is dated by
+ * when it was scored, never by the day a snapshot happened to be built.
  * @param {any[]} points newest first
  * @param {any} meta
  */
@@ -142,12 +153,12 @@ function describe(points, meta) {
   const scored = points.filter((point) => !point.removed);
   const servedDay = day(meta?.generated_at ?? '');
   let short;
-  if (newest.removed) short = `Removed from the registry on ${day(newest.generated_at)}.`;
+  if (newest.removed) short = `Removed from the registry in the snapshot of ${day(newest.generated_at)}.`;
   else {
-    short = `Score ${newest.trust_score} since ${day(newest.generated_at)}.`;
+    short = `Score ${newest.trust_score}, ${when(newest)}.`;
     const before = points[1];
-    if (before && !before.removed) short += ` Before that ${before.trust_score} (from ${day(before.generated_at)}).`;
-    else if (before?.removed) short += ` Back after a removal on ${day(before.generated_at)}.`;
+    if (before && !before.removed) short += ` Before that ${before.trust_score} (${when(before)}).`;
+    else if (before?.removed) short += ` Back after a removal in the snapshot of ${day(before.generated_at)}.`;
   }
   if (points.length === 1)
     short += servedDay && servedDay !== day(newest.generated_at) ? ' No change since.' : ' One snapshot so far.';
@@ -155,11 +166,11 @@ function describe(points, meta) {
 
   const series = [...scored]
     .reverse()
-    .map((point) => `${point.trust_score} on ${day(point.generated_at)}`)
+    .map((point) => `${point.trust_score} (${when(point)})`)
     .join(', ');
   const long =
     points.length === 1 && !newest.removed
-      ? `Trust score over time: ${series}${servedDay && servedDay !== day(newest.generated_at) ? `, unchanged to ${servedDay}` : ', one snapshot so far'}.`
+      ? `Trust score over time: ${series}${servedDay && servedDay !== day(newest.generated_at) ? `, unchanged to the snapshot of ${servedDay}` : ', one snapshot so far'}.`
       : `Trust score over time, ${points.length} recorded changes: ${series || 'none scored'}.`;
   return { short, long };
 }

@@ -1,11 +1,10 @@
 // Quota, notices and the key.
-import { loadList } from './browse.js';
-import { openServer } from './card.js';
 import { ApiFailure, state, storeKey } from './client.js';
 import { $, append, fmt, h } from './dom.js';
-import { runSearch } from './search.js';
-import { loadStats } from './stats.js';
 import { SEARCH_MIN, SERVER_PLACEHOLDER } from './words.js';
+
+/** What to load again once a new key is in use: the page's parts, given by app.js (`setupKey`). */
+let reloadExplorer = () => {};
 
 /** @param {number} epochSeconds */
 function formatReset(epochSeconds) {
@@ -139,7 +138,13 @@ export function keyWorks() {
   if (kind !== undefined) clearNotice();
 }
 
-export function setupKey() {
+/**
+ * The key form. `reload` loads the explorer's parts again with a new key: app.js passes it, so this module
+ * needs none of the parts it reloads.
+ * @param {() => void} reload
+ */
+export function setupKey(reload) {
+  reloadExplorer = reload;
   const form = /** @type {HTMLFormElement} */ ($('key-form'));
   const input = /** @type {HTMLInputElement} */ ($('api-key'));
   const show = $('key-show');
@@ -180,11 +185,7 @@ export function useKey(key) {
     return;
   }
   clearNotice();
-  void loadStats();
-  void loadList();
-  const query = /** @type {HTMLInputElement} */ ($('search-input')).value.trim();
-  if (query.length >= SEARCH_MIN) void runSearch(query);
-  if (state.openName) void openServer(state.openName);
+  reloadExplorer();
 }
 
 function resetExplorer() {

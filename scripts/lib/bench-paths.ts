@@ -3,7 +3,7 @@
  * one place so both send the same: each case is a generator giving the next request's path.
  */
 import { SORT_FIELDS } from '../../src/model/schema.js';
-import { nameWords } from '../../src/snapshot/search-index.js';
+import { nameWords } from '../../src/search/words.js';
 
 /** Gives the next request's path. */
 export type Paths = () => string;

@@ -9,7 +9,6 @@ import { HealthSchema, TRUST_LABELS, isoUtc, LIMITS, StatsSchema } from '../mode
 import { BadgeSchema, InstallSchema, ScoresSchema, ServerRecordSchema, SignalsSchema } from '../model/record-schema.js';
 import { BANDS_TEXT, FLAGS } from '../model/vocabulary.js';
 import { CheckAnswerSchema } from '../model/check.js';
-import { IssuedKeySchema } from './handlers/keys.js';
 import {
   PingResultSchema,
   SubscriptionCreatedSchema,
@@ -26,8 +25,29 @@ import {
 import { TRUST_META_KEY } from '../registry/vocabulary.js';
 
 // ---------------------------------------------------------------------------------------------------------
-// Envelopes. The records come from src/schema.ts; what wraps them is the gateway's (specification 2.1 and 7,
+// Envelopes. The records come from `src/model/record-schema.ts`; what wraps them is the gateway's (specification 2.1 and 7,
 // decisions 5 and 6), described here once and validated against real responses by test/openapi.test.ts.
+
+// Get Access (`POST /v1/keys`): what is asked and what is answered, once.
+
+export const IssueKeyRequestSchema = z.strictObject({
+  label: z
+    .string({ error: 'label must be a string' })
+    .trim()
+    .max(100, { error: 'label must be at most 100 characters' })
+    // eslint-disable-next-line no-control-regex -- control characters are what is refused
+    .regex(/^[^\x00-\x1f\x7f]*$/, { error: 'label must not contain control characters' })
+    .optional(),
+});
+export type IssueKeyRequest = z.infer<typeof IssueKeyRequestSchema>;
+
+export const IssuedKeySchema = z.strictObject({
+  key: z.string().min(1),
+  plan: z.string(),
+  daily_limit: z.number().int().min(1),
+  label: z.string(),
+  created_at: z.string(),
+});
 
 /** `meta` of every success: `cached`, plus the snapshot the answer came from. More members may follow. */
 export const ResponseMetaSchema = z.looseObject({

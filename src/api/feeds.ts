@@ -4,7 +4,7 @@
  * to the feed's own URL (RFC 4287 section 2: IRI references resolve against the document's base), so the
  * feed is the same on every host, and ids are tag URIs (RFC 4151) that never change.
  */
-import type { ServerChange, HistoryPoint, HistoryView, SnapshotPair, SnapshotRef } from '../snapshot/history.js';
+import type { ServerChange, HistoryPoint, HistoryView, SnapshotPair, SnapshotRef } from '../history/history.js';
 import { escapeXml } from './badge.js';
 
 const TAG = 'tag:mcp-trust-score,2026:';

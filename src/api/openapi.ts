@@ -1,6 +1,6 @@
 /**
  * The OpenAPI 3.1 document of the /v1 interface, generated from the zod schemas the build and the gateway
- * validate with (`src/schema.ts`), so the document cannot state a limit the service does not enforce.
+ * validate with (`src/model/schema.ts`), so the document cannot state a limit the service does not enforce.
  *
  * `z.toJSONSchema` with a registry turns every named schema into one entry of `components.schemas`, with
  * `$ref`s between them. OpenAPI 3.1 schema objects are JSON Schema draft 2020-12, zod's default target (the

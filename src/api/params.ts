@@ -1,5 +1,5 @@
 /**
- * Query string → typed parameters, with the zod schemas of `src/schema.ts` (the only copy of the limits).
+ * Query string → typed parameters, with the zod schemas of `src/model/schema.ts` (the only copy of the limits).
  *
  * Strict on purpose (decisions, section 3): an integer is plain decimal digits (`1e2`, `+1`, ` 1`, `0x10`
  * and the empty string are refused), `order` is accepted in any case, and every invalid, unknown or

@@ -19,7 +19,8 @@ import {
   ServerPathSchema,
 } from '../model/schema.js';
 import { badge } from './handlers/badge.js';
-import { IssueKeyRequestSchema, issueKey } from './handlers/keys.js';
+import { issueKey } from './handlers/keys.js';
+import { IssueKeyRequestSchema } from './envelope.js';
 import { changesAtom, serverAtom } from './handlers/feeds.js';
 import { changes, serverExplanation, serverHistory } from './handlers/history.js';
 import { checkServers } from './handlers/check.js';

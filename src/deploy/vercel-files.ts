@@ -72,8 +72,7 @@ export function functionFileOf(route: Route, routes: readonly Route[]): string {
  * The import path of `dist/vercel/vercel.mjs` (`src/http/vercel.ts` compiled by `npm run compile`, which `npm ci`
  * runs through `prepare`) from a file under `api/`. The platform compiles each function file on its own and
  * ships the files it imports as they are: through the compiled bundle a cold instance loads a few minified
- * files instead of every source module and zod's hundreds (import plus first answer about 68 ms instead of 120 ms
- * on the committed dataset, docs/performance.md).
+ * files instead of every source module and zod's hundreds, which is most of a cold start (docs/performance.md).
  */
 function handlerImport(file: string): string {
   const depth = file.split('/').length - 1;

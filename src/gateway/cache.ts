@@ -11,9 +11,9 @@
  * ids, a few bytes, outside the JS heap (`first-asks.ts`), and as their bytes once it is asked for a second
  * time (`keepData`). Most answers of a scan (a crawler walking every server, a dashboard paging through
  * filters) are asked for once: kept as text, each would live long enough in the JS heap to be copied out of
- * its young generation and die in the old one, and under such a load that made the heap grow past 300 MB
- * and cost a third of the throughput; kept as ids in the map, their entries still cost a sixth of an
- * uncached list's time (docs/performance.md, "The response cache"). An answer asked for again is read from
+ * its young generation and die in the old one, which under such a load grew the heap and cost throughput;
+ * kept as ids in the map, their entries still cost part of an uncached list's time (docs/performance.md,
+ * "The response cache"). An answer asked for again is read from
  * the records once more, then served from its bytes (a binary string), which go into the response as they
  * are.
  */
@@ -84,7 +84,7 @@ interface Entry {
 /**
  * An LRU map with expiry: a Map for lookup and a doubly linked list for recency. Eviction takes the list's
  * oldest end; it never iterates the Map, whose iteration walks past every deleted slot not yet compacted
- * (with a full cache turning over, that made each insertion cost 11 to 14 µs instead of well under one).
+ * (with a full cache turning over, that made each insertion many times dearer).
  *
  * In front of it, answers of records asked for once are kept in a `FirstAskStore` (`first-asks.ts`), off
  * the JS heap, up to as many as `maxEntries` in a ring of a sixteenth of `maxBytes`; asked for again, one

@@ -1,5 +1,5 @@
 /** ETags of keyed answers, and the `If-None-Match` check (weak comparison, as RFC 9110 asks for this header). */
-import { fnv1a } from '../snapshot/fnv.js';
+import { fnv1a } from '../format/fnv.js';
 
 /**
  * The ETag of an answer: the snapshot it came from and a digest of the normalised request. A client

@@ -17,7 +17,7 @@
  * WAYS slots. A key is compared byte for byte before an entry is trusted: a hash only says where to look.
  */
 import type { RecordIds } from '../api/route.js';
-import { fnv1a } from '../snapshot/fnv.js';
+import { fnv1a } from '../format/fnv.js';
 
 /** Slots a bucket. */
 const WAYS = 8;

@@ -4,7 +4,7 @@
  *
  * An ordered pipeline (decisions, section 5): target → route (404, or 405 with `Allow`) → key (401) → daily
  * limit (429) → the route's handler, which checks its parameters (400) and answers (404 for an unknown
- * server). A target that breaks a URL rule (`api/request-target.ts`) is refused with 414 or 400 before
+ * server). A target that breaks a URL rule (`src/api/request-target.ts`) is refused with 414 or 400 before
  * anything else and never counted. `OPTIONS` is answered after the route check with a 204 that needs no key
  * and is not counted; a route that is not keyed (health) is never counted. Every `ApiError` on the way
  * becomes a response in one place (`respond`'s catch), as hono's `onError` does.

@@ -25,7 +25,7 @@ let memoTime = '';
 
 /**
  * `new Date(ms).toISOString()`, remembered for the last millisecond asked: under load a dozen requests
- * arrive within one, and making the string was half of a log line's cost (about 0.8 of 1.5 µs).
+ * arrive within one, and making the string was much of a log line's cost.
  */
 export function logTime(ms: number): string {
   if (ms !== memoMs) {

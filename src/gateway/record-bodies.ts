@@ -3,8 +3,8 @@
  * envelope around them, in buffers lent to the response and taken back once it has been written out.
  *
  * Such a body used to be one binary string: made from the page's bytes, joined to the headers by Node, and
- * copied again into a buffer of Node's own to be written, three copies of 13 to 22 KB in a request that
- * then left them to the collector. Put together in a buffer that goes to the socket as it is, the body is
+ * copied again into a buffer of Node's own to be written, three copies of a page in a request that then
+ * left them to the collector. Put together in a buffer that goes to the socket as it is, the body is
  * copied once, from the records into it (docs/performance.md, "Bodies of records"). A buffer is given back
  * by whoever wrote it (`release` on the response), after the write has finished; one never given back (a
  * connection cut while writing) is simply left to the collector, so a buffer is never written into while
@@ -14,7 +14,7 @@
 import type { QueryEngine } from '../query/types.js';
 import { isRecordIds, type KeptData } from './cache.js';
 
-/** The size of a new buffer: an uncached list page of 20 records with signals is about 22 KB. */
+/** The size of a new buffer: room for an uncached list page of 20 records with their signals. */
 const BUFFER_BYTES = 64 * 1024;
 /** Buffers kept for reuse: one per response being written at once, about. */
 const MAX_FREE = 64;

@@ -9,7 +9,7 @@ import { type RateLimitDecision, setRateLimitHeaders } from './rate-limit.js';
 
 /**
  * A response as plain data. `headers` names are lower-case; `body` is null for HEAD, 204 and 304. A body
- * made of the snapshot's records is bytes: a buffer lent by the gateway (`body-pool.ts`), which whoever
+ * made of the snapshot's records is bytes: a buffer lent by the gateway (`record-bodies.ts`), which whoever
  * writes it gives back with `release` once written (or never, when the write was cut short); or, for an
  * answer kept by the response cache, a `binary` string of one character per byte (the records' UTF-8 as
  * stored), to be written as `latin1`. Any other body is text, written as UTF-8.

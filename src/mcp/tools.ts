@@ -1,7 +1,7 @@
 /**
  * The four MCP tools of the specification (section 1), as data: name, description for a model choosing
  * tools, input and output schemas, and the API call. Input schemas are the gateway's own parameter schemas
- * from `src/schema.ts` (same bounds: limit 1 to 200, query at least 2 characters), with a description added
+ * from `src/model/schema.ts` (same bounds: limit 1 to 200, query at least 2 characters), with a description added
  * to each field; output schemas are built from `ServerRecordSchema` and `StatsSchema`. `server.ts` registers
  * them and turns failures into `isError` results.
  */

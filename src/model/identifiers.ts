@@ -1,7 +1,7 @@
 /**
  * What identifies a server in a client's configuration, compared the way each ecosystem compares it:
  * `<registry_type>:<identifier>` for a package, a URL for a remote. The build files every record's packages
- * and remotes under these keys (`src/snapshot/lookup.ts`); reverse lookup and the policy check look a
+ * and remotes under these keys (`src/format/lookup-table.ts`); reverse lookup and the policy check look a
  * client's identifier up under the same key, so the two sides can never normalise differently.
  */
 

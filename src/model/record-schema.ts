@@ -4,7 +4,7 @@
  * artifacts by their hashes) never constructs these validators at start; `schema.ts` re-exports the types.
  */
 import { z } from 'zod';
-import { FlagSchema, isoUtc, labelForScore, MAX_TEXT, ServerNameSchema, TRUST_LABELS } from './schema.js';
+import { FlagSchema, isoUtc, labelForScore, MAX_TEXT, ServerNameSchema, TRUST_LABELS } from './fields.js';
 
 const Score = z.number().int().min(0).max(100);
 
@@ -131,7 +131,7 @@ export type ServerRecord = z.infer<typeof ServerRecordSchema>;
 /**
  * What the build's indexes, statistics and history read of a record: all of it but the evidence (badges,
  * install, signals), which only the records file carries. The build holds a summary per record and the
- * record itself as text (`src/snapshot/record-texts.ts`), which at a million records halves its memory.
+ * record itself as text (`src/build/record-texts.ts`), which at a million records halves its memory.
  */
 export type IndexedRecord = Omit<ServerRecord, 'badges' | 'install' | 'signals'>;
 

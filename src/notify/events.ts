@@ -4,7 +4,7 @@
  * server is its own event: a server whose score and label both moved gives a `score.changed` and a
  * `label.changed`. A server added gives none (nobody can have subscribed to it by name yet).
  */
-import { changesBetween, type HistoryPoint, type HistoryView, snapshotPositions } from '../snapshot/history.js';
+import { changesBetween, type HistoryPoint, type HistoryView, snapshotPositions } from '../history/history.js';
 import type { EventType } from './subscription.js';
 
 export interface ServerState {

@@ -10,8 +10,7 @@
  * for each filter blocks of at least 1/512 of the records (at least 256 positions), so any filter and
  * order costs at most 104 KB. A walk after the skip goes through at most one block before its page, so
  * smaller blocks make a filtered page with a high `min_score` cheaper: blocks of 1/128 of the records
- * walked a thousand positions or so more (the HTTP bench's filtered lists: their ids in 261 to 436 ms
- * against 297 to 477 ms, alternating runs of the bench's 48,480 requests).
+ * walked a thousand positions or so more (docs/performance.md, "Figures behind the code").
  */
 
 /** Where a walk for the match at `offset` may start, and how many matches come before that position. */

@@ -5,16 +5,16 @@
  * re-serializing anything and a large snapshot costs its indexes, not millions of objects.
  */
 import type { ListParams, SortField, SortOrder } from '../model/schema.js';
-import { changesBetweenPairsSliced, changesSince, type ServerChange } from '../snapshot/history.js';
-import { createSlicer } from '../snapshot/slicer.js';
-import type { PostingLists } from '../snapshot/encode.js';
-import type { LoadedArtifacts, LoadTimings } from '../snapshot/load.js';
+import { changesBetweenPairsSliced, changesSince, type ServerChange } from '../history/history.js';
+import { createSlicer } from '../format/slicer.js';
+import type { PostingLists } from '../format/index-layout.js';
+import type { LoadedArtifacts, LoadTimings } from './load.js';
 import { type BlockSkip, createBlockCounts } from './block-counts.js';
 import { createDenseFilters, type DenseFilterOptions } from './dense-filters.js';
 import { createParts, type PartsOptions } from './parts.js';
-import { NameIndex } from '../snapshot/name-lookup.js';
+import { NameIndex } from '../format/name-lookup.js';
 import { recordPages } from './record-pages.js';
-import { createSearch } from './search.js';
+import { createSearch } from '../search/search.js';
 import type { IdPage, JsonPage, LookupKey, QueryEngine } from './types.js';
 
 /** Ascending record ids: a posting list as stored, or a list made from them. */
@@ -311,6 +311,10 @@ export function createQueryEngine(
     registry: () => parts.registry(),
     historyJson,
     prepareChanges,
+    changesBetweenPairs: async (pairs) => {
+      const history = historyOf();
+      return history === undefined ? [] : changesBetweenPairsSliced(history, pairs, createSlicer());
+    },
     changesJson,
     ready: (part) => parts.ready(part),
     // The name index last: Get Server answers by binary search until then, while the parts a first list or

@@ -1,8 +1,8 @@
 /**
- * A snapshot folder → a query engine: the loader (`src/snapshot/load.ts`) reads and verifies the artifacts,
+ * A snapshot folder → a query engine: the loader (`src/query/load.ts`) reads and verifies the artifacts,
  * the engine answers from them. The one entry point for whoever serves or measures a snapshot.
  */
-import { type LoadTimings, readSnapshot } from '../snapshot/load.js';
+import { type LoadTimings, readSnapshot } from './load.js';
 import { createQueryEngine, type EngineOptions } from './engine.js';
 import type { QueryEngine } from './types.js';
 

@@ -6,9 +6,9 @@
  * A part whose bytes fail their check is never decoded or served: its `ready` rejects with the loader's
  * one-line error, for good.
  */
-import { decodeCompactHistory } from '../snapshot/compact-history.js';
-import type { HistoryView } from '../snapshot/history.js';
-import type { LookupArtifact } from '../snapshot/lookup.js';
+import { decodeCompactHistory } from '../history/compact-history.js';
+import type { HistoryView } from '../history/history.js';
+import type { LookupArtifact } from '../format/lookup-table.js';
 import { parseRegistryArtifact, type RegistryArtifact } from '../registry/files.js';
 import {
   decodeColumns,
@@ -17,10 +17,10 @@ import {
   decodeSortIndexes,
   type PostingLists,
   type SortOrders,
-} from '../snapshot/encode.js';
-import { type LoadedArtifacts, type LoadTimings, type PendingArtifact, undecodable } from '../snapshot/load.js';
-import { createSlicer, nextSlice, type Slicer } from '../snapshot/slicer.js';
-import { WordIndex } from './word-index.js';
+} from '../format/index-layout.js';
+import { type LoadedArtifacts, type LoadTimings, type PendingArtifact, undecodable } from './load.js';
+import { createSlicer, nextSlice, type Slicer } from '../format/slicer.js';
+import { WordIndex } from '../search/word-index.js';
 import type { SnapshotPart } from './types.js';
 
 /** What lists (and the score ties of searches and lookups) need. */

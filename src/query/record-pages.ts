@@ -4,7 +4,7 @@
  * the socket as it is (`gateway/body-pool.ts`). Nothing is parsed or re-serialized: the stored bytes are
  * the answer's.
  */
-import type { RecordFile } from '../snapshot/record-file.js';
+import type { RecordFile } from './record-file.js';
 
 export interface RecordPages {
   recordJson(id: number): string;

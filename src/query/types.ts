@@ -3,8 +3,9 @@
  * benchmarks depend on this interface only; `src/query/engine.ts` implements it over the loaded artifacts.
  */
 import type { ListParams } from '../model/schema.js';
-import type { HistoryView, SnapshotRef } from '../snapshot/history.js';
+import type { HistoryView, ServerChange, SnapshotPair, SnapshotRef } from '../history/history.js';
 import type { RegistryArtifact } from '../registry/files.js';
+import type { SearchField } from '../search/search.js';
 
 /** A page as JSON text (`json` is the text of the array of records), for responses built without a parse. */
 export interface JsonPage {
@@ -25,7 +26,7 @@ export interface LookupKey {
 }
 
 /** What a search looks at: server names (the default, as the specification says), registry descriptions. */
-export type SearchField = 'name' | 'description';
+export type { SearchField } from '../search/search.js';
 
 export interface SearchOptions {
   /** How many matches to skip (default 0). */
@@ -98,6 +99,11 @@ export interface QueryEngine {
   registry(): RegistryArtifact | undefined;
   /** The score history of the server named `name` (any case), newest first; undefined for an unknown name. */
   historyJson(name: string): string | undefined;
+  /**
+   * The changes between pairs of kept snapshots (`[older, newer]` positions in the history's snapshots, newest
+   * first), a list per pair, made a slice at a time so a long history never holds the event loop.
+   */
+  changesBetweenPairs(pairs: readonly SnapshotPair[]): Promise<ServerChange[][]>;
   /**
    * Makes the change list since `since` a slice at a time, when the history holds that snapshot and the
    * list is not made yet; `changesJson` reads it then (and makes it in one go if this was not awaited).

@@ -10,7 +10,7 @@ import { createGateway, type Gateway } from '../gateway/gateway.js';
 import { formatRequestLogLine, type RequestLogger } from '../gateway/log.js';
 import type { QueryEngine } from '../query/types.js';
 import { openSnapshot } from '../query/open.js';
-import { DEFAULT_SNAPSHOT_DIR } from '../snapshot/paths.js';
+import { DEFAULT_SNAPSHOT_DIR } from '../format/paths.js';
 import { createStore } from './store.js';
 import type { Store } from '../stores/types.js';
 import { createNotifications, type Notifications, type NotifyOptions } from '../notify/service.js';

@@ -83,8 +83,8 @@ return count`);
 
 const ScriptCountSchema = z.number().int().nonnegative();
 /**
- * The replies of the increment and reserve scripts. Made once here: a zod schema built inside a call cost
- * 8 to 16 µs each time (against well under 1 µs to check a reply with it), and every keyed request makes one.
+ * The replies of the increment and reserve scripts. Made once here: building a zod schema costs far more than
+ * checking a reply with it, and every keyed request makes one (docs/performance.md, "Figures behind the code").
  */
 const IncrementReplySchema = z.number().int().positive();
 const ReserveReplySchema = z.tuple([z.union([z.literal(0), z.literal(1)]), z.number().int().min(0)]);

@@ -18,8 +18,9 @@ import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FLAGS } from '../../src/model/vocabulary.js';
-import { buildSnapshot } from '../../src/snapshot/build.js';
+import { buildSnapshot } from '../../src/build/build.js';
 import { type ServerProcess, startServerProcess } from '../../scripts/lib/server-process.js';
+import { checkboxBesideLabel, logoMargins, midWordBreaks, overflowingBoxes } from './layout-probes.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const ARTIFACTS = path.join(ROOT, 'test-artifacts');
@@ -42,6 +43,8 @@ const VIEW_KEY = 'site-test-view-key-0123456789';
 const CHECK_KEY = 'site-test-check-key-0123456789';
 /** For the steps of the filters' known values. */
 const FILTER_KEY = 'site-test-filter-key-0123456789';
+/** For the layout steps at each width: what a person sees of the boxes, the lines and the dates. */
+const LAYOUT_KEY = 'site-test-layout-key-0123456789';
 /** Small enough to use up in the test, large enough for every other step of it. */
 const DAILY_LIMIT = 60;
 
@@ -94,7 +97,10 @@ suite(title, { timeout: 90_000 }, () => {
     // The store-down server: Redis on a port nothing listens on. `API_KEYS` keys are checked without the
     // store, so a valid key reaches the counter, which cannot be reached: 502.
     [server, storeDown] = await Promise.all([
-      startServerProcess({ ...common, API_KEYS: `${KEY},${LIMITED_KEY},${VIEW_KEY},${CHECK_KEY},${FILTER_KEY}` }),
+      startServerProcess({
+        ...common,
+        API_KEYS: `${KEY},${LIMITED_KEY},${VIEW_KEY},${CHECK_KEY},${FILTER_KEY},${LAYOUT_KEY}`,
+      }),
       startServerProcess({ ...common, API_KEYS: KEY, STORE: 'redis', REDIS_URL: 'redis://127.0.0.1:9' }),
     ]);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
@@ -554,12 +560,14 @@ suite(title, { timeout: 90_000 }, () => {
     const chart = card.locator('svg.history-chart');
     await chart.waitFor();
     expect(await chart.getAttribute('role')).toBe('img');
-    expect(await chart.getAttribute('aria-label')).toMatch(/^Trust score over time: 88 on \d{4}-\d{2}-\d{2}/);
+    expect(await chart.getAttribute('aria-label')).toMatch(
+      /^Trust score over time: 88 \(scored \d{4}-\d{2}-\d{2}, snapshot of \d{4}-\d{2}-\d{2}\)/,
+    );
     expect(await chart.locator('title').first().textContent()).toContain('Trust score over time');
     expect(await chart.locator('circle').count()).toBe(1);
     expect(await chart.locator('line.band-line').count()).toBe(4);
     expect(await card.locator('.history-line-text').textContent()).toMatch(
-      /^Score 88 since \d{4}-\d{2}-\d{2}\. One snapshot so far\.$/,
+      /^Score 88, scored \d{4}-\d{2}-\d{2}, snapshot of \d{4}-\d{2}-\d{2}\. One snapshot so far\.$/,
     );
 
     // The explanation: its summary in view, each sub-score and its signals' notes folded away.
@@ -672,6 +680,90 @@ suite(title, { timeout: 90_000 }, () => {
     await shot(page, '13-phone-deep-link');
     expectClean(watch);
   });
+
+  for (const viewport of [
+    { width: 1280, height: 900 },
+    { width: 390, height: 844 },
+  ]) {
+    it(`at ${viewport.width} × ${viewport.height}: a logo clear of the edge, the whole quick start, a checkbox-sized checkbox, setup entries broken between words, and a score dated by its scan`, async () => {
+      const { page, watch } = await openPage(server.url, viewport);
+      const px = viewport.width;
+
+      // The header at the top of the page: the logo has room above it and beside it.
+      const logo = await page.evaluate(logoMargins);
+      expect(logo.top).toBeGreaterThanOrEqual(6);
+      expect(logo.left).toBeGreaterThanOrEqual(8);
+      await shot(page, `17-header-${px}`, '.site-header');
+
+      // The quick start's commands, whole: nothing cut or scrolled away, nothing past the page's edge.
+      const quickStart = page.locator('#quick-start pre');
+      expect(await quickStart.count()).toBe(2);
+      expect(await page.evaluate(overflowingBoxes, '#quick-start pre')).toEqual([]);
+      for (const box of await quickStart.evaluateAll((pres) => pres.map((pre) => pre.getBoundingClientRect().right)))
+        expect(box).toBeLessThanOrEqual(px);
+      expect(await page.locator('#curl-example').textContent()).toContain(`${server.url}/v1/servers/`);
+      await shot(page, `18-quick-start-${px}`, '#quick-start');
+
+      // The description search's checkbox: a checkbox's size, beside the first line of its words.
+      const scope = await page.evaluate(checkboxBesideLabel, '#search-descriptions');
+      for (const side of [scope.box.width, scope.box.height]) {
+        expect(side).toBeGreaterThanOrEqual(12);
+        expect(side).toBeLessThanOrEqual(24);
+      }
+      expect(scope.text.left).toBeGreaterThanOrEqual(scope.box.right);
+      expect(scope.box.middle).toBeGreaterThan(scope.text.top);
+      expect(scope.box.middle).toBeLessThan(scope.text.bottom);
+      await shot(page, `19-search-scope-${px}`, '#search-form');
+
+      // The setup check: entry names (one with hyphens, one a single long word) and every other cell break
+      // between words, never inside one.
+      await enterKey(page, LAYOUT_KEY);
+      await page.locator('#distribution-chart').waitFor();
+      const entries = {
+        'github-enterprise-server': {
+          command: 'docker',
+          args: ['run', '-i', '--rm', 'ghcr.io/github/github-mcp-server'],
+        },
+        perplexityassistant: { command: 'npx', args: ['-y', '@perplexity-ai/mcp-server'] },
+        local: { command: 'node', args: ['server.js'] },
+      };
+      await page.getByLabel('Configuration', { exact: true }).fill(JSON.stringify({ mcpServers: entries }));
+      await page.getByRole('button', { name: 'Check my setup' }).click();
+      await page.locator('#check-table tbody tr').nth(2).waitFor();
+      const entryNames = await page.locator('#check-table .check-entry').allTextContents();
+      expect(entryNames).toEqual(Object.keys(entries));
+      expect(await page.evaluate(midWordBreaks, '#check-table .check-entry')).toEqual([]);
+      expect(await page.evaluate(midWordBreaks, '#check-table tbody td')).toEqual([]);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(px);
+      await shot(page, `20-check-table-${px}`, '#check-result');
+
+      // A card's score over time: dated by when its data was scored (the same day the card's "Scored" line
+      // gives), and by the snapshot it is in, never "since" the day this copy built its snapshot.
+      await page.evaluate(() => (location.hash = '#server=io.github.github%2Fgithub-mcp-server'));
+      const card = page.locator('#server .server-card');
+      const line = card.locator('.history-line-text');
+      await line.waitFor();
+      const history = (await (
+        await page.request.get(`${server.url}/v1/servers/io.github.github/github-mcp-server/history`, {
+          headers: { 'X-API-Key': LAYOUT_KEY },
+        })
+      ).json()) as { data: { trust_score: number; scored_at: string; generated_at: string }[] };
+      const [point] = history.data;
+      if (!point) throw new Error('the history of io.github.github/github-mcp-server is empty');
+      const scoredDay = point.scored_at.slice(0, 10);
+      const builtDay = point.generated_at.slice(0, 10);
+      expect(scoredDay).not.toBe(builtDay); // the committed data was scored long before this test built it
+      expect(await line.textContent()).toBe(
+        `Score ${point.trust_score}, scored ${scoredDay}, snapshot of ${builtDay}. One snapshot so far.`,
+      );
+      expect(await card.locator('.scored time').getAttribute('datetime')).toMatch(new RegExp(`^${scoredDay}T`));
+      expect(await card.locator('svg.history-chart circle title').textContent()).toContain(`scored ${scoredDay}`);
+      expect(await card.textContent()).not.toMatch(/Score \d+ since/);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(px);
+      await shot(page, `21-card-history-${px}`, '#server');
+      expectClean(watch);
+    });
+  }
 
   it('checks a pasted MCP configuration against a policy, entry by entry, in one request', async () => {
     const { page, watch } = await openPage(server.url);

@@ -7,7 +7,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateRecords } from '../../src/bench/synthetic.js';
-import { ARTIFACT_FILES } from '../../src/snapshot/manifest.js';
+import { ARTIFACT_FILES } from '../../src/format/manifest.js';
 import { buildTestSnapshot } from '../support/records.js';
 import { startServer } from './process.js';
 

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FirstAskStore } from '../../src/gateway/first-asks.js';
-import { fnv1a } from '../../src/snapshot/fnv.js';
+import { fnv1a } from '../../src/format/fnv.js';
 
 const answer = (ids: number | number[], metaTail = ',"total":3') => ({ etag: 'W/"abc-1"', ids, metaTail });
 

@@ -11,9 +11,9 @@ import { generateRecords } from '../../src/bench/synthetic.js';
 import { loadSnapshot, openSnapshot } from '../../src/query/open.js';
 import { PartNotReadyError } from '../../src/query/parts.js';
 import type { QueryEngine } from '../../src/query/types.js';
-import { ARTIFACT_FILES } from '../../src/snapshot/manifest.js';
-import { HISTORY_FILE } from '../../src/snapshot/history.js';
-import { writeSnapshot } from '../../src/snapshot/build.js';
+import { ARTIFACT_FILES } from '../../src/format/manifest.js';
+import { HISTORY_FILE } from '../../src/history/history.js';
+import { writeSnapshot } from '../../src/build/build.js';
 import { mkdtemp, cp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 

@@ -186,3 +186,56 @@ export function parseCurl(command: string, vars: Record<string, string>): CurlRe
   }
   return request;
 }
+
+const COUNT_WORDS = [
+  'zero',
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'eleven',
+  'twelve',
+  'thirteen',
+  'fourteen',
+  'fifteen',
+  'sixteen',
+  'seventeen',
+  'eighteen',
+  'nineteen',
+  'twenty',
+];
+
+/**
+ * Every count of routes a text states ("Five routes", "17 endpoints", "the seventeen paths"), as numbers, with
+ * the words that state it: a document that says how many routes there are must say the route table's number.
+ */
+export function routeCountClaims(text: string): { count: number; words: string }[] {
+  const claims: { count: number; words: string }[] = [];
+  const pattern = new RegExp(`\\b(\\d+|${COUNT_WORDS.join('|')})\\s+(?:api\\s+)?(routes|paths|endpoints)\\b`, 'gi');
+  for (const match of text.matchAll(pattern)) {
+    const said = (match[1] ?? '').toLowerCase();
+    const count = /^\d+$/.test(said) ? Number(said) : COUNT_WORDS.indexOf(said);
+    claims.push({ count, words: match[0] });
+  }
+  return claims;
+}
+
+/** Every Node version range a text states ("Node 20+", "Node 20.19 or later", "Node 20.19 to 22"). */
+export function nodeVersionClaims(text: string): string[] {
+  return [
+    ...text.matchAll(/\bNode(?:\.js)? \d+(?:\.\d+)*(?:\+| or later| and later| or newer| to \d+(?:\.\d+)*)/g),
+  ].map((match) => match[0]);
+}
+
+/** How the documents state `package.json`'s `engines.node` (`>=20.19 <23` → `Node 20.19 to 22`). */
+export function nodeVersionPhrase(engines: string): string {
+  const match = /^>=(\d+(?:\.\d+)*) <(\d+)$/.exec(engines.trim());
+  if (!match) throw new Error(`engines.node "${engines}" is not of the form ">=A <B"`);
+  return `Node ${match[1]} to ${Number(match[2]) - 1}`;
+}

@@ -2,7 +2,7 @@
  * The naive oracle of search matching, for tests: every query word must equal, begin, or (from 4
  * characters) be within the typo distance of some word of the text searched.
  */
-import { fuzziness, nameWords } from '../../src/snapshot/search-index.js';
+import { fuzziness, nameWords } from '../../src/search/words.js';
 
 export function levenshtein(a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, j) => j);

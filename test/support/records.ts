@@ -3,7 +3,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { labelForScore, type ServerRecord, type Signals } from '../../src/model/schema.js';
-import { writeSnapshot } from '../../src/snapshot/build.js';
+import { writeSnapshot } from '../../src/build/build.js';
 
 /** A valid record; `trust_label` follows `trust_score` unless given. */
 export function makeRecord(overrides: Partial<ServerRecord> & { name: string }): ServerRecord {

@@ -5,8 +5,6 @@
 import type { QueryEngine } from '../../query/types.js';
 import { ServerPathSchema } from '../../model/schema.js';
 import { ApiError, quote } from '../errors.js';
-import { changesBetweenPairsSliced } from '../../snapshot/history.js';
-import { createSlicer } from '../../snapshot/slicer.js';
 import { changesFeed, feedPairs, serverFeed } from '../feeds.js';
 import type { Answer, HandlerContext } from '../route.js';
 import { BADGE_CACHE_CONTROL } from './badge.js';
@@ -46,8 +44,7 @@ export async function changesAtom({ engine }: HandlerContext): Promise<Answer> {
   const body = await memo(engine, 'changes', async () => {
     const history = engine.history();
     // Made once per snapshot: a walk of every server for each republish it lists, a slice at a time.
-    const lists = history === undefined ? [] : await changesBetweenPairsSliced(history, feedPairs(history), createSlicer());
-    return changesFeed(history, current, lists);
+    return changesFeed(history, current, await engine.changesBetweenPairs(feedPairs(history)));
   });
   return document('feed\nchanges', body!);
 }

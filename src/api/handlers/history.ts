@@ -1,6 +1,6 @@
 /**
  * Score history of one server, and what changed across the ecosystem since a snapshot: both read the
- * history the build carries forward (`src/snapshot/history.ts`).
+ * history the build carries forward (`src/history/history.ts`).
  */
 import { EXPLAIN_METHOD_VERSION, explainRecord } from '../../explain/explain.js';
 import type { ServerRecord } from '../../model/schema.js';

@@ -1,0 +1,39 @@
+/**
+ * Whether a snapshot is current for its dataset: what `npm start` asks before serving the default snapshot
+ * and `npm run build` before rebuilding one (so the platform's build command keeps a checked snapshot).
+ * Imported statically by both: each of them needs it on every run, and a dynamic import is a round trip to
+ * the module loader at start.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fingerprintInputs, hashInputs } from './input-files.js';
+import { readManifest } from '../query/load.js';
+import { ARTIFACT_VERSION } from '../format/manifest.js';
+
+/**
+ * Where `npm start` keeps the fingerprint of the inputs it last found matching the snapshot's input hash.
+ * Not an artifact: the manifest does not list it, the loader never reads it, a build replaces it.
+ */
+export const INPUT_FINGERPRINT_FILE = 'input-fingerprint.txt';
+
+/**
+ * True when the snapshot in `dir` should be (re)built from `inputGlob`: it is missing or unreadable, was
+ * made by another artifact version, or the dataset has changed since (the manifest records its hash). The
+ * dataset is hashed only when its files' fingerprint (sizes, times, inodes) is not the one recorded the last
+ * time its hash matched: on an unchanged checkout that spares reading and hashing megabytes at every start.
+ */
+export async function snapshotIsStale(dir: string, inputGlob: string, registryFile?: string): Promise<boolean> {
+  try {
+    const manifest = await readManifest(dir);
+    if (manifest.artifact_version !== ARTIFACT_VERSION) return true;
+    const fingerprintFile = path.join(dir, INPUT_FINGERPRINT_FILE);
+    const fingerprint = `${manifest.input_hash}\n${await fingerprintInputs(inputGlob, registryFile)}`;
+    if ((await readFile(fingerprintFile, 'utf8').catch(() => undefined)) === fingerprint) return false;
+    if (manifest.input_hash !== (await hashInputs(inputGlob, registryFile))) return true;
+    // Best effort: a folder that cannot be written (a read-only deployment) only means hashing next time.
+    await writeFile(fingerprintFile, fingerprint).catch(() => undefined);
+    return false;
+  } catch {
+    return true;
+  }
+}

@@ -1,0 +1,168 @@
+/**
+ * Search pages over the word indexes (`word-index.ts`): by name (the specification's search, decisions §4),
+ * by description, or both, where every record whose name matches ranks above every record that matches only
+ * by its description. Pages are cut from the best `offset + limit` matches, never from a full sort.
+ */
+import { LIMITS } from '../model/schema.js';
+import { exactKey } from './words.js';
+import { FEW_RANKED, matchOrder, newRankScratch, rankByKeys, rankFew } from './rank-keys.js';
+import { topK } from './top-k.js';
+import { matchBuffers, type MatchBuffers, type WordIndex, type WordMatches } from './word-index.js';
+
+/** What a search looks in: a record's name, or what it does (its description). */
+export type SearchField = 'name' | 'description';
+
+/**
+ * What a search reads from a loaded snapshot: the records' trust scores (ties are broken by score) and the two
+ * word indexes, each loaded on first use.
+ */
+export interface SearchSources {
+  lists(): { trustScore: Uint32Array };
+  search(): { nameIndex: WordIndex };
+  descriptions(): { descriptionIndex: WordIndex };
+}
+
+export interface Search {
+  /** The record ids of one page of `q`'s matches, and how many match in all. */
+  page(q: string, limit: number, offset: number, fields: readonly SearchField[]): { ids: number[]; total: number };
+}
+
+/**
+ * Whether a page's `k` best of `count` matches are ranked by one packed number per match and a native sort
+ * (`rank-keys.ts`) rather than a bounded heap of `k` (`top-k.ts`): when `k` is a large share of the matches,
+ * where the heap grows costly or would fall back to a comparator sort of them all. The two were measured to
+ * cross near k = count / 12 (docs/performance.md, "Figures behind the code").
+ */
+const rankAllByKeys = (k: number, count: number) => k * 12 >= count;
+
+/**
+ * A search by name for one word with more matches than the largest page (200) keeps its best
+ * WORD_RANKED matches in rank order, by the query's words as `exactKey` gives them: people page through
+ * and come back to the same words, and ranking all the matches again for each page was most of such a
+ * search. Pages within them are slices; deeper ones are ranked as before. At most WORDS_KEPT words (4 KB
+ * each at most), afresh past it.
+ */
+const WORD_RANKED = 1000;
+const WORDS_KEPT = 2000;
+const WORD_KEPT_MIN_MATCHES = LIMITS.search.max + 1;
+
+export function createSearch(count: number, parts: SearchSources): Search {
+  /** Marks the exact id matches of a query; a generation number avoids clearing. */
+  const exactMarks = new Uint32Array(count);
+  let exactGeneration = 0;
+  /** Marks the name matches, to leave them out of the description-only ones. */
+  const marks = new Uint32Array(count);
+  let generation = 0;
+  const columns = () => parts.lists();
+  const rankScratch = newRankScratch();
+  /** The matches of a query's two word searches (by name; by name or description), reused query after query. */
+  let buffers: { names: MatchBuffers; all: MatchBuffers } | undefined;
+  const buffersOf = () => (buffers ??= { names: matchBuffers(count), all: matchBuffers(count) });
+  /** 0, 1, …, n - 1: every match of a word-index answer, as items to rank (made on the first deep page). */
+  let everyItem = new Uint32Array(0);
+  const allItems = (n: number) => {
+    if (everyItem.length < n) everyItem = Uint32Array.from({ length: count }, (_, i) => i);
+    return everyItem.subarray(0, n);
+  };
+
+  /** One-word searches' best matches in rank order, and how many match, by `exactKey` (see WORD_RANKED). */
+  const rankedWords = new Map<string, { ids: number[]; total: number }>();
+
+  /** `total` counts every match; the page is the `limit` after `offset`. */
+  function searchIds(
+    q: string,
+    limit: number,
+    offset: number,
+    fields: readonly SearchField[],
+  ): { ids: number[]; total: number } {
+    const query = q.trim();
+    const { nameIndex } = parts.search();
+    const end = offset + limit;
+    const byName = fields.includes('name');
+    if (!fields.includes('description')) {
+      const key = exactKey(query);
+      const kept = rankedWords.get(key);
+      // Within the kept matches, or all of them were kept (a page past the last is empty).
+      if (kept !== undefined && (end <= kept.ids.length || kept.ids.length === kept.total))
+        return { ids: kept.ids.slice(offset, end), total: kept.total };
+      const names = nameIndex.match(query, [], buffersOf().names);
+      const total = names.ids.length;
+      if (
+        kept === undefined &&
+        total >= WORD_KEPT_MIN_MATCHES &&
+        end <= WORD_RANKED &&
+        new Set(key.split(' ')).size === 1
+      ) {
+        const best = rankNames(names, key, WORD_RANKED);
+        if (rankedWords.size >= WORDS_KEPT) rankedWords.clear();
+        rankedWords.set(key, { ids: best, total });
+        return { ids: best.slice(offset, end), total };
+      }
+      return { ids: rankNames(names, key, end).slice(offset), total };
+    }
+    const { descriptionIndex } = parts.descriptions();
+    if (!byName) {
+      const described = descriptionIndex.match(query, [], buffersOf().all);
+      return { ids: rankByScore(described, end).slice(offset), total: described.ids.length };
+    }
+    const names = nameIndex.match(query, [], buffersOf().names);
+    // Each word may match the name or the description, so every name match is among these too.
+    const all = nameIndex.match(query, [descriptionIndex], buffersOf().all);
+    const total = all.ids.length;
+    if (offset >= total) return { ids: [], total };
+    const first = rankNames(names, exactKey(query), Math.min(end, names.ids.length));
+    if (end <= names.ids.length) return { ids: first.slice(offset), total };
+    const mark = ++generation;
+    for (const id of names.ids) marks[id] = mark;
+    const rest = rankByScore(all, end - names.ids.length, (id) => marks[id] !== mark);
+    return { ids: [...first, ...rest].slice(offset, end), total };
+  }
+
+  /**
+   * The best `k` name matches: exact id matches first (those filed under `key`, the query's `exactKey`); then
+   * relevance; ties to the higher trust score, then name order.
+   */
+  function rankNames({ ids, scores }: WordMatches, key: string, k: number): number[] {
+    const { nameIndex } = parts.search();
+    const { trustScore } = columns();
+    // Mark the exact id matches (few) so the comparison below is an array read, not a set lookup.
+    const mark = ++exactGeneration;
+    for (const id of nameIndex.exact(key)) exactMarks[id] = mark;
+    const exact = (i: number) => exactMarks[ids[i]!] === mark;
+    const exactId = (id: number) => exactMarks[id] === mark;
+    if (k <= FEW_RANKED) return rankFew(ids, k, scores, trustScore, exactId);
+    if (rankAllByKeys(k, ids.length)) {
+      const all = rankByKeys(allItems(ids.length), k, ids, scores, trustScore, exactId, rankScratch);
+      if (all !== undefined) return all;
+    }
+    const best = topK(
+      ids.length,
+      k,
+      matchOrder(ids, scores, trustScore, exactId),
+      // A lower relevance never beats the page's worst unless exactness decides.
+      (item, worst) => scores[item]! < scores[worst]! && exact(item) === exact(worst),
+    );
+    return best.map((i) => ids[i]!);
+  }
+
+  /** The best `k` matches that `keep` accepts: relevance, then the higher trust score, then name order. */
+  function rankByScore({ ids, scores }: WordMatches, k: number, keep: (id: number) => boolean = () => true): number[] {
+    const { trustScore } = columns();
+    const kept: number[] = [];
+    for (let i = 0; i < ids.length; i++) if (keep(ids[i]!)) kept.push(i);
+    if (rankAllByKeys(k, kept.length)) {
+      const all = rankByKeys(kept, k, ids, scores, trustScore, undefined, rankScratch);
+      if (all !== undefined) return all;
+    }
+    const order = matchOrder(ids, scores, trustScore);
+    const best = topK(
+      kept.length,
+      k,
+      (a, b) => order(kept[a]!, kept[b]!),
+      (item, worst) => scores[kept[item]!]! < scores[kept[worst]!]!,
+    );
+    return best.map((i) => ids[kept[i]!]!);
+  }
+
+  return { page: searchIds };
+}

@@ -1,0 +1,71 @@
+/**
+ * How search sees text: how names (and descriptions, and queries) become words, the typo tolerance, the
+ * relevance weights, and the exact-id key. The build (`word-index-writer.ts`) and the query side
+ * (`src/search/word-index.ts`) both use these, so the two can never disagree.
+ *
+ * Decisions §4: a name is split into words on `/ . - _` and letter-case changes; the id part weighs more
+ * than the namespace (so `github` does not rank every `io.github.*` server first); prefix matching;
+ * typo tolerance for words of 4 or more characters; several words mean all of them.
+ */
+
+/**
+ * Words of a name or a query: split on `/ . - _`, white space and other punctuation, and where the
+ * letter case changes (`PostgresMCP` → `postgres`, `mcp`; `myServer` → `my`, `server`), lower-cased.
+ */
+export function nameWords(text: string): string[] {
+  const words: string[] = [];
+  // Most names are plain ASCII: the same split without Unicode classes, and no case boundary to look for
+  // in a chunk without capitals (the build splits every name, so this halves its cost).
+  if (!NON_ASCII.test(text)) {
+    for (const chunk of text.split(/[^A-Za-z0-9]+/)) {
+      if (chunk === '') continue;
+      if (!CAPITAL.test(chunk)) words.push(chunk);
+      // Capitals but no case boundary inside (`Manage`, `API`): the chunk is one word.
+      else if (!CASE_BOUNDARY.test(chunk)) words.push(chunk.toLowerCase());
+      else splitCase(chunk, words);
+    }
+    return words;
+  }
+  for (const chunk of text.split(/[^\p{L}\p{N}]+/u)) {
+    if (chunk !== '') splitCase(chunk, words);
+  }
+  return words;
+}
+
+/** A character outside ASCII: a name without one takes the fast path. */
+const NON_ASCII = /[^\p{ASCII}]/u;
+const CAPITAL = /[A-Z]/;
+/** Where splitCase splits an ASCII chunk: a lower-case letter before a capital, or `MCPServer`'s `PS`. */
+const CASE_BOUNDARY = /[a-z][A-Z]|[A-Z][A-Z][a-z]/;
+
+/** The words of one chunk of letters and digits, split where the case changes, lower-cased. */
+function splitCase(chunk: string, words: string[]): void {
+  // camelCase boundary, then an acronym followed by a capitalised word (MCPServer → MCP Server).
+  const spaced = chunk.replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2').replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2');
+  for (const word of spaced.split(' ')) if (word !== '') words.push(word.toLowerCase());
+}
+
+/** Typo tolerance: none below 4 characters, one edit from 4, two from 8. */
+export function fuzziness(term: string): number | false {
+  if (term.length >= 8) return 2;
+  if (term.length >= 4) return 1;
+  return false;
+}
+
+/**
+ * Relevance, in one place: the id part weighs 3 and the namespace 1; a word that a query word only begins
+ * counts half, one within the typo distance about a third. The build scores terms with the boosts
+ * (`word-index-writer.ts`), `src/search/word-index.ts` weighs query words with the rest.
+ */
+export const FIELD_BOOST = { server: 3, namespace: 1 } as const;
+export const PREFIX_WEIGHT = 0.5;
+export const FUZZY_WEIGHT = 0.35;
+
+/**
+ * The key under which a record's id is filed for exact matching: its words, sorted and joined. A query
+ * whose words are exactly the id's words ranks that record first (decisions §6: `q=mcp` puts
+ * `<namespace>/mcp` at the top).
+ */
+export function exactKey(text: string): string {
+  return nameWords(text).sort().join(' ');
+}
