@@ -51,8 +51,10 @@ export function routeOverview(routes: readonly Route[]): string {
   const gets = routes.length - posts.length - deletes.length;
   const keyless = routes.filter((route) => !route.keyed);
   const keyed = routes.length - keyless.length;
-  const paths = new Set(routes.map((route) => route.path)).size;
-  const shared = paths === routes.length ? 'one path each' : `on ${countWord(paths)} paths`;
+  const shared =
+    new Set(routes.map((route) => route.path)).size === routes.length
+      ? 'one path each'
+      : 'a path for each but where two methods share one';
   const deleting =
     deletes.length === 0
       ? ''
