@@ -73,3 +73,6 @@ export function vercelHandler(route?: RouteId): (request: IncomingMessage, respo
     { url: (request) => routeUrl(request.url ?? '/', segments) },
   );
 }
+
+/** The platform cron's handler (`api/cron/notify.ts`): webhook deliveries, see `src/http/cron.ts`. */
+export { notifyCronHandler } from './cron.js';

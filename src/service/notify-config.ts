@@ -5,7 +5,8 @@
  * - `WEBHOOKS_ALLOW_HTTP=true`: receivers may be `http://` (local testing);
  * - `WEBHOOKS_ALLOW_PRIVATE=true`: receivers may be on this network (loopback, private...; local testing only);
  * - `WEBHOOKS_PUBLIC_URL`: the service's address as receivers see it, for the record links in events;
- * - `WEBHOOKS_INTERVAL_SECONDS`: how often `npm start` looks for a new snapshot and due retries (default 30).
+ * - `WEBHOOKS_INTERVAL_SECONDS`: how often `npm start` looks for a new snapshot and due retries (default 30);
+ * - `CRON_SECRET`: the bearer token the platform's cron sends to `/api/cron/notify` (Vercel sets it).
  */
 import { z } from 'zod';
 
@@ -41,6 +42,7 @@ const SecretsKeySchema = text.pipe(
 
 /** The members of the environment schema these settings add. */
 export const NotifyEnvShape = {
+  CRON_SECRET: text,
   WEBHOOK_SECRETS_KEY: SecretsKeySchema,
   WEBHOOKS_ALLOW_HTTP: flag('WEBHOOKS_ALLOW_HTTP'),
   WEBHOOKS_ALLOW_PRIVATE: flag('WEBHOOKS_ALLOW_PRIVATE'),
@@ -67,6 +69,8 @@ export interface NotifyConfig {
   /** The base of record links in events, without a trailing slash; undefined: the request's own host. */
   publicUrl: string | undefined;
   intervalMs: number;
+  /** What the cron route must be called with (`Authorization: Bearer ...`); undefined: the route answers 503. */
+  cronSecret: string | undefined;
 }
 
 type NotifyVars = { [K in keyof typeof NotifyEnvShape]?: z.output<(typeof NotifyEnvShape)[K]> };
@@ -78,5 +82,6 @@ export function notifyConfigOf(vars: NotifyVars): NotifyConfig {
     allowPrivate: vars.WEBHOOKS_ALLOW_PRIVATE === 'true',
     publicUrl: vars.WEBHOOKS_PUBLIC_URL?.replace(/\/+$/, ''),
     intervalMs: (vars.WEBHOOKS_INTERVAL_SECONDS ?? 30) * 1000,
+    cronSecret: vars.CRON_SECRET,
   };
 }
