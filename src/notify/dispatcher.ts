@@ -34,6 +34,8 @@ import {
 export const DISPATCH_LEASE = 'dispatch';
 const LEASE_MS = 60_000;
 const DEFAULT_CONCURRENCY = 16;
+/** Due attempts read from the queue at once, per attempt in flight. */
+const PAGE_PER_WORKER = 16;
 
 export interface DispatcherDeps {
   store: NotifyStore;
@@ -206,12 +208,27 @@ export function createDispatcher(deps: DispatcherDeps) {
             );
           }
         }
-        for (;;) {
-          const due = await store.queueDue(DUE_QUEUE, now(), concurrency);
-          if (due.length === 0) break;
-          await Promise.all(due.map((member) => attempt(cache, member, report)));
-          // Renewed between batches; a lease lost (a stall longer than its time) ends this run.
-          if (!(await store.leaseAcquire(DISPATCH_LEASE, owner, LEASE_MS))) break;
+        // Pages of due attempts, `concurrency` of them in flight at any time; the lease is renewed on a timer
+        // meanwhile, and a lease lost (another instance took over after a stall) stops this run.
+        let lost = false;
+        const renewal = setInterval(() => {
+          store.leaseAcquire(DISPATCH_LEASE, owner, LEASE_MS).then(
+            (held) => (lost ||= !held),
+            () => (lost = true),
+          );
+        }, LEASE_MS / 3);
+        try {
+          while (!lost) {
+            const due = await store.queueDue(DUE_QUEUE, now(), concurrency * PAGE_PER_WORKER);
+            if (due.length === 0) break;
+            let next = 0;
+            const worker = async () => {
+              while (!lost && next < due.length) await attempt(cache, due[next++]!, report);
+            };
+            await Promise.all(Array.from({ length: Math.min(concurrency, due.length) }, worker));
+          }
+        } finally {
+          clearInterval(renewal);
         }
         for (const id of cache.keys()) await prune(id);
       } finally {
