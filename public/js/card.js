@@ -3,6 +3,7 @@ import { ApiFailure, api, state } from './client.js';
 import { $, fmt, h, shellQuote } from './dom.js';
 import { explainBlock } from './explain.js';
 import { historyBlock } from './history.js';
+import { notifyBlock } from './notify.js';
 import { bandKey, labelChip, nameParts } from './labels.js';
 import { explainGlobally, keyWorks } from './notices.js';
 import { API_BASE, BAND_RANGES, SUBSCORES, TRANSPORT_MEANINGS, flagMeaning } from './words.js';
@@ -205,6 +206,8 @@ function serverCard(record) {
     targets,
     h('h4', { text: 'Install' }),
     installSection(record),
+    h('h4', { text: 'Notify me' }),
+    notifyBlock(record.name),
     h(
       'p',
       { class: 'scored' },
