@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- [--records N] [--seed S] [--only snapshot,stalls,http,store,cold,minisearch,checker] [--seconds S] [--rounds R]
+ * `npm run bench -- [--records N] [--seed S] [--only snapshot,stalls,http,store,cold,minisearch,checker,webhooks] [--seconds S] [--rounds R]
  * [--vercel-output DIR]`:
  * every benchmark, each figure with a target judged PASS or FAIL (`bench-targets.ts`). `stalls` (issues 11
  * and 16): `npm start`'s first answers while the snapshot loads (scripts/bench-stalls.ts).
@@ -16,7 +16,8 @@
  * `--rounds` (default 3) is how many times the build, the stalls runs and the HTTP cases are measured: the
  * build's median, the stalls' medians, each HTTP case's median round. `minisearch`: the name search against
  * MiniSearch 7 at the committed dataset's size and at N names, and MiniSearch's `loadJSON` of N names
- * (scripts/bench-minisearch.ts). Prints tables; docs/performance.md carries the figures.
+ * (scripts/bench-minisearch.ts). `webhooks` (issue 30): the dispatcher delivering 10,000 events to a local receiver
+ * (scripts/bench-webhooks.ts). Prints tables; docs/performance.md carries the figures.
  */
 import { benchChecker } from './bench-checker.js';
 import { benchColdStart } from './bench-cold.js';
@@ -37,6 +38,7 @@ import { benchMiniSearch, formatMiniSearchBench } from './bench-minisearch.js';
 import { benchStores, formatStoreBench } from './bench-store.js';
 import { benchStalls, formatStalls } from './bench-stalls.js';
 import { judged, targetsFor } from './bench-targets.js';
+import { benchWebhooks, formatWebhookBench } from './bench-webhooks.js';
 
 const { values } = parseArgs({
   options: {
@@ -46,7 +48,7 @@ const { values } = parseArgs({
     dir: { type: 'string' },
     input: { type: 'string' },
     keep: { type: 'boolean', default: false },
-    only: { type: 'string', default: 'snapshot,stalls,http,store,cold,minisearch,checker' },
+    only: { type: 'string', default: 'snapshot,stalls,http,store,cold,minisearch,checker,webhooks' },
     rounds: { type: 'string', default: '3' },
     seconds: { type: 'string', default: '5' },
     'vercel-output': { type: 'string' },
@@ -220,6 +222,10 @@ async function main() {
   if (parts.has('checker')) {
     console.log('\n## The installed checker, offline, against node -e 0 (issue 31 target)\n');
     console.log(await benchChecker());
+  }
+  if (parts.has('webhooks')) {
+    console.log('\n## Webhooks: 10,000 events delivered to a local receiver (issue 30)\n');
+    console.log(formatWebhookBench(await benchWebhooks(10_000)));
   }
   if (parts.has('store')) {
     console.log('\n## Store benchmark: Get Server with STORE=redis against STORE=memory (issue 4 target)\n');

@@ -94,7 +94,7 @@ await esbuild.build({
 // The function files are TypeScript and type-checked: they see the compiled module's types from its source.
 await writeFile(
   path.join(temporary, 'vercel', 'vercel.d.mts'),
-  "// The types of vercel.mjs, compiled from src/http/vercel.ts by scripts/compile.mjs.\nexport { vercelHandler } from '../../src/http/vercel.js';\n",
+  "// The types of vercel.mjs, compiled from src/http/vercel.ts by scripts/compile.mjs.\nexport { notifyCronHandler, vercelHandler } from '../../src/http/vercel.js';\n",
 );
 const old = `${outdir}.old-${process.pid}`;
 await rename(outdir, old).catch((error) => {

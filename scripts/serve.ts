@@ -26,6 +26,8 @@ import {
   refuseMissingHost,
 } from '../src/http/node-adapter.js';
 import { createStaticHandler } from '../src/http/static-files.js';
+import { notifyWarnings } from '../src/notify/service.js';
+import { scheduleDispatching } from '../src/notify/schedule.js';
 import { generateKey, hashKey, hashPrefix } from '../src/keys/keys.js';
 import { PLANS } from '../src/keys/plans.js';
 import { createServiceContext, type ServiceContext } from '../src/service/runtime.js';
@@ -175,6 +177,13 @@ async function main(): Promise<void> {
     );
   }
   console.log(`Listening on ${base} (API under ${base}/v1, site from ${display(PUBLIC_DIR)}/)`);
+  for (const line of notifyWarnings(config.notify)) console.log(line);
+  // Webhooks: the served snapshot's changes at start (once per snapshot, whichever instance is first) and
+  // due retries, then every WEBHOOKS_INTERVAL_SECONDS.
+  const notifying =
+    context.notifications === undefined
+      ? undefined
+      : scheduleDispatching(context.notifications.dispatcher, () => engine, config.notify.intervalMs);
   // The rest of the snapshot (list indexes, search index, lookup table; the history's bytes are checked)
   // loads in the background, a slice at a time, while requests are answered: from the first answer on, or
   // 100 ms after listening if none comes, so a cold instance's first answer does not share the processor
@@ -213,7 +222,10 @@ async function main(): Promise<void> {
     server.close(() => {
       logs.flush();
       if (lastLine !== undefined) console.error(lastLine);
-      void store.close().finally(() => process.exit(code));
+      void Promise.resolve(notifying?.stop())
+        .then(() => context.notifications?.close())
+        .then(() => store.close())
+        .finally(() => process.exit(code));
     });
     server.closeIdleConnections();
   };

@@ -20,7 +20,47 @@ describe('loadConfig', () => {
       selfService: { enabled: true, perDay: 3, trustProxyHops: 0 },
       registryPolicy: { minScore: 0, denyFlags: [], requireVerified: false },
       staleAfterDays: 3,
+      notify: {
+        secretsKey: undefined,
+        allowHttp: false,
+        allowPrivate: false,
+        publicUrl: undefined,
+        intervalMs: 30_000,
+        cronSecret: undefined,
+      },
     });
+  });
+
+  it('reads the webhook settings, and refuses a secrets key that is not 32 bytes in one line that does not echo it', () => {
+    const hex = 'ab'.repeat(32);
+    const config = loadConfig({
+      WEBHOOK_SECRETS_KEY: hex,
+      WEBHOOKS_ALLOW_HTTP: 'true',
+      WEBHOOKS_ALLOW_PRIVATE: 'true',
+      WEBHOOKS_PUBLIC_URL: 'https://trust.example/',
+      WEBHOOKS_INTERVAL_SECONDS: '60',
+    });
+    expect(config.notify).toMatchObject({
+      allowHttp: true,
+      allowPrivate: true,
+      publicUrl: 'https://trust.example',
+      intervalMs: 60_000,
+    });
+    expect(config.notify.secretsKey).toEqual(Buffer.from(hex, 'hex'));
+    expect(loadConfig({ WEBHOOK_SECRETS_KEY: Buffer.alloc(32, 1).toString('base64') }).notify.secretsKey).toEqual(
+      Buffer.alloc(32, 1),
+    );
+    const short = 'c2VjcmV0LWtleS10b28tc2hvcnQ=';
+    expect(() => loadConfig({ WEBHOOK_SECRETS_KEY: short })).toThrow(
+      /^Invalid configuration: WEBHOOK_SECRETS_KEY: WEBHOOK_SECRETS_KEY must be 32 bytes/,
+    );
+    try {
+      loadConfig({ WEBHOOK_SECRETS_KEY: short, WEBHOOKS_ALLOW_PRIVATE: 'yes' });
+    } catch (error) {
+      expect((error as Error).message).not.toContain(short);
+      expect((error as Error).message).toContain('WEBHOOKS_ALLOW_PRIVATE must be true or false');
+      expect((error as Error).message).not.toContain('\n');
+    }
   });
 
   it('treats an empty variable as unset', () => {

@@ -20,6 +20,7 @@ import { loadSnapshot } from '../src/query/open.js';
 import { createMemoryStore } from '../src/stores/memory.js';
 import { harness, type Harness, NOW } from './gateway/harness.js';
 import { validate } from './support/json-schema.js';
+import { describeWebhookAnswers } from './notify/openapi-answers.js';
 import { buildTestSnapshot, makeRecord, SIGNALS } from './support/records.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -96,9 +97,12 @@ describe('the generated document', () => {
   it('is OpenAPI 3.1 with JSON Schema 2020-12 and documents exactly the routes of the route table', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.jsonSchemaDialect).toBe('https://json-schema.org/draft/2020-12/schema');
-    expect(Object.keys(doc.paths).sort()).toEqual(Object.values(ROUTE_PATHS).sort());
+    expect(Object.keys(doc.paths).sort()).toEqual([...new Set(Object.values(ROUTE_PATHS))].sort());
     for (const route of ROUTES) {
-      expect(Object.keys(doc.paths[route.path] as Json)).toEqual([(route.method ?? 'GET').toLowerCase()]);
+      const methods = ROUTES.filter((other) => other.path === route.path).map((other) =>
+        (other.method ?? 'GET').toLowerCase(),
+      );
+      expect(Object.keys(doc.paths[route.path] as Json)).toEqual(methods);
     }
   });
 
@@ -118,7 +122,7 @@ describe('the generated document', () => {
         route.startsWith('/v0.1/')
       ) {
         expect(op(item).security).toEqual([]);
-      } else expect(op(item).security).toBeUndefined();
+      } else for (const operation of ops(item)) expect(operation.security).toBeUndefined();
     }
   });
 
@@ -214,13 +218,18 @@ function resolvePointer(ref: string): Json | undefined {
 const deref = (node: Json): Json => (typeof node.$ref === 'string' ? deref(resolvePointer(node.$ref) as Json) : node);
 
 /** The path template of the document that `pathname` matches, with its GET operation. */
-/** The one operation of a path item (GET, or POST for the check). */
-const op = (item: Json): Json => (item.get ?? item.post) as Json;
+/** The first operation of a path item (GET, or POST for the check). */
+const op = (item: Json): Json => (item.get ?? item.post ?? item.delete) as Json;
+/** Every operation of a path item (a path may answer GET and POST, or GET and DELETE). */
+const ops = (item: Json): Json[] =>
+  ['get', 'post', 'delete'].filter((m) => item[m] !== undefined).map((m) => item[m] as Json);
 
-function operationFor(pathname: string): { template: string; operation: Json } {
+/** The operation of `method` on the path `pathname` matches; the path's first one when it has none for that method. */
+function operationFor(pathname: string, method = 'GET'): { template: string; operation: Json } {
   for (const [template, item] of Object.entries(doc.paths) as [string, Json][]) {
     const pattern = new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`);
-    if (pattern.test(pathname)) return { template, operation: op(item) };
+    const own = item[method === 'HEAD' ? 'get' : method.toLowerCase()] as Json | undefined;
+    if (pattern.test(pathname)) return { template, operation: own ?? op(item) };
   }
   throw new Error(`no documented route for ${pathname}`);
 }
@@ -233,7 +242,7 @@ const checked = new Set<string>();
  * (or there is none, for 304 and HEAD); every documented header is present and matches its schema.
  */
 async function conforms(response: Response, pathname: string, method = 'GET'): Promise<Json | undefined> {
-  const { operation } = operationFor(pathname);
+  const { operation } = operationFor(pathname, method);
   const documented = operation.responses[String(response.status)] as Json | undefined;
   expect(
     documented,
@@ -622,11 +631,15 @@ describe('real answers of the gateway', () => {
     }
   });
 
+  describeWebhookAnswers(conforms);
+
   it('has checked every documented status of every operation against a real answer (500 aside: a bug, not a case)', () => {
     const documented: string[] = [];
     for (const item of Object.values(doc.paths) as Json[]) {
-      for (const status of Object.keys(op(item).responses)) {
-        if (status !== '500') documented.push(`${op(item).operationId} ${status}`);
+      for (const operation of ops(item)) {
+        for (const status of Object.keys(operation.responses)) {
+          if (status !== '500') documented.push(`${operation.operationId} ${status}`);
+        }
       }
     }
     expect([...checked].sort()).toEqual(documented.sort());

@@ -4,6 +4,7 @@ import { $, fmt, h, shellQuote } from './dom.js';
 import { explainBlock } from './explain.js';
 import { historyBlock } from './history.js';
 import { bandKey, labelChip, nameParts, scoredDay, scoredOn } from './labels.js';
+import { notifyBlock } from './notify.js';
 import { explainGlobally, keyWorks } from './notices.js';
 import { API_BASE, BAND_RANGES, SUBSCORES, TRANSPORT_MEANINGS, flagMeaning } from './words.js';
 
@@ -210,6 +211,8 @@ function serverCard(record) {
     targets,
     h('h4', { text: 'Install' }),
     installSection(record),
+    h('h4', { text: 'Notify me' }),
+    notifyBlock(record.name),
     h(
       'p',
       { class: 'scored' },

@@ -47,13 +47,22 @@ export const routeCountPhrase = (routes: readonly Route[]): string => `${countWo
 /** The opening of the API reference: how many routes, their methods, and which need a key. */
 export function routeOverview(routes: readonly Route[]): string {
   const posts = routes.filter((route) => methodOf(route) === 'POST');
-  const gets = routes.length - posts.length;
+  const deletes = routes.filter((route) => methodOf(route) === 'DELETE');
+  const gets = routes.length - posts.length - deletes.length;
   const keyless = routes.filter((route) => !route.keyed);
   const keyed = routes.length - keyless.length;
+  const shared =
+    new Set(routes.map((route) => route.path)).size === routes.length
+      ? 'one path each'
+      : 'a path for each but where two methods share one';
+  const deleting =
+    deletes.length === 0
+      ? ''
+      : ` and ${countWord(deletes.length)} \`DELETE\` (and \`OPTIONS\`): ${deletes.map((route) => `\`DELETE ${route.path}\``).join(' and ')}`;
   return (
-    `${capitalised(routeCountPhrase(routes))}, one path each: ${countWord(gets)} answer \`GET\` (and \`HEAD\`, ` +
-    `and \`OPTIONS\` for CORS preflight) and ${countWord(posts.length)} answer \`POST\` (and \`OPTIONS\`): ` +
-    `${posts.map((route) => `\`POST ${route.path}\``).join(' and ')}. ` +
+    `${capitalised(routeCountPhrase(routes))}, ${shared}: ${countWord(gets)} answer \`GET\` (and \`HEAD\`, ` +
+    `and \`OPTIONS\` for CORS preflight), ${countWord(posts.length)} answer \`POST\` (and \`OPTIONS\`): ` +
+    `${posts.map((route) => `\`POST ${route.path}\``).join(' and ')}${deleting}. ` +
     `${capitalised(countWord(keyed))} need the \`X-API-Key\` header and count against its daily limit; ` +
     `${countWord(keyless.length)} need no key: ${keyless.map((route) => route.doc.summary).join(', ')}.`
   );

@@ -10,6 +10,12 @@ import { BadgeSchema, InstallSchema, ScoresSchema, ServerRecordSchema, SignalsSc
 import { BANDS_TEXT, FLAGS } from '../model/vocabulary.js';
 import { CheckAnswerSchema } from '../model/check.js';
 import {
+  PingResultSchema,
+  SubscriptionCreatedSchema,
+  SubscriptionDetailSchema,
+  SubscriptionViewSchema,
+} from '../notify/subscription.js';
+import {
   RegistryErrorSchema,
   RegistryServerListSchema,
   RegistryServerResponseSchema,
@@ -179,6 +185,10 @@ export const ExplanationResponseSchema = envelope(ExplanationSchema, ResponseMet
 export const IssuedKeyResponseSchema = envelope(IssuedKeySchema, ResponseMetaSchema);
 
 export const StatsResponseSchema = envelope(StatsSchema, ResponseMetaSchema);
+export const WebhookCreatedResponseSchema = envelope(SubscriptionCreatedSchema, ResponseMetaSchema);
+export const WebhookListResponseSchema = envelope(z.array(SubscriptionViewSchema), ResponseMetaSchema);
+export const WebhookResponseSchema = envelope(SubscriptionDetailSchema, ResponseMetaSchema);
+export const WebhookTestResponseSchema = envelope(PingResultSchema, ResponseMetaSchema);
 export const HealthResponseSchema = envelope(HealthDataSchema, ResponseMetaSchema);
 
 /** The component names of `components.schemas`, each with the zod schema it is generated from. */
@@ -229,6 +239,16 @@ export const COMPONENTS = {
     'Get Access: the new key (shown only this once), its plan and daily limit, its label and when it was issued.',
   ],
   StatsResponse: [StatsResponseSchema, 'Ecosystem Statistics'],
+  WebhookCreatedResponse: [
+    WebhookCreatedResponseSchema,
+    'Create Webhook: the subscription and its signing secret (`whsec_...`), shown only this once.',
+  ],
+  WebhookListResponse: [WebhookListResponseSchema, "List Webhooks: the key's subscriptions, oldest first, without secrets."],
+  WebhookResponse: [
+    WebhookResponseSchema,
+    'Get Webhook: the subscription (why it was disabled, when it was) and its last 20 deliveries, newest first.',
+  ],
+  WebhookTestResponse: [WebhookTestResponseSchema, 'Test Webhook: whether the `ping` was delivered and what the receiver answered.'],
   HealthResponse: [HealthResponseSchema, 'Health Check'],
   Error: [ErrorBodySchema, 'Every error: a message for people, the HTTP status, and a stable `code` for programs.'],
   RegistryServerDetail: [

@@ -14,6 +14,11 @@ export const ERROR_STATUS = {
   /** Self-service key issuing is turned off by the deployment. */
   self_service_disabled: 403,
   invalid_api_key: 401,
+  /** A webhook receiver whose address is on a network the service must not reach. */
+  address_not_allowed: 400,
+  /** A key that already has the most webhook subscriptions it may have. */
+  too_many_webhooks: 400,
+  webhook_not_found: 404,
   route_not_found: 404,
   server_not_found: 404,
   method_not_allowed: 405,
@@ -26,6 +31,8 @@ export const ERROR_STATUS = {
   headers_too_large: 431,
   internal_error: 500,
   store_unavailable: 502,
+  /** Webhooks are not turned on by the deployment (`WEBHOOK_SECRETS_KEY` is not set). */
+  webhooks_not_configured: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

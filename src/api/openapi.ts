@@ -112,7 +112,7 @@ const HEADERS = {
   },
   Allow: {
     description: 'The methods the route answers.',
-    schema: { type: 'string', enum: ['GET, HEAD, OPTIONS', 'POST, OPTIONS'] },
+    schema: { type: 'string', enum: ['GET, HEAD, OPTIONS', 'POST, OPTIONS', 'GET, HEAD, POST, OPTIONS', 'GET, HEAD, DELETE, OPTIONS'] },
   },
 } as const;
 
@@ -130,11 +130,12 @@ const ERROR_RESPONSES = {
   Unauthorized: { status: 401, description: 'Missing or invalid API key (`X-API-Key`).' },
   Forbidden: { status: 403, description: 'Self-service key issuing is turned off by this deployment (`self_service_disabled`).' },
   NotFound: { status: 404, description: 'No server has this name (the message suggests the search endpoint); an unknown route also answers 404.' },
-  MethodNotAllowed: { status: 405, description: 'A method the route does not answer (GET routes answer GET, HEAD and OPTIONS; POST routes POST and OPTIONS); `Allow` lists them.', headers: ['Allow'] },
+  MethodNotAllowed: { status: 405, description: 'A method the route does not answer (GET routes answer GET, HEAD and OPTIONS; POST routes POST and OPTIONS; a path with several routes, each of their methods); `Allow` lists them.', headers: ['Allow'] },
   UriTooLong: { status: 414, description: 'The URL (path and query) is longer than 2,048 bytes; checked before anything else and not counted.' },
   TooManyRequests: { status: 429, description: "The key's daily limit is used up; `Retry-After` says when it resets (next UTC midnight).", headers: ['Retry-After'] },
   InternalError: { status: 500, description: 'An unexpected failure of the service.' },
   BadGateway: { status: 502, description: 'The upstream data store (keys and daily counters) cannot be reached within about a second; nothing was served and nothing counted.' },
+  ServiceUnavailable: { status: 503, description: 'Webhooks are not turned on by this deployment (`webhooks_not_configured`): the message says what the operator must set.' },
 } as const satisfies Record<string, { status: number; description: string; headers?: HeaderName[] }>;
 
 type ErrorResponseName = keyof typeof ERROR_RESPONSES;
@@ -228,7 +229,7 @@ function operation(route: Route): JsonObject {
   if (route.doc.media !== undefined) return documentOperation(route);
   const spec = { ...route.doc, keyed: route.keyed };
   // Cached answers carry an ETag and may be 304; a POST answer is made for its body and never cached.
-  const cached = route.keyed && route.method !== 'POST';
+  const cached = route.keyed && (route.method ?? 'GET') === 'GET' && spec.live !== true;
   const ownParameters = [
     ...(spec.path ? parametersOf(spec.path.schema, 'path', spec.path.descriptions) : []),
     ...(spec.query ? parametersOf(spec.query.schema, 'query', spec.query.descriptions) : []),
@@ -238,7 +239,10 @@ function operation(route: Route): JsonObject {
     headers: headerRefs(cached ? [...RATE_LIMIT_HEADERS, 'ETag', 'Cache-Control'] : [...RATE_LIMIT_HEADERS, 'Cache-Control']),
     content: jsonContent(ref(spec.body)),
   };
-  const responses: JsonObject = { [String(spec.successStatus ?? 200)]: success };
+  const responses: JsonObject =
+    spec.successStatus === 204
+      ? { '204': { description: 'Done; no body.', headers: headerRefs([...RATE_LIMIT_HEADERS, 'Cache-Control']) } }
+      : { [String(spec.successStatus ?? 200)]: success };
   if (cached) responses['304'] = responseRef('NotModified');
   responses['400'] = responseRef('BadRequest');
   if (spec.keyed) responses['401'] = responseRef('Unauthorized');
@@ -249,6 +253,7 @@ function operation(route: Route): JsonObject {
   if (spec.keyed || spec.extraErrors?.includes('TooManyRequests')) responses['429'] = responseRef('TooManyRequests');
   responses['500'] = responseRef('InternalError');
   if (spec.keyed || spec.extraErrors?.includes('BadGateway')) responses['502'] = responseRef('BadGateway');
+  if (spec.extraErrors?.includes('ServiceUnavailable')) responses['503'] = responseRef('ServiceUnavailable');
   const parameters = cached ? [...ownParameters, { $ref: '#/components/parameters/IfNoneMatch' }] : ownParameters;
   const requestBody = route.body && {
     required: true,
@@ -262,6 +267,15 @@ function operation(route: Route): JsonObject {
     ...(requestBody ? { requestBody } : {}),
     responses,
   };
+}
+
+/** `paths`: each path with the operation of every route on it (a path may answer GET and POST). */
+function pathsOf(): JsonObject {
+  const paths: Record<string, JsonObject> = {};
+  for (const route of ROUTES) {
+    paths[route.path] = { ...paths[route.path], [(route.method ?? 'GET').toLowerCase()]: operation(route) };
+  }
+  return paths;
 }
 
 /** The OpenAPI 3.1 document of the /v1 interface. */
@@ -291,15 +305,14 @@ export function buildOpenApiDocument(): JsonObject {
     tags: [
       { name: 'Servers', description: 'Trust records of MCP servers.' },
       { name: 'Service', description: 'Health and ecosystem statistics.' },
+      { name: 'Webhooks', description: 'Score-change notifications: signed POSTs (Standard Webhooks) to your receiver when a snapshot goes live.' },
       {
         name: 'Registry',
         description:
           "The MCP registry's read API (v0.1, its OpenAPI document of 2025-12-01), keyless: the registry entries of the scored servers that meet this deployment's policy, each with its trust data under `_meta`.",
       },
     ],
-    paths: Object.fromEntries(
-      ROUTES.map((route) => [route.path, { [(route.method ?? 'GET').toLowerCase()]: operation(route) }]),
-    ),
+    paths: pathsOf(),
     components: {
       securitySchemes: {
         ApiKeyAuth: {

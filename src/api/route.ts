@@ -9,6 +9,7 @@ import type { RegistryPolicy } from '../registry/policy.js';
 import type { ApiError } from './errors.js';
 import type { SchemaComponentName } from './envelope.js';
 import type { RouteId } from './paths.js';
+import type { Subscriptions } from '../notify/subscriptions.js';
 
 /** What a handler gets: the engine of the snapshot being served and the request's parts, still raw. */
 export interface HandlerContext {
@@ -28,6 +29,10 @@ export interface HandlerContext {
   registryPolicy?: RegistryPolicy;
   /** Days after its newest score at which health calls the data stale (`STALE_AFTER_DAYS`; default 3). */
   staleAfterDays?: number;
+  /** The SHA-256 of the request's key (keyed routes), which owns what the request makes (webhooks). */
+  keyHash?: string;
+  /** Webhook subscriptions; undefined when the deployment has not turned them on (`WEBHOOK_SECRETS_KEY`). */
+  webhooks?: Subscriptions;
 }
 
 /**
@@ -50,6 +55,8 @@ export type RecordIds = number | readonly number[];
 export type Answer =
   | { kind: 'cached'; key: string; compute: () => Computed | undefined; missing?: () => ApiError }
   | { kind: 'live'; data: string; status?: number }
+  /** Nothing to say: 204 with no body (a deletion). */
+  | { kind: 'empty' }
   | PublicDocument;
 
 /**
@@ -79,17 +86,19 @@ export interface OperationDoc {
   operationId: string;
   summary: string;
   description: string;
-  tag: 'Service' | 'Servers' | 'Registry';
+  tag: 'Service' | 'Servers' | 'Registry' | 'Webhooks';
   /** The component of the success body. */
   body: SchemaComponentName;
   query?: ParameterDoc;
   path?: ParameterDoc;
   /** Whether the route answers 404 for something it cannot find (Get Server's unknown name). */
   notFound?: boolean;
-  /** The status of a success when it is not 200 (Get Access creates: 201). */
-  successStatus?: 201;
-  /** Error answers a keyless route gives besides the usual ones (Get Access: 403, 429, 502). */
-  extraErrors?: readonly ('Forbidden' | 'TooManyRequests' | 'BadGateway')[];
+  /** The status of a success when it is not 200 (Get Access creates: 201; a deletion: 204, no body). */
+  successStatus?: 201 | 204;
+  /** Error answers a route gives besides the usual ones (Get Access: 403, 429, 502; webhooks: 503). */
+  extraErrors?: readonly ('Forbidden' | 'TooManyRequests' | 'BadGateway' | 'ServiceUnavailable')[];
+  /** A keyed GET answered live, never cached (so no ETag and no 304): webhooks. */
+  live?: true;
   /** A route that answers a document other than JSON (a badge): its media type. */
   media?: 'image/svg+xml' | 'application/atom+xml';
   /** A route of the MCP registry API (`/v0.1`): public JSON in the registry document's shapes. */
@@ -110,8 +119,11 @@ export interface BodySpec {
 
 export interface Route {
   id: RouteId;
-  /** The one method the route answers besides HEAD and OPTIONS (GET routes also answer HEAD). Default GET. */
-  method?: 'GET' | 'POST';
+  /**
+   * The one method the route answers besides HEAD and OPTIONS (GET routes also answer HEAD). Default GET.
+   * Routes of one path with different methods are separate rows (Webhooks: GET and POST `/v1/webhooks`).
+   */
+  method?: 'GET' | 'POST' | 'DELETE';
   /** POST routes: the JSON body. */
   body?: BodySpec;
   /** The OpenAPI path template (`/v1/servers/{namespace}/{id}`), from `ROUTE_PATHS`. */

@@ -28,6 +28,7 @@ import { lookupServers } from './handlers/lookup.js';
 import { unknownFlagsProblem } from '../model/flag-names.js';
 import { knownFlags } from '../query/known-flags.js';
 import { REGISTRY_ROUTES } from './registry-routes.js';
+import { WEBHOOK_ROUTES } from './webhook-routes.js';
 import { getServer, listServers, searchServers } from './handlers/servers.js';
 import { health, stats } from './handlers/service.js';
 import { ROUTE_PATHS, type RouteId } from './paths.js';
@@ -303,6 +304,7 @@ export const ROUTES: readonly Route[] = [
       media: 'application/atom+xml',
     },
   },
+  ...WEBHOOK_ROUTES,
   ...REGISTRY_ROUTES,
 ];
 

@@ -34,9 +34,10 @@ import { createLimiter } from './limiter.js';
 import { logTime, MAX_LOGGED_PATH, type RequestLogger } from './log.js';
 import { type RateLimitDecision, uncounted } from './rate-limit.js';
 import { bodyBytes, createResponder, type GatewayResponse, KEYED_CACHE_CONTROL, NO_STORE } from './respond.js';
-import { createRouter } from './router.js';
+import { allowedMethods, createRouter } from './router.js';
 import { createKeyIssuer, DEFAULT_SELF_SERVICE, type SelfServiceConfig } from './self-service.js';
 import { createStoreCalls } from './store-calls.js';
+import type { Subscriptions } from '../notify/subscriptions.js';
 
 export type { GatewayResponse } from './respond.js';
 
@@ -79,6 +80,8 @@ export interface GatewayDeps {
   now?: () => number;
   /** Receives one line per request. Default: none. */
   log?: RequestLogger;
+  /** Webhook subscriptions (`src/notify/`); undefined when not turned on (their routes answer 503). */
+  webhooks?: Subscriptions;
 }
 
 /** The gateway: call it with a Web `Request`, or use `handle` with plain data (the Node adapter does). */
@@ -91,11 +94,6 @@ export interface Gateway {
    */
   refuse(code: ErrorCode, message: string): GatewayResponse;
   readonly cache: ResponseCache;
-}
-
-/** The methods a route answers, as `Allow` and the preflight list them. */
-function allowedMethods(route: Route): string {
-  return route.method === 'POST' ? 'POST, OPTIONS' : 'GET, HEAD, OPTIONS';
 }
 
 /** The path of a target, for the log line even when it is refused (the query is never logged). */
@@ -121,6 +119,9 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const cache = new ResponseCache(config.cache);
   const pool = new BodyPool();
   const router = createRouter(ROUTES);
+  /** Each route's `Allow`, made once. */
+  const allowOf = new Map(ROUTES.map((route) => [route, allowedMethods([route])]));
+  const allowedOf = (route: Route) => allowOf.get(route) ?? allowedMethods([route]);
   const out = createResponder();
   const calls = createStoreCalls(deps.store, config.storeTimeoutMs ?? DEFAULT_STORE_TIMEOUT_MS);
   const authenticate = createAuthenticator(config.apiKeyHashes ?? [], calls, new Date(now()).toISOString());
@@ -181,16 +182,17 @@ export function createGateway(deps: GatewayDeps): Gateway {
     context.path = target.path;
     const match = router.match(target.path);
     if (match === undefined) throw new ApiError('route_not_found', `No such route. Routes: ${router.listing}`);
-    const { route, pathParams } = match;
-    const allowed = allowedMethods(route);
-    const siteOnly = route.method === 'POST' && !route.keyed;
+    const { pathParams } = match;
+    const allowed = match.routes.length === 1 ? allowedOf(match.route) : allowedMethods(match.routes);
+    const siteOnly = match.routes.some((row) => row.method === 'POST' && !row.keyed);
     if (request.method === 'OPTIONS') {
       const preflight = out.preflight(state.decision, nowMs, allowed);
       if (siteOnly) allowSiteOriginOnly(preflight.headers, request.headers.get('origin'), config.siteOrigin);
       return preflight;
     }
-    const method = head && route.method !== 'POST' ? 'GET' : request.method;
-    if (method !== (route.method ?? 'GET')) {
+    const method = head ? 'GET' : request.method;
+    const route = match.routes.length === 1 ? match.route : match.routes.find((r) => (r.method ?? 'GET') === method);
+    if (route === undefined || method !== (route.method ?? 'GET')) {
       throw new ApiError(
         'method_not_allowed',
         `Method ${quote(request.method, 20)} is not allowed; this route answers ${allowed}`,
@@ -198,6 +200,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       );
     }
     let body: unknown;
+    let keyHash: string | undefined;
     if (!route.keyed && route.body !== undefined) {
       // A keyless POST (Get Access): the body is read with the same bounds, and nothing is counted.
       const read = await readJsonBody(request, route.body, getEngine);
@@ -207,6 +210,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     if (route.keyed) {
       const record = await authenticate(request.headers.get('x-api-key'));
       context.key = hashPrefix(record.hash);
+      keyHash = record.hash;
       // A body is read once the key is known; a valid one counts as its cost, an invalid one as one request.
       const read = route.body === undefined ? undefined : await readJsonBody(request, route.body, getEngine);
       const { decision, refusal } = await count(record, nowMs, read?.ok ? read.cost : 1);
@@ -240,6 +244,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
       store: calls,
       body,
       issueKey,
+      ...(keyHash === undefined ? {} : { keyHash }),
+      ...(deps.webhooks === undefined ? {} : { webhooks: deps.webhooks }),
       ...(config.registryPolicy === undefined ? {} : { registryPolicy: config.registryPolicy }),
       ...(config.staleAfterDays === undefined ? {} : { staleAfterDays: config.staleAfterDays }),
     });
@@ -253,6 +259,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
       }
       return out.withBody(answer.status, headers, answer.body, head);
     }
+    if (answer.kind === 'empty')
+      return { status: 204, headers: out.headers(state.decision, nowMs, NO_STORE, false), body: null };
     if (answer.kind === 'live') {
       const body = `{"data":${answer.data},"meta":{"cached":false${snapshotMetaOf(engine)}}}`;
       const headers = out.headers(state.decision, nowMs, NO_STORE, true);

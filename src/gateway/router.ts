@@ -6,7 +6,10 @@
 import type { Route } from '../api/route.js';
 
 export interface RouteMatch {
+  /** The first route of the path (the only one, but for paths that answer several methods). */
   route: Route;
+  /** Every route of the path, one per method it answers (Webhooks: GET and POST on one path). */
+  routes: readonly Route[];
   /** The `{name}` segments, still percent-encoded. */
   pathParams: Record<string, string>;
 }
@@ -23,10 +26,17 @@ type Segment = { literal: string } | { param: string; suffix: string };
 export function createRouter(routes: readonly Route[]): Router {
   const fixed = new Map<string, RouteMatch>();
   // The parameterised routes by their number of segments, each segment read once here, not per request.
-  const patterns = new Map<number, { route: Route; segments: Segment[] }[]>();
+  const patterns = new Map<number, { route: Route; routes: Route[]; segments: Segment[] }[]>();
+  const byPath = new Map<string, Route[]>();
   for (const route of routes) {
-    if (!route.path.includes('{')) {
-      fixed.set(route.path, { route, pathParams: {} });
+    const same = byPath.get(route.path);
+    if (same === undefined) byPath.set(route.path, [route]);
+    else same.push(route);
+  }
+  for (const [path, sameRoutes] of byPath) {
+    const route = sameRoutes[0]!;
+    if (!path.includes('{')) {
+      fixed.set(path, { route, routes: sameRoutes, pathParams: {} });
       continue;
     }
     const segments = route.path.split('/').map((segment): Segment => {
@@ -36,7 +46,7 @@ export function createRouter(routes: readonly Route[]): Router {
       return { param: segment.slice(1, close), suffix: segment.slice(close + 1) };
     });
     const sameLength = patterns.get(segments.length) ?? [];
-    sameLength.push({ route, segments });
+    sameLength.push({ route, routes: sameRoutes, segments });
     patterns.set(segments.length, sameLength);
   }
   const listing = `GET ${routes.map((route) => route.listedAs ?? route.path).join(', ')}`;
@@ -63,11 +73,19 @@ export function createRouter(routes: readonly Route[]): Router {
       const found = fixed.get(path);
       if (found !== undefined) return found;
       const parts = path.split('/');
-      for (const { route, segments } of patterns.get(parts.length) ?? []) {
+      for (const { route, routes: sameRoutes, segments } of patterns.get(parts.length) ?? []) {
         const pathParams = matchPattern(segments, parts);
-        if (pathParams !== undefined) return { route, pathParams };
+        if (pathParams !== undefined) return { route, routes: sameRoutes, pathParams };
       }
       return undefined;
     },
   };
+}
+
+/** The methods the routes of one path answer, as `Allow` and the preflight list them. */
+export function allowedMethods(routes: readonly Route[]): string {
+  const methods = new Set(routes.map((route) => route.method ?? 'GET'));
+  const order = ['GET', 'HEAD', 'POST', 'DELETE'] as const;
+  const listed = order.filter((method) => methods.has(method === 'HEAD' ? 'GET' : method));
+  return [...listed, 'OPTIONS'].join(', ');
 }

@@ -112,3 +112,6 @@ export function vercelHandler(route?: RouteId): (request: IncomingMessage, respo
     else answerSiteNotFound(request, response);
   };
 }
+
+/** The platform cron's handler (`api/cron/notify.ts`): webhook deliveries, see `src/http/cron.ts`. */
+export { notifyCronHandler } from './cron.js';

@@ -24,7 +24,7 @@ function identifier(parse: (text: string) => string) {
   });
 }
 
-const ItemSchema = z.union(
+export const CheckItemSchema = z.union(
   [
     ServerNameSchema,
     z.strictObject({ package: z.string().trim().min(3).max(LIMITS.maxLookup).check(identifier(parsePackageRef)) }),
@@ -36,7 +36,7 @@ const ItemSchema = z.union(
       'each item of servers is a server name "<namespace>/<id>", {"package": "<registry_type>:<identifier>"}, {"purl": "pkg:<type>/<name>"} or {"url": "<remote url>"}',
   },
 );
-export type CheckItem = z.infer<typeof ItemSchema>;
+export type CheckItem = z.infer<typeof CheckItemSchema>;
 
 export const UNKNOWN_VERDICTS = ['fail', 'warn', 'pass'] as const;
 
@@ -67,7 +67,7 @@ export type Policy = z.infer<typeof PolicySchema>;
 
 export const CheckRequestSchema = z.strictObject({
   servers: z
-    .array(ItemSchema)
+    .array(CheckItemSchema)
     .min(1, { error: 'servers must hold at least one item' })
     .max(CHECK_LIMITS.maxItems, { error: `servers may hold at most ${CHECK_LIMITS.maxItems} items` }),
   policy: PolicySchema.default({ ...DEFAULT_POLICY }),
@@ -77,7 +77,7 @@ export type CheckRequest = z.infer<typeof CheckRequestSchema>;
 export type Verdict = 'pass' | 'warn' | 'fail';
 
 export const CheckResultSchema = z.strictObject({
-  input: ItemSchema,
+  input: CheckItemSchema,
   server: z.string().nullable(),
   trust_score: z.number().int().min(0).max(100).nullable(),
   trust_label: z.string().nullable(),

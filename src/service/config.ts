@@ -10,6 +10,7 @@ import { OperatorError } from '../errors/operator-error.js';
 import { hashKey, MAX_PRESENTED_KEY_LENGTH } from '../keys/keys.js';
 import { DenyFlagsSchema, type RegistryPolicy } from '../registry/policy.js';
 import { MAX_TRUST_PROXY_HOPS } from '../gateway/client-address.js';
+import { NotifyEnvShape, type NotifyConfig, notifyConfigOf } from './notify-config.js';
 
 /** Where `npm start` and `npm run keys` keep issued keys (hashes only) when `STORE=memory`; gitignored. */
 export const DEFAULT_KEYS_FILE = '.local/keys.json';
@@ -92,6 +93,7 @@ const EnvSchema = z.object({
     z.enum(['true', 'false'], { error: 'REGISTRY_REQUIRE_VERIFIED must be true or false' }).optional(),
   ),
   STALE_AFTER_DAYS: integerText('STALE_AFTER_DAYS', STALE_AFTER_DAYS_RANGE.min, STALE_AFTER_DAYS_RANGE.max),
+  ...NotifyEnvShape,
 });
 
 /** The validated configuration. Plain keys from `API_KEYS` are already hashed: no plain key is kept. */
@@ -119,6 +121,8 @@ export interface Config {
   registryPolicy: RegistryPolicy;
   /** Days after its newest score at which health reports the data stale and itself `degraded`. */
   staleAfterDays: number;
+  /** Webhooks (`WEBHOOK_SECRETS_KEY`, `WEBHOOKS_*`): off, with a 503 on their routes, without a secrets key. */
+  notify: NotifyConfig;
 }
 
 /** A configuration error: its message is one line, meant to be printed as is. */
@@ -204,5 +208,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       requireVerified: vars.REGISTRY_REQUIRE_VERIFIED === 'true',
     },
     staleAfterDays: vars.STALE_AFTER_DAYS ?? DEFAULT_STALE_AFTER_DAYS,
+    notify: notifyConfigOf(vars),
   };
 }

@@ -16,6 +16,7 @@ import { unknownFlagsProblem } from '../model/flag-names.js';
 import { OperatorError } from '../errors/operator-error.js';
 import { createStore } from './store.js';
 import type { Store } from '../stores/types.js';
+import { createNotifications, type Notifications, type NotifyOptions } from '../notify/service.js';
 
 export interface ServiceContext {
   config: Config;
@@ -26,11 +27,15 @@ export interface ServiceContext {
   /** Milliseconds spent loading the snapshot (reported at start, and by the benchmark). */
   loadMs: number;
   gateway: Gateway;
+  /** Webhook subscriptions and their dispatcher; undefined when `WEBHOOK_SECRETS_KEY` is not set. */
+  notifications: Notifications | undefined;
 }
 
 export interface ServiceOptions {
   /** Where request log lines go; default: one `console.log` line each (what a function platform collects). */
   log?: RequestLogger;
+  /** Clock, DNS and timeouts of the notifications (tests). */
+  notify?: NotifyOptions;
 }
 
 /** Build the service for `config`: create the store, load the snapshot, make the gateway. */
@@ -52,9 +57,15 @@ export async function createServiceContext(config: Config, options: ServiceOptio
   // The store's marker is left now, so health can tell later whether the store lost its data meanwhile.
   // Not awaited: a store that is down at start is health's to report, and the start never waits on it.
   store.dataKept().catch(() => undefined);
+  const notifications = createNotifications(
+    store,
+    { ...config.notify, baseUrl: config.notify.publicUrl ?? `http://${config.host}:${config.port}` },
+    options.notify,
+  );
   const gateway = createGateway({
     engine,
     store,
+    ...(notifications === undefined ? {} : { webhooks: notifications.subscriptions }),
     config: {
       freeDailyLimit: config.freeDailyLimit,
       apiKeyHashes: config.apiKeyHashes,
@@ -65,7 +76,7 @@ export async function createServiceContext(config: Config, options: ServiceOptio
     },
     log: options.log ?? ((line) => console.log(formatRequestLogLine(line))),
   });
-  return { config, store, engine, snapshotDir, gateway, loadMs: performance.now() - started };
+  return { config, store, engine, snapshotDir, gateway, notifications, loadMs: performance.now() - started };
 }
 
 let shared: Promise<ServiceContext> | undefined;

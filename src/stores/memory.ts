@@ -21,6 +21,7 @@ import { z } from 'zod';
 import { HashPrefixSchema, KeyRecordSchema } from '../keys/keys.js';
 import type { KeyRecord } from '../keys/record.js';
 import { createSerialQueue, FileLockTimeout, withFileLock } from './file-lock.js';
+import { createMemoryNotify } from './memory-notify.js';
 import { type Store, StoreUnavailableError } from './types.js';
 
 /** The key file (`KEYS_FILE`) cannot be read, parsed or written: one line naming the file and why. */
@@ -211,12 +212,15 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
     checkedAt = Number.NEGATIVE_INFINITY;
   }
 
+  const { clear: clearNotify, ...notify } = createMemoryNotify(now, assertOpen);
+
   function sweep(nowMs: number): void {
     for (const [key, counter] of counters) if (counter.expireAtMs <= nowMs) counters.delete(key);
   }
 
   return {
     kind: 'memory',
+    ...notify,
 
     async increment(key, expireAtMs) {
       assertOpen('increment');
@@ -297,6 +301,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
     async close() {
       closed = true;
       counters.clear();
+      clearNotify();
     },
   };
 }

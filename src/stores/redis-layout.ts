@@ -16,6 +16,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { HashPrefixSchema, KeyRecordSchema } from '../keys/keys.js';
 import { withinDeadline } from './deadline.js';
+import { createRedisNotify, type LuaScript } from './redis-notify.js';
 import type { KeyRecord } from '../keys/record.js';
 import type { Store } from './types.js';
 
@@ -33,11 +34,6 @@ export interface RedisCommands {
   hSet(key: string, field: string, value: string, signal: AbortSignal): Promise<unknown>;
   hVals(key: string, signal: AbortSignal): Promise<string[]>;
   ping(signal: AbortSignal): Promise<unknown>;
-}
-
-interface LuaScript {
-  source: string;
-  sha1: string;
 }
 
 function luaScript(source: string): LuaScript {
@@ -160,8 +156,16 @@ export function createRedisBackedStore(options: RedisBackedStoreOptions): Store 
     }
   }
 
+  const notify = createRedisNotify(
+    kind,
+    prefix,
+    (what, script, keys, args) => call(what, (signal) => runScript(script, keys, args, signal)),
+    luaScript,
+  );
+
   return {
     kind,
+    ...notify,
 
     async increment(key, expireAtMs) {
       if (!Number.isSafeInteger(expireAtMs))

@@ -44,7 +44,47 @@ export interface KeyStore {
   revokeKey(hashPrefix: string): Promise<boolean>;
 }
 
-export interface Store extends CounterStore, KeyStore {
+/**
+ * What notifications keep (`src/notify/`): named collections of JSON text records, leases that one instance
+ * holds at a time, and queues of members due at a time. Names are the caller's; a backend files them under
+ * its own prefix. Every write that needs a condition checks it in the same atomic step as the write.
+ */
+export interface NotifyStore {
+  /** The record `id` of `collection`, or undefined. */
+  recordGet(collection: string, id: string): Promise<string | undefined>;
+  /** Every record of `collection`, in no particular order. */
+  recordList(collection: string): Promise<string[]>;
+  /**
+   * Write record `id` when `when` allows it (`always`, only when `absent`, only when `present`) and, for a new
+   * record, when the collection holds fewer than `maxSize` records (0: no bound). Returns whether it wrote.
+   */
+  recordPut(
+    collection: string,
+    id: string,
+    value: string,
+    when?: RecordPutCondition,
+    maxSize?: number,
+  ): Promise<boolean>;
+  /** Remove record `id`; whether it was there. */
+  recordDelete(collection: string, id: string): Promise<boolean>;
+  /**
+   * Take lease `name` for `owner` for `ttlMs`, or renew it when `owner` already holds it. False while another
+   * owner holds it; a lease nobody renews ends by itself after `ttlMs`.
+   */
+  leaseAcquire(name: string, owner: string, ttlMs: number): Promise<boolean>;
+  /** End lease `name` if `owner` holds it (never another owner's). */
+  leaseRelease(name: string, owner: string): Promise<void>;
+  /** Put `member` in `queue`, due at `dueAtMs` (epoch ms); an existing member moves to the new time. */
+  queueAdd(queue: string, member: string, dueAtMs: number): Promise<void>;
+  /** Up to `limit` members of `queue` due at or before `nowMs`, soonest first (they stay queued). */
+  queueDue(queue: string, nowMs: number, limit: number): Promise<string[]>;
+  /** Take `member` out of `queue`. */
+  queueRemove(queue: string, member: string): Promise<void>;
+}
+
+export type RecordPutCondition = 'always' | 'absent' | 'present';
+
+export interface Store extends CounterStore, KeyStore, NotifyStore {
   readonly kind: 'memory' | 'redis' | 'upstash';
   /** Resolves when the backend answers; rejects with StoreUnavailableError otherwise. Used by health. */
   ping(): Promise<void>;

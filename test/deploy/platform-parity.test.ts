@@ -65,6 +65,21 @@ const ROUTE_CASES: Record<RouteId, Case[]> = {
     { path: `/feeds/servers/${NS}/${ID}.atom`, keyless: true },
     { path: '/feeds/servers/a/b.atom', keyless: true },
   ],
+  // Webhooks without WEBHOOK_SECRETS_KEY (as here): 503 on both, and the same refusals before it.
+  webhookCreate: [
+    { path: '/v1/webhooks', method: 'POST', headers: json, body: '{"url": "https://example.com/hook"}' },
+    { path: '/v1/webhooks', method: 'POST', headers: json, body: '{"url": 1}' },
+  ],
+  webhookList: [{ path: '/v1/webhooks' }, { path: '/v1/webhooks', keyless: true }],
+  webhookGet: [{ path: '/v1/webhooks/wh_nope' }, { path: '/v1/webhooks/wh_nope?x=1' }],
+  webhookDelete: [
+    { path: '/v1/webhooks/wh_nope', method: 'DELETE' },
+    { path: '/v1/webhooks/wh_nope', method: 'PUT' },
+  ],
+  webhookTest: [
+    { path: '/v1/webhooks/wh_nope/test', method: 'POST', headers: json, body: '{}' },
+    { path: '/v1/webhooks/wh_nope/test', method: 'GET' },
+  ],
   registryList: [
     { path: '/v0.1/servers?limit=2', keyless: true },
     { path: '/v0.1/servers?limit=abc', keyless: true },

@@ -10,6 +10,7 @@ import { loadSnapshot } from '../../src/query/open.js';
 import { createMemoryStore } from '../../src/stores/memory.js';
 import type { PlanName } from '../../src/keys/record.js';
 import type { Store } from '../../src/stores/types.js';
+import type { Subscriptions } from '../../src/notify/subscriptions.js';
 import { buildTestSnapshot, makeRecord } from '../support/records.js';
 
 /** 2026-03-10T12:00:00Z: twelve hours before the next UTC midnight. */
@@ -80,21 +81,28 @@ export interface Harness {
   /** Call the gateway with a Web Request for `path` (e.g. `/v1/stats`), with the key unless told otherwise. */
   call(
     path: string,
-    init?: { method?: string; key?: string | null; headers?: Record<string, string> },
+    init?: { method?: string; key?: string | null; headers?: Record<string, string>; body?: string },
   ): Promise<Response>;
   /** Issue another key for `plan` and return it. */
   issue(plan?: PlanName): Promise<string>;
 }
 
 export async function harness(
-  options: { config?: Partial<GatewayConfig>; store?: Store; engine?: QueryEngine | (() => QueryEngine) } = {},
+  options: {
+    config?: Partial<GatewayConfig>;
+    store?: Store;
+    engine?: QueryEngine | (() => QueryEngine);
+    webhooks?: (store: Store, now: () => number) => Subscriptions | undefined;
+  } = {},
 ): Promise<Harness> {
   const clock = { now: NOW };
   const store = options.store ?? createMemoryStore({ now: () => clock.now });
   const logs: RequestLogLine[] = [];
+  const webhooks = options.webhooks?.(store, () => clock.now);
   const gateway = createGateway({
     engine: options.engine ?? (await testEngine()),
     store,
+    ...(webhooks === undefined ? {} : { webhooks }),
     // The records were scored 17 days before NOW: health calls them fresh here unless a test says otherwise.
     config: { freeDailyLimit: 100, staleAfterDays: 30, ...options.config },
     now: () => clock.now,
@@ -110,7 +118,8 @@ export async function harness(
     const headers: Record<string, string> = { ...init.headers };
     const presented = init.key === undefined ? key : init.key;
     if (presented !== null) headers['x-api-key'] = presented;
-    return gateway(new Request(`http://localhost${path}`, { method: init.method ?? 'GET', headers }));
+    if (init.body !== undefined) headers['content-type'] ??= 'application/json';
+    return gateway(new Request(`http://localhost${path}`, { method: init.method ?? 'GET', headers, body: init.body }));
   };
   return { gateway, store, key, logs, clock, call, issue };
 }

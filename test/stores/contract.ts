@@ -8,6 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KeyRecord } from '../../src/keys/record.js';
 import type { Store } from '../../src/stores/types.js';
+import { describeNotifyContract } from './notify-contract.js';
 
 export interface StoreUnderTest {
   store: Store;
@@ -184,5 +185,7 @@ export function describeStoreContract(name: string, makeStore: MakeStore): void 
       await expect(store.revokeKey('abc')).rejects.toThrow(/8 to 64 hex characters/);
       await expect(store.revokeKey('zzzzzzzz')).rejects.toThrow(/8 to 64 hex characters/);
     });
+
+    describeNotifyContract(freshStore);
   });
 }

@@ -217,10 +217,15 @@ const COUNT_WORDS = [
  */
 export function routeCountClaims(text: string): { count: number; words: string }[] {
   const claims: { count: number; words: string }[] = [];
-  const pattern = new RegExp(`\\b(\\d+|${COUNT_WORDS.join('|')})\\s+(?:api\\s+)?(routes|paths|endpoints)\\b`, 'gi');
+  // `twenty-two routes` is one count: the tens before the hyphen are part of it.
+  const pattern = new RegExp(
+    `\\b(?:(twenty|thirty)-)?(\\d+|${COUNT_WORDS.join('|')})\\s+(?:api\\s+)?(routes|paths|endpoints)\\b`,
+    'gi',
+  );
   for (const match of text.matchAll(pattern)) {
-    const said = (match[1] ?? '').toLowerCase();
-    const count = /^\d+$/.test(said) ? Number(said) : COUNT_WORDS.indexOf(said);
+    const tens = match[1] === undefined ? 0 : match[1].toLowerCase() === 'twenty' ? 20 : 30;
+    const said = (match[2] ?? '').toLowerCase();
+    const count = tens + (/^\d+$/.test(said) ? Number(said) : COUNT_WORDS.indexOf(said));
     claims.push({ count, words: match[0] });
   }
   return claims;

@@ -1,0 +1,246 @@
+/**
+ * The dispatcher: one run fans out the served snapshot's events (once per snapshot) and makes every attempt
+ * that is due, retries included. Whatever triggers it (`npm start`'s timer, `npm run notify`, the platform's
+ * cron), exactly one instance works at a time: a run first takes the `dispatch` lease in the store and
+ * renews it between batches; another instance's run finds it held and does nothing. All state is in the
+ * store (deliveries, the queue, the subscriptions), so a restart or another instance carries on where a run
+ * stopped. A delivery is marked delivered as soon as its receiver answers 2xx, before anything else is sent;
+ * the only way an event reaches a receiver twice is a crash between that answer and that write.
+ *
+ * The clock (`now`) and the jitter (`random`) are injected, so tests run a day of retries without waiting.
+ */
+import { randomUUID } from 'node:crypto';
+import type { QueryEngine } from '../query/types.js';
+import type { NotifyStore } from '../stores/types.js';
+import {
+  decodeDelivery,
+  deliveriesOf,
+  type DeliveryRecord,
+  DUE_QUEUE,
+  nextAttemptAt,
+  RETRY_WINDOW_MS,
+} from './delivery.js';
+import { fanOut, type FanOutReport } from './fan-out.js';
+import type { AttemptResult } from './post.js';
+import { type Sender, sendEvent } from './send.js';
+import {
+  decodeSubscription,
+  OWNERS,
+  type SubscriptionRecord,
+  subscriptionsOf,
+  WEBHOOK_LIMITS,
+} from './subscription.js';
+
+export const DISPATCH_LEASE = 'dispatch';
+const LEASE_MS = 60_000;
+const DEFAULT_CONCURRENCY = 16;
+/** Due attempts read from the queue at once, per attempt in flight. */
+const PAGE_PER_WORKER = 16;
+
+export interface DispatcherDeps {
+  store: NotifyStore;
+  sender: Sender;
+  /** The service's address as receivers see it (record links). */
+  baseUrl: string;
+  now?: () => number;
+  random?: () => number;
+  /** This instance's name on the lease; default a random id. */
+  owner?: string;
+  /** Attempts made at once. */
+  concurrency?: number;
+  /** One line per notable thing (never a URL or a secret). Default: none. */
+  log?: (line: string) => void;
+}
+
+export interface RunReport {
+  /** False when another instance held the lease: this run did nothing. */
+  ran: boolean;
+  fanOut?: FanOutReport;
+  attempts: number;
+  delivered: number;
+  retrying: number;
+  failed: number;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export function createDispatcher(deps: DispatcherDeps) {
+  const { store, sender } = deps;
+  const now = deps.now ?? Date.now;
+  const random = deps.random ?? Math.random;
+  const owner = deps.owner ?? randomUUID();
+  const concurrency = deps.concurrency ?? DEFAULT_CONCURRENCY;
+  const log = deps.log ?? (() => undefined);
+
+  /** Subscriptions read during one run, by id (undefined: gone). */
+  type Cache = Map<string, SubscriptionRecord | undefined>;
+
+  async function subscriptionOf(cache: Cache, id: string): Promise<SubscriptionRecord | undefined> {
+    if (cache.has(id)) return cache.get(id);
+    const keyHash = await store.recordGet(OWNERS, id);
+    const json = keyHash === undefined ? undefined : await store.recordGet(subscriptionsOf(keyHash), id);
+    const record = json === undefined ? undefined : decodeSubscription(json);
+    cache.set(id, record);
+    return record;
+  }
+
+  /** Writes a changed subscription back, unless it was deleted meanwhile. */
+  async function saveSubscription(cache: Cache, record: SubscriptionRecord): Promise<void> {
+    cache.set(record.id, record);
+    await store.recordPut(subscriptionsOf(record.key_hash), record.id, JSON.stringify(record), 'present');
+  }
+
+  async function disable(cache: Cache, record: SubscriptionRecord, nowMs: number, reason: string): Promise<void> {
+    await saveSubscription(cache, { ...record, status: 'disabled', disabled_at: iso(nowMs), disabled_reason: reason });
+    log(`notify: subscription ${record.id} disabled: ${reason}`);
+  }
+
+  async function finish(member: string, delivery: DeliveryRecord): Promise<void> {
+    await store.recordPut(deliveriesOf(delivery.subscription_id), delivery.id, JSON.stringify(delivery), 'present');
+    await store.queueRemove(DUE_QUEUE, member);
+  }
+
+  /** One due member of the queue: attempt it and record what happened. */
+  async function attempt(cache: Cache, member: string, report: RunReport): Promise<void> {
+    const [subscriptionId = '', eventId = ''] = member.split(' ');
+    const subscription = await subscriptionOf(cache, subscriptionId);
+    const json = subscription === undefined ? undefined : await store.recordGet(deliveriesOf(subscriptionId), eventId);
+    if (subscription === undefined || json === undefined) {
+      await store.queueRemove(DUE_QUEUE, member);
+      return;
+    }
+    const delivery = decodeDelivery(json);
+    if (delivery.status !== 'pending') {
+      await store.queueRemove(DUE_QUEUE, member);
+      return;
+    }
+    if (subscription.status === 'disabled') {
+      await finish(member, {
+        ...delivery,
+        status: 'cancelled',
+        next_attempt_at: null,
+        last_error: 'subscription disabled',
+      });
+      return;
+    }
+    const nowMs = now();
+    let result: AttemptResult;
+    try {
+      result = await sendEvent(sender, subscription, delivery.id, delivery.body, nowMs);
+    } catch (error) {
+      result = { ok: false, body: '', error: error instanceof Error ? error.message : String(error) };
+    }
+    report.attempts++;
+    const firstMs = delivery.first_attempt_at === null ? nowMs : Date.parse(delivery.first_attempt_at);
+    const tried: DeliveryRecord = {
+      ...delivery,
+      attempts: delivery.attempts + 1,
+      first_attempt_at: iso(firstMs),
+      last_status: result.status ?? null,
+      last_error: result.error ?? null,
+    };
+    if (result.ok) {
+      report.delivered++;
+      await finish(member, { ...tried, status: 'delivered', next_attempt_at: null });
+      if (subscription.failing_since !== null) await saveSubscription(cache, { ...subscription, failing_since: null });
+      return;
+    }
+    if (result.status === 410) {
+      report.failed++;
+      await finish(member, { ...tried, status: 'failed', next_attempt_at: null });
+      await disable(cache, subscription, nowMs, `the receiver answered 410 Gone at ${iso(nowMs)}`);
+      return;
+    }
+    const failingSince = subscription.failing_since ?? iso(nowMs);
+    if (nowMs - Date.parse(failingSince) >= RETRY_WINDOW_MS) {
+      report.failed++;
+      await finish(member, { ...tried, status: 'failed', next_attempt_at: null });
+      await disable(
+        cache,
+        subscription,
+        nowMs,
+        `every delivery failed for 24 hours, since ${failingSince}; the last ${result.error ?? 'failed'}`,
+      );
+      return;
+    }
+    if (subscription.failing_since === null)
+      await saveSubscription(cache, { ...subscription, failing_since: failingSince });
+    const next = nextAttemptAt(tried.attempts, firstMs, nowMs, result.retryAfterMs, random);
+    if (next === undefined) {
+      report.failed++;
+      await finish(member, { ...tried, status: 'failed', next_attempt_at: null });
+      return;
+    }
+    report.retrying++;
+    await store.recordPut(
+      deliveriesOf(subscriptionId),
+      delivery.id,
+      JSON.stringify({ ...tried, next_attempt_at: iso(next) }),
+      'present',
+    );
+    await store.queueAdd(DUE_QUEUE, member, next);
+  }
+
+  /** Keeps the last deliveries a subscription shows and every unfinished one; older finished ones go. */
+  async function prune(subscriptionId: string): Promise<void> {
+    const collection = deliveriesOf(subscriptionId);
+    const finished = (await store.recordList(collection))
+      .map(decodeDelivery)
+      .filter((delivery) => delivery.status !== 'pending')
+      .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id));
+    for (const old of finished.slice(WEBHOOK_LIMITS.deliveriesShown)) await store.recordDelete(collection, old.id);
+  }
+
+  return {
+    owner,
+    /** One run: fan out `engine`'s snapshot when given and not done yet, then every due attempt. */
+    async run(engine?: QueryEngine): Promise<RunReport> {
+      const report: RunReport = { ran: false, attempts: 0, delivered: 0, retrying: 0, failed: 0 };
+      if (!(await store.leaseAcquire(DISPATCH_LEASE, owner, LEASE_MS))) return report;
+      report.ran = true;
+      const cache: Cache = new Map();
+      try {
+        if (engine !== undefined) {
+          report.fanOut = await fanOut(store, engine, deps.baseUrl, now());
+          if (report.fanOut.queued > 0) {
+            log(
+              `notify: snapshot ${report.fanOut.snapshotId.slice(0, 12)}: ${report.fanOut.events} events, ${report.fanOut.queued} deliveries queued`,
+            );
+          }
+        }
+        // Pages of due attempts, `concurrency` of them in flight at any time; the lease is renewed on a timer
+        // meanwhile, and a lease lost (another instance took over after a stall) stops this run.
+        let lost = false;
+        const renewal = setInterval(() => {
+          store.leaseAcquire(DISPATCH_LEASE, owner, LEASE_MS).then(
+            (held) => (lost ||= !held),
+            () => (lost = true),
+          );
+        }, LEASE_MS / 3);
+        try {
+          while (!lost) {
+            const due = await store.queueDue(DUE_QUEUE, now(), concurrency * PAGE_PER_WORKER);
+            if (due.length === 0) break;
+            let next = 0;
+            const worker = async () => {
+              while (!lost && next < due.length) await attempt(cache, due[next++]!, report);
+            };
+            await Promise.all(Array.from({ length: Math.min(concurrency, due.length) }, worker));
+          }
+        } finally {
+          clearInterval(renewal);
+        }
+        for (const id of cache.keys()) await prune(id);
+      } finally {
+        await store.leaseRelease(DISPATCH_LEASE, owner);
+      }
+      if (report.attempts > 0) {
+        log(
+          `notify: ${report.attempts} attempts: ${report.delivered} delivered, ${report.retrying} to retry, ${report.failed} failed`,
+        );
+      }
+      return report;
+    },
+  };
+}
+export type Dispatcher = ReturnType<typeof createDispatcher>;

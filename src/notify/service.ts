@@ -1,0 +1,73 @@
+/**
+ * Notifications assembled from the configuration, once per instance: the subscriptions the routes use and
+ * the dispatcher the triggers run (`npm start`'s timer, `npm run notify`, the platform's cron). Off (both
+ * undefined) without a secrets key. The agents that filter receiver addresses are made here, once.
+ */
+import type { LookupFunction } from 'node:net';
+import type { NotifyStore } from '../stores/types.js';
+import { type Lookup, receiverAgents } from './address-filter.js';
+import { createDispatcher, type Dispatcher, type DispatcherDeps } from './dispatcher.js';
+import type { Sender } from './send.js';
+import { createSubscriptions, type Subscriptions } from './subscriptions.js';
+
+export interface NotifySettings {
+  secretsKey: Buffer | undefined;
+  allowHttp: boolean;
+  allowPrivate: boolean;
+  /** The service's address as receivers see it, without a trailing slash. */
+  baseUrl: string;
+}
+
+export interface Notifications {
+  subscriptions: Subscriptions;
+  dispatcher: Dispatcher;
+  close(): void;
+}
+
+export interface NotifyOptions extends Pick<DispatcherDeps, 'now' | 'random' | 'owner' | 'log' | 'concurrency'> {
+  /** Bound of one attempt (default 10 s). */
+  timeoutMs?: number;
+  /** DNS lookups in place of the system's: at subscription time, and inside each delivery's connection. */
+  lookup?: { check: Lookup; connect: LookupFunction };
+}
+
+export function createNotifications(
+  store: NotifyStore,
+  settings: NotifySettings,
+  options: NotifyOptions = {},
+): Notifications | undefined {
+  if (settings.secretsKey === undefined) return undefined;
+  const { timeoutMs, lookup, ...dispatch } = options;
+  const agents = receiverAgents(settings.allowPrivate);
+  const sender: Sender = {
+    secretsKey: settings.secretsKey,
+    agents,
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    ...(lookup === undefined ? {} : { lookup: lookup.connect }),
+  };
+  const subscriptions = createSubscriptions({
+    store,
+    sender,
+    allowHttp: settings.allowHttp,
+    allowPrivate: settings.allowPrivate,
+    ...(lookup === undefined ? {} : { lookup: lookup.check }),
+    ...(dispatch.now === undefined ? {} : { now: dispatch.now }),
+  });
+  const dispatcher = createDispatcher({ store, sender, baseUrl: settings.baseUrl, ...dispatch });
+  return { subscriptions, dispatcher, close: () => agents.destroy() };
+}
+
+/** The lines `npm start` prints when a setting lifts a protection. */
+export function notifyWarnings(settings: Pick<NotifySettings, 'allowHttp' | 'allowPrivate' | 'secretsKey'>): string[] {
+  const lines: string[] = [];
+  if (settings.secretsKey === undefined)
+    lines.push('Webhooks are off (their routes answer 503): set WEBHOOK_SECRETS_KEY to turn them on.');
+  if (settings.allowPrivate) {
+    lines.push(
+      'WARNING: WEBHOOKS_ALLOW_PRIVATE=true: webhook deliveries may reach loopback, private and cloud-metadata addresses. For local testing only; never set it on a public deployment.',
+    );
+  }
+  if (settings.allowHttp)
+    lines.push('WARNING: WEBHOOKS_ALLOW_HTTP=true: webhook receivers may use plain http:// (local testing only).');
+  return lines;
+}
