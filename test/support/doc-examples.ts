@@ -13,6 +13,7 @@
  * rate-limit counters and reset, `Retry-After`; everything else exactly. In JSON, an object with the member
  * `"...": "..."` shows only some of its members (in the order the answer has them).
  */
+import { countWord } from '../../scripts/lib/route-docs.js';
 
 export interface Example {
   /** `docs/api.md:148` */
@@ -187,29 +188,8 @@ export function parseCurl(command: string, vars: Record<string, string>): CurlRe
   return request;
 }
 
-const COUNT_WORDS = [
-  'zero',
-  'one',
-  'two',
-  'three',
-  'four',
-  'five',
-  'six',
-  'seven',
-  'eight',
-  'nine',
-  'ten',
-  'eleven',
-  'twelve',
-  'thirteen',
-  'fourteen',
-  'fifteen',
-  'sixteen',
-  'seventeen',
-  'eighteen',
-  'nineteen',
-  'twenty',
-];
+/** The words of 0 to 99 as the generated docs write them ("seventeen", "twenty-two"), to their numbers. */
+const COUNT_BY_WORD = new Map(Array.from({ length: 100 }, (_, count) => [countWord(count), count] as const));
 
 /**
  * Every count of routes a text states ("Five routes", "17 endpoints", "the seventeen paths"), as numbers, with
@@ -217,15 +197,12 @@ const COUNT_WORDS = [
  */
 export function routeCountClaims(text: string): { count: number; words: string }[] {
   const claims: { count: number; words: string }[] = [];
-  // `twenty-two routes` is one count: the tens before the hyphen are part of it.
-  const pattern = new RegExp(
-    `\\b(?:(twenty|thirty)-)?(\\d+|${COUNT_WORDS.join('|')})\\s+(?:api\\s+)?(routes|paths|endpoints)\\b`,
-    'gi',
-  );
+  // Longest first, so `twenty-two routes` is read as one count, not as `two routes`.
+  const words = [...COUNT_BY_WORD.keys()].sort((a, b) => b.length - a.length).join('|');
+  const pattern = new RegExp(`\\b(\\d+|${words})\\s+(?:api\\s+)?(routes|paths|endpoints)\\b`, 'gi');
   for (const match of text.matchAll(pattern)) {
-    const tens = match[1] === undefined ? 0 : match[1].toLowerCase() === 'twenty' ? 20 : 30;
-    const said = (match[2] ?? '').toLowerCase();
-    const count = tens + (/^\d+$/.test(said) ? Number(said) : COUNT_WORDS.indexOf(said));
+    const said = (match[1] ?? '').toLowerCase();
+    const count = /^\d+$/.test(said) ? Number(said) : (COUNT_BY_WORD.get(said) ?? -1);
     claims.push({ count, words: match[0] });
   }
   return claims;
