@@ -23,7 +23,7 @@ import {
   TrustMetaSchema,
 } from '../registry/schema.js';
 import { TRUST_META_KEY } from '../registry/vocabulary.js';
-import { LABEL_PATTERN } from '../keys/label.js';
+import { LABEL_CONTROLS_PATTERN, LABEL_FORBIDDEN } from '../keys/label.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // Envelopes. The records come from `src/model/record-schema.ts`; what wraps them is the gateway's (specification 2.1 and 7,
@@ -36,7 +36,10 @@ export const IssueKeyRequestSchema = z.strictObject({
     .string({ error: 'label must be a string' })
     .trim()
     .max(100, { error: 'label must be at most 100 characters' })
-    .regex(LABEL_PATTERN, {
+    .regex(LABEL_CONTROLS_PATTERN, {
+      error: 'label must not contain control characters or bidirectional formatting characters',
+    })
+    .refine((label) => !LABEL_FORBIDDEN.test(label), {
       error: 'label must not contain control characters or bidirectional formatting characters',
     })
     .optional(),

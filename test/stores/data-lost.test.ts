@@ -40,7 +40,7 @@ describe('health with the memory store', () => {
     const gateway = createGateway({
       engine: await testEngine(),
       store: createMemoryStore(),
-      config: { freeDailyLimit: 100 },
+      config: { freeDailyLimit: 100, staleAfterDays: 3650 },
     });
     expect(await healthOf(gateway)).toMatchObject({ status: 'ok', store: { kind: 'memory', status: 'ok' } });
   });
@@ -54,7 +54,7 @@ describe.skipIf(skipReason !== undefined)(withSkipReason('health when Redis come
   beforeAll(async () => {
     redis = await startThrowawayRedis();
     store = createRedisStore({ url: redis.url, timeoutMs: 2000, log: () => undefined });
-    gateway = createGateway({ engine: await testEngine(), store, config: { freeDailyLimit: 100 } });
+    gateway = createGateway({ engine: await testEngine(), store, config: { freeDailyLimit: 100, staleAfterDays: 3650 } });
   });
   afterAll(async () => {
     await store?.close();
