@@ -54,7 +54,11 @@ describe.skipIf(skipReason !== undefined)(withSkipReason('health when Redis come
   beforeAll(async () => {
     redis = await startThrowawayRedis();
     store = createRedisStore({ url: redis.url, timeoutMs: 2000, log: () => undefined });
-    gateway = createGateway({ engine: await testEngine(), store, config: { freeDailyLimit: 100, staleAfterDays: 3650 } });
+    gateway = createGateway({
+      engine: await testEngine(),
+      store,
+      config: { freeDailyLimit: 100, staleAfterDays: 3650 },
+    });
   });
   afterAll(async () => {
     await store?.close();
