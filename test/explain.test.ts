@@ -4,6 +4,11 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXPLAIN_METHOD_VERSION, explainRecord, roundHalfEven, type Explanation } from '../src/explain/explain.js';
 import type { ServerRecord, Signals } from '../src/model/schema.js';
+import { loadSnapshot } from '../src/query/open.js';
+import { harness } from './gateway/harness.js';
+// Imported here, not inside a test: the module's clean-up hook belongs to this file only when it is loaded
+// with it (a folder made by a module first loaded inside a test was never removed).
+import { buildTestSnapshot, makeRecord, SIGNALS } from './support/records.js';
 
 const BASE_SIGNALS: Signals = {
   has_source_repo: true,
@@ -171,9 +176,6 @@ describe('explainRecord on the committed dataset', () => {
 
 describe('GET /v1/servers/{namespace}/{id}/explain', () => {
   it('answers the explanation of the served record, keyed, and says when a record has no signals', async () => {
-    const { harness } = await import('./gateway/harness.js');
-    const { loadSnapshot } = await import('../src/query/open.js');
-    const { buildTestSnapshot, makeRecord, SIGNALS } = await import('./support/records.js');
     const withSignals = makeRecord({ name: 'io.example/explained', trust_score: 55, signals: SIGNALS });
     const engine = await loadSnapshot(await buildTestSnapshot([withSignals, makeRecord({ name: 'io.example/bare' })]));
     const h = await harness({ engine });

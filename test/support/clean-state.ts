@@ -64,11 +64,9 @@ export default async function cleanState(): Promise<() => Promise<void>> {
     process.env.TMPDIR = systemTemp;
     const problems: string[] = [];
     const left = readdirSync(runTemp).filter((name) => !TOOL_CACHES.test(name));
-    // The run's own temp folder goes whatever it holds, so the machine is left as it was found; what a test
-    // file left there is named, so the file that misses a folder can be found.
-    if (left.length > 0) {
-      console.warn(`[clean-state] the tests left ${left.length} entries in the run's temp folder: ${listSome(left)}`);
-    }
+    // The run's own temp folder goes whatever it holds, so even a failing run leaves the machine as it was
+    // found; what a test left there fails the run, named (a folder from `makeTempDir` names its test file).
+    if (left.length > 0) problems.push(`the tests left ${left.length} entries in the temp folder: ${listSome(left)}`);
     rmSync(runTemp, { recursive: true, force: true });
     if (redisBefore !== undefined) {
       const after = (await redisKeys(redisUrl)) ?? new Set<string>();
