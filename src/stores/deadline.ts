@@ -111,9 +111,9 @@ export function bounded<T>(
  *
  * The deadline stops the caller from waiting and aborts `signal`: an operation checks it before each step
  * it has not started yet (sending a command once a late connection comes up), so a call the caller was told
- * failed does not count later. A command already sent cannot be taken back: if Redis applies it after the
- * deadline (a Redis that hung applies every command sent meanwhile when it wakes), the count is too high by
- * those calls, never too low. Each backend also bounds the work itself (node-redis
+ * failed does not count later. A command already sent cannot be taken back (a Redis that hung runs every
+ * command sent meanwhile when it wakes), so the counting scripts carry their own deadline on Redis's clock
+ * and count nothing past it (`store-clock.ts`). Each backend also bounds the work itself (node-redis
  * command timeout, an aborted fetch for Upstash) so nothing keeps running or queueing behind it.
  */
 export async function withinDeadline<T>(

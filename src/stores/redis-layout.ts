@@ -17,8 +17,9 @@ import { z } from 'zod';
 import { HashPrefixSchema, KeyRecordSchema } from '../keys/keys.js';
 import { withinDeadline } from './deadline.js';
 import { createRedisNotify, type LuaScript } from './redis-notify.js';
+import { createStoreClock } from './store-clock.js';
 import type { KeyRecord } from '../keys/record.js';
-import type { Store } from './types.js';
+import { type Store, StoreUnavailableError } from './types.js';
 
 /** Every Redis key this service writes starts with this, so one Redis can be shared with other apps. */
 export const DEFAULT_REDIS_PREFIX = 'mts:';
@@ -41,31 +42,50 @@ function luaScript(source: string): LuaScript {
 }
 
 /**
- * INCR and its expiry in one atomic step. The expiry is set when this call created the counter (count 1),
- * which is the interface's contract: the window is fixed by the first request of the day and later calls
- * cost no second write. It is also set when the counter somehow has no expiry at all (PTTL -1: written by
- * hand or by an older version), because a counter that never expires would lock a key out for good.
+ * Redis's clock in milliseconds, read at the start of a script (`TIME`: seconds and microseconds). Every
+ * counting script begins with it and refuses to count past `latest`, the last moment (on this clock) the
+ * caller still waits for its answer: a Redis that hung and wakes after the caller answered 502 must not count
+ * the request then (`store-clock.ts` says how `latest` is found).
  */
-const INCREMENT_SCRIPT = luaScript(`local count = redis.call('INCR', KEYS[1])
+const REDIS_NOW_MS = `local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)`;
+
+/** Only Redis's time, for a process that has not had a reply yet (one call per process). */
+const TIME_SCRIPT = luaScript(`${REDIS_NOW_MS}
+return now`);
+
+/**
+ * INCR and its expiry in one atomic step, unless Redis's time is past ARGV[2]. The expiry is set when this
+ * call created the counter (count 1), which is the interface's contract: the window is fixed by the first
+ * request of the day and later calls cost no second write. It is also set when the counter somehow has no
+ * expiry at all (PTTL -1: written by hand or by an older version), because a counter that never expires would
+ * lock a key out for good. Returns {count afterwards, or 0 when too late; Redis's time}.
+ */
+const INCREMENT_SCRIPT = luaScript(`${REDIS_NOW_MS}
+if now > tonumber(ARGV[2]) then return {0, now} end
+local count = redis.call('INCR', KEYS[1])
 if count == 1 or redis.call('PTTL', KEYS[1]) == -1 then
   redis.call('PEXPIREAT', KEYS[1], ARGV[1])
 end
-return count`);
+return {count, now}`);
 
 /**
- * INCRBY only if the result stays within the limit, with the same expiry rule as INCREMENT_SCRIPT, in one
- * atomic step. Returns {granted (1 or 0), count afterwards}.
+ * INCRBY only if the result stays within the limit, with the same expiry and lateness rules as
+ * INCREMENT_SCRIPT, in one atomic step. Returns {1 granted, 0 refused or -1 too late; count afterwards;
+ * Redis's time}.
  */
-const RESERVE_SCRIPT = luaScript(`local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+const RESERVE_SCRIPT = luaScript(`${REDIS_NOW_MS}
+if now > tonumber(ARGV[4]) then return {-1, 0, now} end
+local current = tonumber(redis.call('GET', KEYS[1]) or '0')
 local amount = tonumber(ARGV[1])
 if current + amount > tonumber(ARGV[2]) then
-  return {0, current}
+  return {0, current, now}
 end
 local count = redis.call('INCRBY', KEYS[1], amount)
 if count == amount or redis.call('PTTL', KEYS[1]) == -1 then
   redis.call('PEXPIREAT', KEYS[1], ARGV[3])
 end
-return {1, count}`);
+return {1, count, now}`);
 
 /**
  * Revoke by hash prefix in one atomic step: count the fields that start with the prefix and delete only
@@ -96,8 +116,14 @@ const ScriptCountSchema = z.number().int().nonnegative();
  * The replies of the increment and reserve scripts. Made once here: building a zod schema costs far more than
  * checking a reply with it, and every keyed request makes one (docs/performance.md, "Figures behind the code").
  */
-const IncrementReplySchema = z.number().int().positive();
-const ReserveReplySchema = z.tuple([z.union([z.literal(0), z.literal(1)]), z.number().int().min(0)]);
+const RedisTimeSchema = z.number().int().positive();
+const TimeReplySchema = RedisTimeSchema;
+const IncrementReplySchema = z.tuple([z.number().int().nonnegative(), RedisTimeSchema]);
+const ReserveReplySchema = z.tuple([
+  z.union([z.literal(-1), z.literal(0), z.literal(1)]),
+  z.number().int().min(0),
+  RedisTimeSchema,
+]);
 
 function decodeRecord(json: string, where: string): KeyRecord {
   let value: unknown;
@@ -156,6 +182,29 @@ export function createRedisBackedStore(options: RedisBackedStoreOptions): Store 
     }
   }
 
+  /** Redis's clock against this process's, learnt from the counting scripts' replies. */
+  const clock = createStoreClock();
+
+  /**
+   * The latest Redis time at which a counting script sent now may still count, for a caller whose deadline
+   * is `deadlineMs` (epoch ms). A process that has not heard Redis's time yet asks for it first, once.
+   */
+  async function latestCountTime(deadlineMs: number, signal: AbortSignal): Promise<number> {
+    if (!clock.known) {
+      const reply = await runScript(TIME_SCRIPT, [], [], signal);
+      const receivedMs = Date.now();
+      const redisMs = TimeReplySchema.safeParse(reply);
+      if (!redisMs.success) throw new Error(`${kind} time: unexpected reply ${JSON.stringify(reply)}`);
+      clock.observe(redisMs.data, receivedMs);
+      signal.throwIfAborted();
+    }
+    return clock.redisDeadline(deadlineMs);
+  }
+
+  /** A counting script Redis ran after its caller's deadline: it counted nothing, and the caller answers 502. */
+  const tooLate = (what: string) =>
+    new StoreUnavailableError(`${kind} ${what}: Redis ran it after the deadline had passed, so nothing was counted`);
+
   const notify = createRedisNotify(
     kind,
     prefix,
@@ -170,12 +219,18 @@ export function createRedisBackedStore(options: RedisBackedStoreOptions): Store 
     async increment(key, expireAtMs) {
       if (!Number.isSafeInteger(expireAtMs))
         throw new Error(`increment: expireAtMs must be an integer, got ${expireAtMs}`);
-      const reply = await call('increment', (signal) =>
-        runScript(INCREMENT_SCRIPT, [counterKey(key)], [String(expireAtMs)], signal),
-      );
-      const count = IncrementReplySchema.safeParse(reply);
-      if (!count.success) throw new Error(`${kind} increment: unexpected reply ${JSON.stringify(reply)}`);
-      return count.data;
+      const deadlineMs = Date.now() + timeoutMs;
+      const reply = await call('increment', async (signal) => {
+        const latest = await latestCountTime(deadlineMs, signal);
+        return runScript(INCREMENT_SCRIPT, [counterKey(key)], [String(expireAtMs), String(latest)], signal);
+      });
+      const receivedMs = Date.now();
+      const parsed = IncrementReplySchema.safeParse(reply);
+      if (!parsed.success) throw new Error(`${kind} increment: unexpected reply ${JSON.stringify(reply)}`);
+      const [count, redisMs] = parsed.data;
+      clock.observe(redisMs, receivedMs);
+      if (count === 0) throw tooLate('increment');
+      return count;
     },
 
     async reserve(key, amount, limit, expireAtMs) {
@@ -186,12 +241,19 @@ export function createRedisBackedStore(options: RedisBackedStoreOptions): Store 
       ] as const) {
         if (!Number.isSafeInteger(value) || value < 0) throw new Error(`reserve: ${name} must be a whole number`);
       }
-      const reply = await call('reserve', (signal) =>
-        runScript(RESERVE_SCRIPT, [counterKey(key)], [String(amount), String(limit), String(expireAtMs)], signal),
-      );
+      const deadlineMs = Date.now() + timeoutMs;
+      const reply = await call('reserve', async (signal) => {
+        const latest = await latestCountTime(deadlineMs, signal);
+        const args = [String(amount), String(limit), String(expireAtMs), String(latest)];
+        return runScript(RESERVE_SCRIPT, [counterKey(key)], args, signal);
+      });
+      const receivedMs = Date.now();
       const parsed = ReserveReplySchema.safeParse(reply);
       if (!parsed.success) throw new Error(`${kind} reserve: unexpected reply ${JSON.stringify(reply)}`);
-      return { granted: parsed.data[0] === 1, count: parsed.data[1] };
+      const [outcome, count, redisMs] = parsed.data;
+      clock.observe(redisMs, receivedMs);
+      if (outcome === -1) throw tooLate('reserve');
+      return { granted: outcome === 1, count };
     },
 
     async findKey(hash) {
