@@ -10,21 +10,14 @@ import { generateKey } from '../../src/keys/keys.js';
 import { createRedisStore } from '../../src/stores/redis.js';
 import type { Store } from '../../src/stores/types.js';
 import {
-  redisServerBinary,
   startThrowawayRedis,
   type ThrowawayRedis,
   withSkipReason,
+  throwawayRedisSkipReason,
 } from '../support/redis-server.js';
 import { testEngine } from './harness.js';
 
-function missingBinaryReason(): string | undefined {
-  if (redisServerBinary()) return undefined;
-  const reason = 'redis-server is not on PATH, so no private server can count commands';
-  if (process.env.CI) throw new Error(`CI is set, so the store cost tests may not be skipped: ${reason}`);
-  console.warn(`[skipped] ${reason}`);
-  return reason;
-}
-const skipReason = missingBinaryReason();
+const skipReason = throwawayRedisSkipReason('count commands');
 
 const FLOOD = 300;
 const WAVE = 30;

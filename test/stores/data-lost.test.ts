@@ -12,20 +12,13 @@ import { createRedisStore } from '../../src/stores/redis.js';
 import type { Store } from '../../src/stores/types.js';
 import { testEngine } from '../gateway/harness.js';
 import {
-  redisServerBinary,
   startThrowawayRedis,
   type ThrowawayRedis,
   withSkipReason,
+  throwawayRedisSkipReason,
 } from '../support/redis-server.js';
 
-function missingBinaryReason(): string | undefined {
-  if (redisServerBinary()) return undefined;
-  const reason = 'redis-server is not on PATH, so no private server can be restarted empty';
-  if (process.env.CI) throw new Error(`CI is set, so the data-lost test may not be skipped: ${reason}`);
-  console.warn(`[skipped] ${reason}`);
-  return reason;
-}
-const skipReason = missingBinaryReason();
+const skipReason = throwawayRedisSkipReason('be restarted empty');
 
 async function healthOf(gateway: Gateway): Promise<{ status: string; store: Record<string, string> }> {
   const response = await gateway(new Request('http://localhost/v1/health'));

@@ -15,10 +15,11 @@ import { type Store, StoreUnavailableError } from '../../src/stores/types.js';
 import { createUpstashStore } from '../../src/stores/upstash.js';
 import { testEngine } from '../gateway/harness.js';
 import {
-  redisServerBinary,
   startThrowawayRedis,
   type ThrowawayRedis,
   withSkipReason,
+  throwawayRedisSkipReason,
+  retryUntilSuccess,
 } from '../support/redis-server.js';
 import { startUpstashBridge, type UpstashBridge } from '../support/upstash-bridge.js';
 
@@ -27,14 +28,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** How many counting calls are sent into the frozen server. */
 const SENT_WHILE_FROZEN = 10;
 
-function missingBinaryReason(): string | undefined {
-  if (redisServerBinary()) return undefined;
-  const reason = 'redis-server is not on PATH, so no private server can be frozen';
-  if (process.env.CI) throw new Error(`CI is set, so the late count tests may not be skipped: ${reason}`);
-  console.warn(`[skipped] ${reason}`);
-  return reason;
-}
-const skipReason = missingBinaryReason();
+const skipReason = throwawayRedisSkipReason('be frozen');
 
 /** Whether `call` rejected with StoreUnavailableError. */
 const unavailable = (call: Promise<unknown>) =>
@@ -42,19 +36,6 @@ const unavailable = (call: Promise<unknown>) =>
     () => false,
     (error: unknown) => error instanceof StoreUnavailableError,
   );
-
-/** Retry `call` every 50 ms until it succeeds, for at most 5 s. */
-async function once<T>(call: () => Promise<T>): Promise<T> {
-  const started = performance.now();
-  for (;;) {
-    try {
-      return await call();
-    } catch (error) {
-      if (performance.now() - started > 5000) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-}
 
 describe.skipIf(skipReason !== undefined)(withSkipReason('counts sent to a store that hangs', skipReason), () => {
   let redis: ThrowawayRedis;
@@ -99,7 +80,7 @@ describe.skipIf(skipReason !== undefined)(withSkipReason('counts sent to a store
       expect(outcomes.every(Boolean)).toBe(true);
 
       // Once the store answers again, each counter has moved only by the calls that were answered.
-      expect(await once(() => store.increment(counter, expireAt))).toBe(2);
+      expect((await retryUntilSuccess(() => store.increment(counter, expireAt), 5000)).value).toBe(2);
       expect(await store.reserve(reserved, 2, 100, expireAt)).toEqual({ granted: true, count: 4 });
     });
   }
@@ -134,11 +115,11 @@ describe.skipIf(skipReason !== undefined)(withSkipReason('counts sent to a store
     }
     expect(statuses).toEqual(Array.from({ length: SENT_WHILE_FROZEN }, () => 502));
 
-    const after = await once(async () => {
+    const { value: after } = await retryUntilSuccess(async () => {
       const answer = await stats();
       if (answer.status !== 200) throw new Error(`answered ${answer.status}`);
       return answer;
-    });
+    }, 5000);
     expect(after.headers['x-ratelimit-remaining']).toBe('98');
   });
 });

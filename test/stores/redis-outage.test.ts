@@ -8,10 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisStore } from '../../src/stores/redis.js';
 import { type Store, StoreUnavailableError } from '../../src/stores/types.js';
 import {
-  redisServerBinary,
   startThrowawayRedis,
   type ThrowawayRedis,
   withSkipReason,
+  throwawayRedisSkipReason,
+  retryUntilSuccess,
 } from '../support/redis-server.js';
 
 const TIMEOUT_MS = 1000;
@@ -19,15 +20,7 @@ const TIMEOUT_MS = 1000;
 const REJECTED_WITHIN_MS = 2000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-function missingBinaryReason(): string | undefined {
-  if (redisServerBinary()) return undefined;
-  const reason = 'redis-server is not on PATH, so no throwaway server can be started';
-  if (process.env.CI) throw new Error(`CI is set, so the Redis outage tests may not be skipped: ${reason}`);
-  console.warn(`[skipped] ${reason}`);
-  return reason;
-}
-
-const skipReason = missingBinaryReason();
+const skipReason = throwawayRedisSkipReason('be stopped, frozen and restarted');
 
 /** Settle `call` and report how long it took and how it ended. */
 async function timed(call: () => Promise<unknown>): Promise<{ ms: number; error: unknown; value: unknown }> {
@@ -37,17 +30,6 @@ async function timed(call: () => Promise<unknown>): Promise<{ ms: number; error:
     return { ms: performance.now() - started, error: undefined, value };
   } catch (error) {
     return { ms: performance.now() - started, error, value: undefined };
-  }
-}
-
-/** Retry `call` until it succeeds; returns how long that took, or throws after `limitMs`. */
-async function msUntilSuccess(call: () => Promise<unknown>, limitMs: number): Promise<number> {
-  const started = performance.now();
-  for (;;) {
-    const attempt = await timed(call);
-    if (attempt.error === undefined) return performance.now() - started;
-    if (performance.now() - started > limitMs) throw attempt.error;
-    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
@@ -88,7 +70,7 @@ describe.skipIf(skipReason !== undefined)(withSkipReason('the Redis store when R
     expect(later.ms).toBeLessThan(REJECTED_WITHIN_MS);
 
     await redis.start();
-    const recoveryMs = await msUntilSuccess(() => store.ping(), 5000);
+    const recoveryMs = (await retryUntilSuccess(() => store.ping(), 5000)).ms;
     // The restarted server is empty (no persistence): the counter starts again.
     expect(await store.increment('day', Date.now() + DAY_MS)).toBe(1);
     console.info(
@@ -114,7 +96,7 @@ describe.skipIf(skipReason !== undefined)(withSkipReason('the Redis store when R
     } finally {
       redis.resume();
     }
-    await msUntilSuccess(() => store.ping(), 5000);
+    await retryUntilSuccess(() => store.ping(), 5000);
     // The frozen calls timed out before they were applied or after: either way none was lost or doubled
     // beyond what Redis itself applied, and the counter still moves by exactly one per call.
     const before = await store.increment('frozen', Date.now() + DAY_MS);
@@ -129,7 +111,7 @@ describe.skipIf(skipReason !== undefined)(withSkipReason('the Redis store when R
       expect(first.error).toBeInstanceOf(StoreUnavailableError);
       expect(first.ms).toBeLessThan(REJECTED_WITHIN_MS);
       await redis.start();
-      await msUntilSuccess(() => cold.ping(), 5000);
+      await retryUntilSuccess(() => cold.ping(), 5000);
       expect(await cold.increment('cold', Date.now() + DAY_MS)).toBe(1);
     } finally {
       await cold.close();

@@ -13,13 +13,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestSnapshot, makeRecord } from '../support/records.js';
 import {
   deleteKeysWithPrefix,
-  redisServerBinary,
   redisSkipReason,
   startThrowawayRedis,
   testRedisPrefix,
   testRedisUrl,
   type ThrowawayRedis,
   withSkipReason,
+  throwawayRedisSkipReason,
 } from '../support/redis-server.js';
 import { startServerProcess, type ServerProcess } from '../../scripts/lib/server-process.js';
 
@@ -27,15 +27,7 @@ const SERVER_NAME = 'io.github.acme/postgres-mcp';
 const GET_PATH = `/v1/servers/${SERVER_NAME}`;
 const WITHIN_MS = 2000;
 
-function outageSkipReason(): string | undefined {
-  if (redisServerBinary()) return undefined;
-  const reason = 'redis-server is not on PATH, so no throwaway server can be stopped and restarted';
-  if (process.env.CI) throw new Error(`CI is set, so the Redis outage test may not be skipped: ${reason}`);
-  console.warn(`[skipped] ${reason}`);
-  return reason;
-}
-
-const outageSkip = outageSkipReason();
+const outageSkip = throwawayRedisSkipReason('be stopped and restarted');
 const sharedRedisUrl = testRedisUrl();
 const sharedSkip = await redisSkipReason(sharedRedisUrl);
 

@@ -79,6 +79,32 @@ export function redisServerBinary(): string | undefined {
   return undefined;
 }
 
+/**
+ * Why a test file that starts its own redis-server cannot run here, or undefined when it can: `redis-server`
+ * is not on PATH. Printed as a skip; under CI it throws instead, since CI installs Redis and must not skip.
+ * `purpose` finishes "so no private server can ..." (e.g. "be frozen").
+ */
+export function throwawayRedisSkipReason(purpose: string): string | undefined {
+  if (redisServerBinary()) return undefined;
+  const reason = `redis-server is not on PATH, so no private server can ${purpose}`;
+  if (process.env.CI) throw new Error(`CI is set, so these tests may not be skipped: ${reason}`);
+  console.warn(`[skipped] ${reason}`);
+  return reason;
+}
+
+/** Call `call` every 50 ms until it succeeds: its value and how long that took; its last error after `limitMs`. */
+export async function retryUntilSuccess<T>(call: () => Promise<T>, limitMs: number): Promise<{ value: T; ms: number }> {
+  const started = performance.now();
+  for (;;) {
+    try {
+      return { value: await call(), ms: performance.now() - started };
+    } catch (error) {
+      if (performance.now() - started > limitMs) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
 /** A TCP port that was free a moment ago on 127.0.0.1. */
 export async function freePort(): Promise<number> {
   const server = createServer();
