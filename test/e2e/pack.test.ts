@@ -35,6 +35,8 @@ let dir: string;
 let project: string;
 let packed: Packed;
 let server: ServerProcess;
+/** What `npm install` of the tarball printed on stderr. */
+let installWarnings = '';
 
 /**
  * The environment of a user with no setting of the checker and HOME at the fixture tree (npm's cache and logs
@@ -74,6 +76,7 @@ beforeAll(async () => {
     { cwd: project, encoding: 'utf8', timeout: 240_000 },
   );
   if (install.status !== 0) throw new Error(`npm install of the tarball failed:\n${install.stderr}`);
+  installWarnings = install.stderr;
   await cp(FIXTURE, project, { recursive: true });
   server = await startServer({ API_KEYS: KEY, KEYS_FILE: path.join(dir, 'keys.json'), FREE_DAILY_LIMIT: '100000' });
 }, 400_000);
@@ -84,6 +87,13 @@ afterAll(async () => {
 });
 
 describe('the packed package', () => {
+  it('installs on this Node with no dependency asking for another (npm warns EBADENGINE)', () => {
+    // The package supports Node 20 (`engines`); what only the repository's scripts use (Octokit, whose
+    // request library asks for Node 22) is a development dependency, never installed with the package.
+    expect(installWarnings).not.toMatch(/EBADENGINE/);
+    expect(existsSync(path.join(project, 'node_modules', '@octokit'))).toBe(false);
+  });
+
   it('ships the bin, dist/, the embedded snapshot and the user docs, nothing else', async () => {
     const files = packed.files.map((file) => file.path);
     const allowed =
