@@ -26,6 +26,7 @@ import { splitName } from '../src/model/schema.js';
 import { loadSnapshot } from '../src/query/open.js';
 import { writeSnapshot } from '../src/build/build.js';
 import { FIELD_BOOST, FUZZY_WEIGHT, fuzziness, nameWords, PREFIX_WEIGHT } from '../src/search/words.js';
+import { latency, percentile } from './lib/latency.js';
 
 interface NameDoc {
   id: number;
@@ -69,23 +70,6 @@ export interface MiniSearchBench {
   load: { names: number; jsonMB: number; loadJsonMs: number; asyncMaxHoldMs: number; asyncTotalMs: number };
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? Number.NaN;
-}
-
-/** Median and p99 in milliseconds of `calls` runs of `fn`, after a tenth as many to warm up. */
-function latency(fn: () => unknown, calls: number): { medianMs: number; p99Ms: number } {
-  for (let i = 0; i < Math.max(5, calls / 10); i++) fn();
-  const times: number[] = [];
-  for (let i = 0; i < calls; i++) {
-    const start = process.hrtime.bigint();
-    fn();
-    times.push(Number(process.hrtime.bigint() - start) / 1e6);
-  }
-  times.sort((a, b) => a - b);
-  return { medianMs: percentile(times, 0.5), p99Ms: percentile(times, 0.99) };
-}
-
 function miniSearchOf(names: readonly string[]): MiniSearch<NameDoc> {
   const index = new MiniSearch<NameDoc>(INDEX_OPTIONS);
   index.addAll(
@@ -120,7 +104,7 @@ async function benchSize(records: readonly { name: string }[], calls: number): P
     try {
       projectMatches = engine.searchJson(QUERY, 20).total;
       project = {
-        ...latency(() => engine.searchJson(QUERY, 20), calls),
+        ...latency(() => engine.searchJson(QUERY, 20), calls, Math.max(5, calls / 10)),
         firstMedianMs: percentile(firsts, 0.5),
         firstMaxMs: firsts.at(-1) ?? Number.NaN,
       };
@@ -131,7 +115,7 @@ async function benchSize(records: readonly { name: string }[], calls: number): P
     const index = miniSearchOf(names);
     const indexMs = performance.now() - started;
     const minisearchMatches = index.search(QUERY, QUERY_OPTIONS).length;
-    const minisearch = latency(() => index.search(QUERY, QUERY_OPTIONS).slice(0, 20), calls);
+    const minisearch = latency(() => index.search(QUERY, QUERY_OPTIONS).slice(0, 20), calls, Math.max(5, calls / 10));
     return {
       names: names.length,
       matches: { minisearch: minisearchMatches, project: projectMatches },

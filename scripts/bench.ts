@@ -38,6 +38,7 @@ import { benchMiniSearch, formatMiniSearchBench } from './bench-minisearch.js';
 import { benchStores, formatStoreBench } from './bench-store.js';
 import { benchStalls, formatStalls } from './bench-stalls.js';
 import { judged, targetsFor } from './bench-targets.js';
+import { latency } from './lib/latency.js';
 import { benchWebhooks, formatWebhookBench } from './bench-webhooks.js';
 
 const { values } = parseArgs({
@@ -58,23 +59,6 @@ const { values } = parseArgs({
 
 const FILE_RECORDS = 100_000;
 const CALLS = 2_000;
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
-}
-
-/** Median and p99 in milliseconds of `calls` runs of `fn`, after a warm-up. */
-function latency(fn: () => unknown, calls = CALLS): { median: number; p99: number } {
-  for (let i = 0; i < Math.min(200, calls); i++) fn();
-  const times: number[] = [];
-  for (let i = 0; i < calls; i++) {
-    const start = process.hrtime.bigint();
-    fn();
-    times.push(Number(process.hrtime.bigint() - start) / 1e6);
-  }
-  times.sort((a, b) => a - b);
-  return { median: percentile(times, 0.5), p99: percentile(times, 0.99) };
-}
 
 /** Child: build the snapshot and report time and peak memory. */
 async function childBuild(input: string, dir: string) {
@@ -137,7 +121,10 @@ async function childQuery(dir: string, records: number) {
     ],
     ['search: "mcp", offset N/100', () => engine.searchJson('mcp', 20, { offset: Math.floor(records / 100) })],
   ];
-  const results = cases.map(([name, fn]) => ({ name, ...latency(fn, name.startsWith('search') ? 500 : CALLS) }));
+  const results = cases.map(([name, fn]) => {
+    const calls = name.startsWith('search') ? 500 : CALLS;
+    return { name, ...latency(fn, calls, Math.min(200, calls)) };
+  });
   return {
     loadMs,
     timings,
@@ -305,7 +292,7 @@ async function benchSnapshot(count: number, dir: string, build: { seconds: numbe
         ? targets.listP99Ms
         : undefined;
     console.log(
-      `| ${r.name} | ${fmt(r.median)} ms | ${fmt(r.p99)} ms | ${limit === undefined ? '' : judged(r.p99, limit, ' ms')} |`,
+      `| ${r.name} | ${fmt(r.medianMs)} ms | ${fmt(r.p99Ms)} ms | ${limit === undefined ? '' : judged(r.p99Ms, limit, ' ms')} |`,
     );
   }
 }

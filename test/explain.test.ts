@@ -38,20 +38,14 @@ const BASE_SIGNALS: Signals = {
 
 /** A record whose stored scores are what the pipeline wrote for these signals (ai.aliengiraffe/spotdb). */
 function record(signals: Partial<Signals> = {}, stored: Partial<ServerRecord> = {}): ServerRecord {
-  return {
+  return makeRecord({
     name: 'io.github.acme/demo',
     trust_score: 60,
     trust_label: 'Moderate Trust',
     scores: { provenance: 75, maintenance: 48, popularity: 25, permissions: 80 },
-    flags: [],
-    badges: [],
-    verified_publisher: false,
-    targets: [],
-    scored_at: '2026-02-21T22:49:33.106Z',
-    install: { repo_url: null, version: null, package_types: [], transport_types: [] },
     signals: { ...BASE_SIGNALS, ...signals },
     ...stored,
-  };
+  });
 }
 
 function sub(explanation: Explanation | undefined, name: string) {

@@ -3,7 +3,7 @@
  * headers, body) and answers each with the next status of a script (default 200), with optional headers.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenLocally } from '../support/local-server.js';
 
 export interface ReceivedRequest {
   method: string;
@@ -46,14 +46,6 @@ export async function startReceiver(fallback: ScriptedAnswer = { status: 200 }):
       response.end(answer.body ?? '');
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  receiver.port = port;
-  receiver.url = `http://127.0.0.1:${port}`;
-  receiver.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
+  ({ port: receiver.port, url: receiver.url, close: receiver.close } = await listenLocally(server));
   return receiver;
 }

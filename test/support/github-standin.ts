@@ -9,8 +9,8 @@
  */
 import { createHash } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { gitHubExample, gitHubSchemaErrors, type GitHubSchemaName } from './github-openapi.js';
+import { listenLocally } from './local-server.js';
 
 export interface StandInRepository {
   owner: string;
@@ -218,14 +218,6 @@ export async function startGitHubStandIn(
     stand.rate.remaining--;
     return send(200, body, schema, { etag });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  return Object.assign(stand, {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  });
+  const { url, close } = await listenLocally(server);
+  return Object.assign(stand, { url, close });
 }

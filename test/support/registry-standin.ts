@@ -7,10 +7,10 @@
  * (`ServerList`); `invalid` lists any that failed.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
 import { REGISTRY_SCHEMA_ID, REGISTRY_SCHEMAS } from '../registry/registry-schemas.js';
+import { listenLocally } from './local-server.js';
 
 export type RegistryFault =
   | { kind: 'status'; status: number; retryAfter?: number }
@@ -94,14 +94,6 @@ export async function startRegistryStandIn(entries: StandInEntry[]): Promise<Reg
     if (!validateList(body)) stand.invalid.push(`${url.search}: ${ajv.errorsText(validateList.errors)}`);
     return send(200, body);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  return Object.assign(stand, {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  });
+  const { url, close } = await listenLocally(server);
+  return Object.assign(stand, { url, close });
 }
