@@ -45,9 +45,12 @@ function luaScript(source: string): LuaScript {
  * Redis's clock in milliseconds, read at the start of a script (`TIME`: seconds and microseconds). Every
  * counting script begins with it and refuses to count past `latest`, the last moment (on this clock) the
  * caller still waits for its answer: a Redis that hung and wakes after the caller answered 502 must not count
- * the request then (`store-clock.ts` says how `latest` is found).
+ * the request then (`store-clock.ts` says how `latest` is found). A Redis before 5 replicates a script whole
+ * and refuses a write after `TIME` unless the script asks for its writes to be replicated instead (from 3.2);
+ * from 5 on that is how every script is replicated, and the call changes nothing.
  */
-const REDIS_NOW_MS = `local clock = redis.call('TIME')
+const REDIS_NOW_MS = `if redis.replicate_commands then redis.replicate_commands() end
+local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)`;
 
 /** Only Redis's time, for a process that has not had a reply yet (one call per process). */
@@ -187,11 +190,14 @@ export function createRedisBackedStore(options: RedisBackedStoreOptions): Store 
 
   /**
    * The latest Redis time at which a counting script sent now may still count, for a caller whose deadline
-   * is `deadlineMs` (epoch ms). A process that has not heard Redis's time yet asks for it first, once.
+   * is `deadlineMs` (epoch ms), about to count `counter`. A process that has not heard Redis's time yet asks
+   * for it first, once.
    */
-  async function latestCountTime(deadlineMs: number, signal: AbortSignal): Promise<number> {
+  async function latestCountTime(counter: string, deadlineMs: number, signal: AbortSignal): Promise<number> {
     if (!clock.known) {
-      const reply = await runScript(TIME_SCRIPT, [], [], signal);
+      // Sent with the counter's key, which it does not touch: a cluster or a proxy routes a script by its
+      // keys, and some refuse one without any.
+      const reply = await runScript(TIME_SCRIPT, [counter], [], signal);
       const receivedMs = Date.now();
       const redisMs = TimeReplySchema.safeParse(reply);
       if (!redisMs.success) throw new Error(`${kind} time: unexpected reply ${JSON.stringify(reply)}`);
@@ -221,7 +227,7 @@ export function createRedisBackedStore(options: RedisBackedStoreOptions): Store 
         throw new Error(`increment: expireAtMs must be an integer, got ${expireAtMs}`);
       const deadlineMs = Date.now() + timeoutMs;
       const reply = await call('increment', async (signal) => {
-        const latest = await latestCountTime(deadlineMs, signal);
+        const latest = await latestCountTime(counterKey(key), deadlineMs, signal);
         return runScript(INCREMENT_SCRIPT, [counterKey(key)], [String(expireAtMs), String(latest)], signal);
       });
       const receivedMs = Date.now();
@@ -243,7 +249,7 @@ export function createRedisBackedStore(options: RedisBackedStoreOptions): Store 
       }
       const deadlineMs = Date.now() + timeoutMs;
       const reply = await call('reserve', async (signal) => {
-        const latest = await latestCountTime(deadlineMs, signal);
+        const latest = await latestCountTime(counterKey(key), deadlineMs, signal);
         const args = [String(amount), String(limit), String(expireAtMs), String(latest)];
         return runScript(RESERVE_SCRIPT, [counterKey(key)], args, signal);
       });
