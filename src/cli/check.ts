@@ -17,7 +17,7 @@ import { type ConfigEntry, DEFAULT_CONFIG_FILES } from './config-files.js';
 import { printable } from './printable.js';
 import { readConfigFile } from './read-config.js';
 import { itemForEntry } from './entries.js';
-import { type FileOutcome, readUserConfigs } from './user-configs.js';
+import type { FileOutcome } from './user-configs.js';
 import { formatReport, REPORT_FORMATS, type Report, type ReportFormat, type ReportRow } from './report.js';
 
 export const CHECK_USAGE = `usage: mcp-trust-score check [files...] [options]
@@ -166,6 +166,9 @@ export async function runCheck(
     files.push({ file, client: 'project', read: true, servers: found.length });
   }
   if (options.user) {
+    // Loaded only for --user: the clients' YAML and TOML parsers are most of what a check would load, and
+    // the project files a CI job checks are JSON.
+    const { readUserConfigs } = await import('./user-configs.js');
     const user = await readUserConfigs(env);
     entries.push(...user.entries);
     files.push(...user.files);

@@ -6,7 +6,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { CheckItemSchema } from '../model/check.js';
-import { MAX_RECEIVER_URL_LENGTH } from './address-filter.js';
 import { SealedSecretSchema } from './secrets.js';
 
 export const EVENT_TYPES = [
@@ -17,6 +16,13 @@ export const EVENT_TYPES = [
   'server.removed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
+
+/**
+ * The longest receiver URL a subscription takes. Here, with the schemas, rather than with the address rules
+ * (`address-filter.ts`): the wire schemas, and so the offline checker, read this module, which must not load
+ * the address rules' HTTP agents with it.
+ */
+export const MAX_RECEIVER_URL_LENGTH = 2000;
 
 export const WEBHOOK_LIMITS = { perKey: 10, maxServers: 500, deliveriesShown: 20 } as const;
 
