@@ -4,6 +4,8 @@
  * `mcp-trust-score check --user` run offline (no TRUST_API_URL) on the CLI fixtures' four project files and,
  * with HOME at the fixture tree, the user-level files of eleven clients, from process start to exit, against
  * `node -e 0` measured in the same rounds, one after the other. The figure judged is the ratio of the medians (target: at most 4 times Node's own start).
+ * The same rounds also time `check` without `--user` (the four project files only, what a CI job checks), not
+ * judged.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -62,16 +64,25 @@ export async function benchChecker(rounds = 15): Promise<string> {
     for (const name of ['TRUST_API_URL', 'TRUST_API_KEY', 'XDG_CONFIG_HOME']) delete env[name];
     const bin = path.join(project, 'node_modules', '.bin', 'mcp-trust-score');
     const args = ['check', '--user', '--format', 'json'];
+    const projectArgs = ['check', '--format', 'json'];
     const checker: number[] = [];
+    const projectOnly: number[] = [];
     const bare: number[] = [];
     // One warm-up each, so both start from a warm file cache, as a second run in a CI job does.
     await timed(bin, args, project, env);
+    await timed(bin, projectArgs, project, env);
     await timed(process.execPath, ['-e', '0'], project, env);
     for (let round = 0; round < rounds; round++) {
-      const check = await timed(bin, args, project, env);
-      // The fixtures hold failing servers: exit 1 is the verdict; anything else is a failed check.
-      if (check.code !== 1) throw new Error(`mcp-trust-score check exited ${check.code}, not 1 (fail)`);
-      checker.push(check.ms);
+      for (const [runArgs, times] of [
+        [args, checker],
+        [projectArgs, projectOnly],
+      ] as const) {
+        const check = await timed(bin, runArgs, project, env);
+        // The fixtures hold failing servers: exit 1 is the verdict; anything else is a failed check.
+        if (check.code !== 1)
+          throw new Error(`mcp-trust-score ${runArgs.join(' ')} exited ${check.code}, not 1 (fail)`);
+        times.push(check.ms);
+      }
       bare.push((await timed(process.execPath, ['-e', '0'], project, env)).ms);
     }
     const ratio = median(checker) / median(bare);
@@ -80,6 +91,7 @@ export async function benchChecker(rounds = 15): Promise<string> {
       `| installed checker, offline, 4 + 12 files / 24 servers, spawn → exit (median of ${rounds}) | value | target |`,
       '|---|---|---|',
       `| \`mcp-trust-score check --user --format json\` (node_modules/.bin) | ${ms(median(checker))} | |`,
+      `| \`mcp-trust-score check --format json\` (the 4 project files only) | ${ms(median(projectOnly))} | |`,
       `| \`node -e 0\` in the same rounds | ${ms(median(bare))} | |`,
       `| ratio | ${ratio.toFixed(2)}x | ${judged(Number(ratio.toFixed(2)), CHECKER_START_RATIO, 'x')} |`,
       `| tarball (\`npm pack\`) | ${(tarball.size / 1024).toFixed(0)} KiB, ${tarball.entryCount} files | |`,
