@@ -97,8 +97,8 @@ describe.skipIf(skipReason !== undefined)(withSkipReason('the Redis store when R
       redis.resume();
     }
     await retryUntilSuccess(() => store.ping(), 5000);
-    // The frozen calls timed out before they were applied or after: either way none was lost or doubled
-    // beyond what Redis itself applied, and the counter still moves by exactly one per call.
+    // The counter still moves by exactly one per call afterwards (that the frozen calls counted nothing when
+    // Redis woke is test/stores/late-counts.test.ts's).
     const before = await store.increment('frozen', Date.now() + DAY_MS);
     expect(await store.increment('frozen', Date.now() + DAY_MS)).toBe(before + 1);
   });
