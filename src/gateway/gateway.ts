@@ -14,7 +14,7 @@
  */
 import { ApiError, type ErrorCode, quote } from '../api/errors.js';
 import { readRequestTarget } from '../api/request-target.js';
-import type { Answer, Computed, Route } from '../api/route.js';
+import type { Answer, Computed } from '../api/route.js';
 import { OperatorError } from '../errors/operator-error.js';
 import { isRegistryTarget } from '../api/paths.js';
 import type { RegistryPolicy } from '../registry/policy.js';
@@ -34,7 +34,7 @@ import { createLimiter } from './limiter.js';
 import { logTime, MAX_LOGGED_PATH, type RequestLogger } from './log.js';
 import { type RateLimitDecision, uncounted } from './rate-limit.js';
 import { bodyBytes, createResponder, type GatewayResponse, KEYED_CACHE_CONTROL, NO_STORE } from './respond.js';
-import { allowedMethods, createRouter } from './router.js';
+import { createRouter } from './router.js';
 import { createKeyIssuer, DEFAULT_SELF_SERVICE, type SelfServiceConfig } from './self-service.js';
 import { createStoreCalls } from './store-calls.js';
 import type { Subscriptions } from '../notify/subscriptions.js';
@@ -119,9 +119,6 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const cache = new ResponseCache(config.cache);
   const pool = new BodyPool();
   const router = createRouter(ROUTES);
-  /** Each route's `Allow`, made once. */
-  const allowOf = new Map(ROUTES.map((route) => [route, allowedMethods([route])]));
-  const allowedOf = (route: Route) => allowOf.get(route) ?? allowedMethods([route]);
   const out = createResponder();
   const calls = createStoreCalls(deps.store, config.storeTimeoutMs ?? DEFAULT_STORE_TIMEOUT_MS);
   const authenticate = createAuthenticator(config.apiKeyHashes ?? [], calls, new Date(now()).toISOString());
@@ -182,8 +179,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     context.path = target.path;
     const match = router.match(target.path);
     if (match === undefined) throw new ApiError('route_not_found', `No such route. Routes: ${router.listing}`);
-    const { pathParams } = match;
-    const allowed = match.routes.length === 1 ? allowedOf(match.route) : allowedMethods(match.routes);
+    const { pathParams, allowed } = match;
     const siteOnly = match.routes.some((row) => row.method === 'POST' && !row.keyed);
     if (request.method === 'OPTIONS') {
       const preflight = out.preflight(state.decision, nowMs, allowed);

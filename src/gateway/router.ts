@@ -10,6 +10,8 @@ export interface RouteMatch {
   route: Route;
   /** Every route of the path, one per method it answers (Webhooks: GET and POST on one path). */
   routes: readonly Route[];
+  /** The methods the path answers, as `Allow` and the preflight list them (made once per path). */
+  allowed: string;
   /** The `{name}` segments, still percent-encoded. */
   pathParams: Record<string, string>;
 }
@@ -26,7 +28,7 @@ type Segment = { literal: string } | { param: string; suffix: string };
 export function createRouter(routes: readonly Route[]): Router {
   const fixed = new Map<string, RouteMatch>();
   // The parameterised routes by their number of segments, each segment read once here, not per request.
-  const patterns = new Map<number, { route: Route; routes: Route[]; segments: Segment[] }[]>();
+  const patterns = new Map<number, { route: Route; routes: Route[]; allowed: string; segments: Segment[] }[]>();
   const byPath = new Map<string, Route[]>();
   for (const route of routes) {
     const same = byPath.get(route.path);
@@ -35,8 +37,9 @@ export function createRouter(routes: readonly Route[]): Router {
   }
   for (const [path, sameRoutes] of byPath) {
     const route = sameRoutes[0]!;
+    const allowed = allowedMethods(sameRoutes);
     if (!path.includes('{')) {
-      fixed.set(path, { route, routes: sameRoutes, pathParams: {} });
+      fixed.set(path, { route, routes: sameRoutes, allowed, pathParams: {} });
       continue;
     }
     const segments = route.path.split('/').map((segment): Segment => {
@@ -46,7 +49,7 @@ export function createRouter(routes: readonly Route[]): Router {
       return { param: segment.slice(1, close), suffix: segment.slice(close + 1) };
     });
     const sameLength = patterns.get(segments.length) ?? [];
-    sameLength.push({ route, routes: sameRoutes, segments });
+    sameLength.push({ route, routes: sameRoutes, allowed, segments });
     patterns.set(segments.length, sameLength);
   }
   const listing = `GET ${routes.map((route) => route.listedAs ?? route.path).join(', ')}`;
@@ -73,9 +76,9 @@ export function createRouter(routes: readonly Route[]): Router {
       const found = fixed.get(path);
       if (found !== undefined) return found;
       const parts = path.split('/');
-      for (const { route, routes: sameRoutes, segments } of patterns.get(parts.length) ?? []) {
+      for (const { route, routes: sameRoutes, allowed, segments } of patterns.get(parts.length) ?? []) {
         const pathParams = matchPattern(segments, parts);
-        if (pathParams !== undefined) return { route, routes: sameRoutes, pathParams };
+        if (pathParams !== undefined) return { route, routes: sameRoutes, allowed, pathParams };
       }
       return undefined;
     },
