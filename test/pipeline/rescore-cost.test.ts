@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startGitHubStandIn, type GitHubStandIn } from '../support/github-standin.js';
 import { startRegistryStandIn, type RegistryStandIn } from '../support/registry-standin.js';
 import { smallFixtures } from '../support/rescore-fixtures.js';
-import { runRescore } from '../support/rescore-run.js';
+import { runRescore, standInArgs } from '../support/rescore-run.js';
 
 const AS_OF = '2026-02-21T22:49:33.106359Z';
 const TOKEN = 'cost-test-token';
@@ -34,18 +34,9 @@ async function setUp(count: number, github: { rateLimit?: number; windowSeconds?
   const run = (...extra: string[]) =>
     runRescore(
       [
-        '--registry-url',
-        registry.url,
-        '--github-api-url',
-        gh.url,
-        '--as-of',
-        AS_OF,
+        ...standInArgs({ registryUrl: registry.url, githubUrl: gh.url, asOf: AS_OF, cache: path.join(dir, 'cache') }),
         '--out',
         out,
-        '--cache',
-        path.join(dir, 'cache'),
-        '--backoff',
-        '10',
         ...extra,
       ],
       { token: TOKEN },

@@ -14,7 +14,7 @@ import type { ServerRecord } from '../../src/model/schema.js';
 import { startGitHubStandIn, type GitHubFault, type GitHubStandIn } from '../support/github-standin.js';
 import { startRegistryStandIn, type RegistryFault, type RegistryStandIn } from '../support/registry-standin.js';
 import { smallFixtures } from '../support/rescore-fixtures.js';
-import { runRescore } from '../support/rescore-run.js';
+import { runRescore, standInArgs } from '../support/rescore-run.js';
 
 const AS_OF = '2026-02-21T22:49:33.106359Z';
 const TOKEN = 'faults-test-token';
@@ -37,18 +37,14 @@ async function setUp(count = 6) {
   const run = (options: { out?: string; token?: string } = {}, ...extra: string[]) =>
     runRescore(
       [
-        '--registry-url',
-        registry.url,
-        '--github-api-url',
-        github.url,
-        '--as-of',
-        AS_OF,
+        ...standInArgs({
+          registryUrl: registry.url,
+          githubUrl: github.url,
+          asOf: AS_OF,
+          cache: path.join(dir, 'cache'),
+        }),
         '--out',
         options.out ?? out,
-        '--cache',
-        path.join(dir, 'cache'),
-        '--backoff',
-        '10',
         '--max-wait',
         '5s',
         ...extra,

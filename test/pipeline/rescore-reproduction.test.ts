@@ -13,7 +13,7 @@ import type { ServerRecord } from '../../src/model/schema.js';
 import { startGitHubStandIn, type GitHubStandIn } from '../support/github-standin.js';
 import { startRegistryStandIn, type RegistryStandIn } from '../support/registry-standin.js';
 import { committedData, reproductionFixtures } from '../support/rescore-fixtures.js';
-import { runRescore, type RescoreRun } from '../support/rescore-run.js';
+import { runRescore, type RescoreRun, standInArgs } from '../support/rescore-run.js';
 
 const OFFICIAL = 'io.modelcontextprotocol.registry/official';
 const data = committedData();
@@ -34,18 +34,14 @@ beforeAll(async () => {
   github = await startGitHubStandIn(fixtures.repositories, { token, rateLimit: 100_000 });
   run = await runRescore(
     [
-      '--registry-url',
-      registry.url,
-      '--github-api-url',
-      github.url,
-      '--as-of',
-      data.scoredAt,
+      ...standInArgs({
+        registryUrl: registry.url,
+        githubUrl: github.url,
+        asOf: data.scoredAt,
+        cache: path.join(dir, 'cache'),
+      }),
       '--out',
       out,
-      '--cache',
-      path.join(dir, 'cache'),
-      '--backoff',
-      '10',
     ],
     { token, viaNpm: true },
   );

@@ -19,6 +19,7 @@ import { CHANGES_FILE, MANIFEST_FILE } from '../../src/format/manifest.js';
 import { startGitHubStandIn, type GitHubStandIn } from '../support/github-standin.js';
 import { startRegistryStandIn, type RegistryStandIn, type StandInEntry } from '../support/registry-standin.js';
 import { committedData, reproductionFixtures } from '../support/rescore-fixtures.js';
+import { standInArgs } from '../support/rescore-run.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BRANCH = 'published-snapshot';
@@ -80,16 +81,12 @@ const night = (...extra: string[]) =>
     path.join(root, 'work'),
     ...extra,
     '--',
-    '--registry-url',
-    registry.url,
-    '--github-api-url',
-    github.url,
-    '--as-of',
-    data.scoredAt,
-    '--cache',
-    path.join(root, 'cache'),
-    '--backoff',
-    '10',
+    ...standInArgs({
+      registryUrl: registry.url,
+      githubUrl: github.url,
+      asOf: data.scoredAt,
+      cache: path.join(root, 'cache'),
+    }),
   ]);
 
 /** The dataset the last night put where the build reads it. */

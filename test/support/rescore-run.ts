@@ -35,3 +35,27 @@ export function runRescore(
     );
   });
 }
+
+/**
+ * The options that point a rescoring at the stand-ins: their URLs, the day it scores as of, where it keeps
+ * its cache, and a backoff of 10 ms (the stand-ins answer at once, so a retry need not wait as against GitHub).
+ */
+export function standInArgs(options: {
+  registryUrl: string;
+  githubUrl: string;
+  asOf: string;
+  cache: string;
+}): string[] {
+  return [
+    '--registry-url',
+    options.registryUrl,
+    '--github-api-url',
+    options.githubUrl,
+    '--as-of',
+    options.asOf,
+    '--cache',
+    options.cache,
+    '--backoff',
+    '10',
+  ];
+}
