@@ -37,6 +37,53 @@ export const BANDS = [
 /** Every known flag, most severe first: name, meaning, severity. */
 export const FLAGS = [
   {
+    "name": "KNOWN_MALICIOUS",
+    "meaning": "a package of it is published as malware, or the version named is a known-malicious release (an OSV MAL- advisory)",
+    "severity": "high",
+    "blocking": true
+  },
+  {
+    "name": "REGISTRY_TAKEDOWN",
+    "meaning": "taken down by a registry: deleted by the MCP registry or removed for security by a package registry",
+    "severity": "high",
+    "blocking": true
+  },
+  {
+    "name": "VULNERABLE_VERSION",
+    "meaning": "the version named has a published vulnerability advisory with a fixed version",
+    "severity": "high"
+  },
+  {
+    "name": "REMOTE_UNREACHABLE",
+    "meaning": "its remote endpoint did not answer on consecutive probes",
+    "severity": "high"
+  },
+  {
+    "name": "TOOL_INSTRUCTIONS",
+    "meaning": "a tool description addresses the model (hidden tags, instructions to ignore or call, invisible characters)",
+    "severity": "high"
+  },
+  {
+    "name": "TOOLS_CHANGED",
+    "meaning": "its tool definitions changed while its version did not",
+    "severity": "medium"
+  },
+  {
+    "name": "DEPRECATED",
+    "meaning": "marked deprecated by its publisher in the MCP registry or its package registry",
+    "severity": "medium"
+  },
+  {
+    "name": "SSE_ONLY",
+    "meaning": "its only remote transport is SSE, which the MCP specification deprecates",
+    "severity": "low"
+  },
+  {
+    "name": "INSUFFICIENT_EVIDENCE",
+    "meaning": "too little of it was measured to score it with confidence: the score rests on few facts",
+    "severity": "low"
+  },
+  {
     "name": "NO_SOURCE",
     "meaning": "no public source repository and no verifiable package source: the code cannot be inspected",
     "severity": "high"
