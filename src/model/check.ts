@@ -5,6 +5,8 @@
  * the same rules.
  */
 import { z } from 'zod';
+import { advisoryReason, isBlocking } from './advisory-check.js';
+import type { AdvisoryFinding } from './advisory-match.js';
 import { IdentifierError, parsePackageRef, parseRemoteUrl } from './identifiers.js';
 import { purlKey } from './purl.js';
 import { FlagSchema, LIMITS, ServerNameSchema, type ServerRecord } from './schema.js';
@@ -130,8 +132,27 @@ const lower = (names: readonly string[] | undefined) => new Set((names ?? []).ma
  * The verdict of one item. `matches` are the records it resolved to, most trusted first (empty: unknown);
  * the first is the one judged, and the others are named so nobody is surprised.
  */
-export function judge(item: CheckItem, matches: readonly ServerRecord[], policy: Policy): CheckResult {
+export function judge(
+  item: CheckItem,
+  matches: readonly ServerRecord[],
+  policy: Policy,
+  advisories: readonly AdvisoryFinding[] = [],
+): CheckResult {
   const record = matches[0];
+  // Advisories on the package at the pinned version (advisory-check.ts): a blocking one fails under every
+  // policy, known server or not, allow list or not; the others fail where the policy denies their flag.
+  const deniedFlags = new Set((policy.deny_flags ?? []).map((flag) => flag.toUpperCase()));
+  const advisoryFails = advisories.filter((finding) => isBlocking(finding) || deniedFlags.has(finding.flag));
+  if (advisoryFails.length > 0) {
+    return {
+      input: item,
+      server: record?.name ?? null,
+      trust_score: record?.trust_score ?? null,
+      trust_label: record?.trust_label ?? null,
+      verdict: 'fail',
+      reasons: advisoryFails.map(advisoryReason),
+    };
+  }
   if (record === undefined) {
     const reason = `No scored server matches ${describeItem(item)}; the policy treats unknown servers as "${policy.unknown}"`;
     return {
@@ -195,6 +216,7 @@ export const REASON_KINDS = [
     pattern: /is not a verified publisher, which the policy requires$/,
     summary: 'A publisher that is not verified',
   },
+  { id: 'advisory', pattern: /^advisory [A-Z_]+: /, summary: 'An advisory on the package at the version used' },
   { id: 'shared-package', pattern: / also belongs to /, summary: 'A package or URL that several servers share' },
 ] as const;
 export type ReasonKind = (typeof REASON_KINDS)[number]['id'];
