@@ -1,6 +1,7 @@
 /**
  * `npm run rescore -- [--registry-url <base>] [--github-api-url <base>] [--as-of <ISO time>] [--out <dir>]
- *   [--cache <dir>] [--max-wait <duration>] [--max-unenriched <share>] [--backoff <ms>] [--timeout <duration>]`
+ *   [--cache <dir>] [--max-wait <duration>] [--max-unenriched <share>] [--backoff <ms>] [--timeout <duration>]
+ *   [--method msc-7bc729d]`
  *
  * The nightly rescoring run (logic in `src/pipeline/`, method in `src/scoring/`): collects the MCP registry,
  * enriches from GitHub (`GITHUB_TOKEN` from the environment), scores, and writes `<out>/servers.json` and
@@ -13,10 +14,12 @@ import { PipelineError, printable } from '../src/pipeline/errors.js';
 import { GITHUB_API_URL } from '../src/pipeline/github.js';
 import { DEFAULT_HTTP_POLICY } from '../src/pipeline/http-json.js';
 import { rescore, type RescoreSummary } from '../src/pipeline/rescore.js';
+import { MTS2_METHOD, UPSTREAM_METHOD } from '../src/scoring/methods.js';
 
 const USAGE =
   'usage: npm run rescore -- [--registry-url <base>] [--github-api-url <base>] [--as-of <ISO time>] [--out <dir>] ' +
-  '[--cache <dir>] [--max-wait <duration, e.g. 15m>] [--max-unenriched <share 0-1>] [--backoff <ms>] [--timeout <duration>]';
+  '[--cache <dir>] [--max-wait <duration, e.g. 15m>] [--max-unenriched <share 0-1>] [--backoff <ms>] [--timeout <duration>] ' +
+  `[--method ${UPSTREAM_METHOD}]`;
 const REGISTRY_URL = 'https://registry.modelcontextprotocol.io';
 
 /** `90`, `90s`, `15m` or `1h` → milliseconds. */
@@ -40,6 +43,13 @@ const ArgsSchema = z.strictObject({
   'max-unenriched': z.coerce.number().min(0).max(1).default(0.1),
   backoff: z.coerce.number().int().min(0).max(60_000).optional(),
   timeout: Duration.default(30_000),
+  // The dataset is the upstream method's: its signals and scores are what the import writes and what the
+  // reproduction holds. The build scores it with mts-2 (docs/method.md); rescoring never writes mts-2 scores.
+  method: z
+    .literal(UPSTREAM_METHOD, {
+      error: `the dataset is written with the upstream method ${UPSTREAM_METHOD}; ${MTS2_METHOD} is applied by npm run build`,
+    })
+    .default(UPSTREAM_METHOD),
 });
 
 const EnvSchema = z.object({

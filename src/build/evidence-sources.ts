@@ -1,30 +1,17 @@
 /**
- * The sources of evidence a build scores with (mts-2, `src/scoring/mts2.ts`), in the order they are read.
- * Adding a source is one line below: its module (under `src/scoring/sources/`) and its rule table; a source
- * that reads a committed evidence file (`data/evidence/*.json`) loads it in its line's function, once per
- * build, so its `read` stays pure.
+ * The build's hook for evidence: makes every source mts-2 reads, once per build, from the one list of
+ * sources, `MTS2_SOURCES` in `src/scoring/mts2-sources.ts` (a source is registered by one line there; the
+ * list lives beside the method because the explanation of a score reads its rule tables at serve time, and
+ * nothing a server loads may import this folder). Also says why a source no line registers is unmeasured.
  */
 import path from 'node:path';
 import type { EvidenceSourceName } from '../model/evidence.js';
+import { MTS2_SOURCES, type SourceContext } from '../scoring/mts2-sources.js';
 import type { RegisteredSource, UnreadReasons } from '../scoring/score-record.js';
-import { REGISTRY_RULES, registrySource } from '../scoring/sources/registry.js';
-import { REPOSITORY_RULES, repositorySource } from '../scoring/sources/repository.js';
 
-/** What a source may need to load: where the committed evidence files are. */
-export interface SourceContext {
-  /** `data/evidence/` of the dataset being built. */
-  evidenceDir: string;
-}
+export type { SourceContext } from '../scoring/mts2-sources.js';
 
-export type SourceFactory = (context: SourceContext) => RegisteredSource | Promise<RegisteredSource>;
-
-/** One line per source. */
-export const EVIDENCE_SOURCE_FACTORIES: readonly SourceFactory[] = [
-  () => ({ source: registrySource, rules: REGISTRY_RULES }),
-  () => ({ source: repositorySource, rules: REPOSITORY_RULES }),
-];
-
-/** Why a source no line above reads is unmeasured, as every record's evidence says it. */
+/** Why a source no module reads is unmeasured, as every record's evidence says it. */
 export const UNREAD_SOURCES: UnreadReasons = {
   registry: 'the registry entry was not read for this snapshot',
   repository: 'the repository was not read for this snapshot',
@@ -39,11 +26,14 @@ export function defaultSourceContext(cwd: string = process.cwd()): SourceContext
 
 /** Make every registered source for one build; a source that cannot load its evidence fails the build. */
 export async function loadEvidenceSources(context: SourceContext): Promise<RegisteredSource[]> {
-  const sources = await Promise.all(EVIDENCE_SOURCE_FACTORIES.map((make) => make(context)));
   const seen = new Set<EvidenceSourceName>();
-  for (const { source } of sources) {
-    if (seen.has(source.name)) throw new Error(`evidence source ${source.name} is registered twice`);
-    seen.add(source.name);
+  const made: RegisteredSource[] = [];
+  for (const entry of MTS2_SOURCES) {
+    if (seen.has(entry.name)) throw new Error(`evidence source ${entry.name} is registered twice`);
+    seen.add(entry.name);
+    const source = await entry.make(context);
+    if (source.name !== entry.name) throw new Error(`evidence source ${entry.name} reads as ${source.name}`);
+    made.push({ source, rules: entry.rules });
   }
-  return sources;
+  return made;
 }

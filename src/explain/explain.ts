@@ -9,6 +9,7 @@
  */
 import type { ServerRecord, Signals } from '../model/schema.js';
 import { signalWords } from '../model/signal-words.js';
+import { explainMts2 } from './explain-mts2.js';
 import { METHOD_VERSION, WEIGHTS, type SubScoreName } from '../scoring/method.js';
 import {
   maintenancePoints,
@@ -25,11 +26,15 @@ export { roundHalfEven };
 export const EXPLAIN_METHOD_VERSION = METHOD_VERSION;
 
 export interface SignalContribution {
-  signal: keyof Signals;
-  value: boolean | number | null;
+  /** A signal of the upstream method's `signals`, or of the record's `evidence` (mts-2). */
+  signal: string;
+  value: boolean | number | string | null;
   points: number;
   max: number;
   note: string;
+  /** mts-2 only: whether the signal was measured, and why not when it was not. */
+  measured?: boolean;
+  missing?: string | null;
 }
 
 export interface SubScoreExplanation {
@@ -38,6 +43,8 @@ export interface SubScoreExplanation {
   computed: number;
   stored: number;
   reproduced: boolean;
+  /** mts-2 only: whether any signal of this sub-score was measured (an unmeasured one is served as 0). */
+  measured?: boolean;
   contributions: SignalContribution[];
 }
 
@@ -45,6 +52,8 @@ export interface Explanation {
   name: string;
   method: string;
   reproduced: boolean;
+  /** mts-2 only: the share of the method's weight that was measured, 0 to 100. */
+  confidence?: number;
   trust_score: { computed: number; stored: number };
   subscores: SubScoreExplanation[];
   summary: string;
@@ -132,7 +141,7 @@ function weakestReason(sub: SubScoreExplanation, s: Signals): string {
     .filter((c) => c.points < c.max)
     .sort((a, b) => b.max - b.points - (a.max - a.points))
     .slice(0, 3)
-    .map((c) => `${words(c.signal, c.value)} (${c.points} of ${c.max})`);
+    .map((c) => `${words(c.signal as keyof Signals, c.value as boolean | number | null)} (${c.points} of ${c.max})`);
   return missing.length === 0
     ? `${sub.name} is ${sub.computed}, every signal at full points`
     : `${sub.name} is ${sub.computed}, held back mostly by ${missing.join(', ')}`;
@@ -143,10 +152,16 @@ function formula(parts: Array<{ name: string; weight: number; score: number }>):
 }
 
 /**
- * Recompute and explain a record's scores, or `undefined` when the record carries no signals (nothing to
- * explain from). `reproduced` is true only when all four sub-scores and the trust score match exactly.
+ * Recompute and explain a record's scores with the method that made them: mts-2 from its `evidence`
+ * (`explain-mts2.ts`), the upstream method from its `signals`; `undefined` when the record carries neither
+ * (nothing to explain from). `reproduced` is true only when all four sub-scores and the trust score match.
  */
 export function explainRecord(record: ServerRecord): Explanation | undefined {
+  return explainMts2(record) ?? explainUpstream(record);
+}
+
+/** The upstream method's explanation, from the record's `signals`. */
+export function explainUpstream(record: ServerRecord): Explanation | undefined {
   const s = record.signals;
   if (s === undefined) return undefined;
 

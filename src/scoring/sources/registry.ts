@@ -105,11 +105,16 @@ function readRegistry(record: ServerRecord): SourceReading {
       hasPackage ? record.install.package_types.join(',') || 'unknown' : hasRemote ? 'remote only' : 'none',
     ),
   };
+  const remoteTypes = types.filter((type) => REMOTE_TRANSPORTS.has(type));
+  const findings =
+    remoteTypes.length > 0 && remoteTypes.every((type) => type === 'sse')
+      ? [{ flag: 'SSE_ONLY', detail: 'the registry entry lists SSE as its only remote transport' }]
+      : [];
   return {
     source: 'registry',
     state: { measured: true, at: REGISTRY_DUMP_AT, by: REGISTRY_BY, third_party: true, missing: null },
     signals,
-    findings: [],
+    findings,
   };
 }
 

@@ -36,7 +36,7 @@ export const REPOSITORY_MISSING: Readonly<Record<Exclude<RepositoryCase, 'read'>
   'no-signals': 'the dataset holds no repository facts for this server',
   'no-repository': 'no repository in the registry entry',
   'not-github': 'the repository is not on GitHub, and the scoring run reads GitHub only',
-  'not-read': 'repository not read by the scoring run (it got no GitHub answer for it)',
+  'not-read': 'repository not read by the scoring run: it got no GitHub answer for it',
   'not-found': 'repository not found: the scoring run got no data for it from GitHub (a 404, or a refused request)',
 };
 
