@@ -57,7 +57,13 @@ function contributions(sub: SubScoreOutcome): SignalContribution[] {
 /** Why a measured sub-score is not 100, from its measured rules only. */
 function heldBack(sub: SubScoreOutcome): string {
   const short = sub.rules
-    .filter((outcome) => outcome.points !== null && outcome.points < outcome.rule.max && outcome.reading?.value != null)
+    .filter(
+      (outcome) =>
+        outcome.points !== null &&
+        outcome.points < outcome.rule.max &&
+        outcome.reading?.value !== null &&
+        outcome.reading?.value !== undefined,
+    )
     .sort((a, b) => b.rule.max - (b.points ?? 0) - (a.rule.max - (a.points ?? 0)))
     .slice(0, 3)
     .map((o) => `${o.rule.explain(o.reading!.value!)} (${shown(o.points ?? 0)} of ${o.rule.max})`);
