@@ -275,3 +275,16 @@ describe('mts-2 on the committed dataset', () => {
     expect(unreproduced.map((record) => record.name)).toEqual([]);
   });
 });
+
+describe('docs/api.md on the explanation', () => {
+  it('quotes the mts-2 summaries of the committed records it names, word for word', () => {
+    const records = (
+      JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../data/servers.json'), 'utf8')) as unknown[]
+    ).map((raw) => ServerRecordSchema.parse(raw));
+    const document = readFileSync(path.resolve(import.meta.dirname, '../../docs/api.md'), 'utf8');
+    for (const name of ['io.github.github/github-mcp-server', 'com.notion/mcp']) {
+      const record = score(records.find((r) => r.name === name)!).record;
+      expect(document).toContain(`\`\`\`\n${explainRecord(record)?.summary}\n\`\`\``);
+    }
+  });
+});
