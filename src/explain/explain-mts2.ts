@@ -10,7 +10,7 @@ import { flagDefinition } from '../model/vocabulary.js';
 import type { SourceReading } from '../scoring/evidence-source.js';
 import { CONFIDENCE_THRESHOLD, scoreReadings, UNMEASURED_SCORE, type SubScoreOutcome } from '../scoring/mts2.js';
 import { MTS2_RULES } from '../scoring/mts2-sources.js';
-import type { Explanation, SignalContribution } from './explain.js';
+import type { Explanation, SignalContribution } from './explanation.js';
 
 const shown = (points: number): number => Math.round(points * 100) / 100;
 const capital = (text: string): string => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;

@@ -10,6 +10,9 @@
 import type { ServerRecord, Signals } from '../model/schema.js';
 import { signalWords } from '../model/signal-words.js';
 import { explainMts2 } from './explain-mts2.js';
+import type { Explanation, SignalContribution, SubScoreExplanation } from './explanation.js';
+
+export type { Explanation, SignalContribution, SubScoreExplanation } from './explanation.js';
 import { METHOD_VERSION, WEIGHTS, type SubScoreName } from '../scoring/method.js';
 import {
   maintenancePoints,
@@ -24,40 +27,6 @@ import {
 
 export { roundHalfEven };
 export const EXPLAIN_METHOD_VERSION = METHOD_VERSION;
-
-export interface SignalContribution {
-  /** A signal of the upstream method's `signals`, or of the record's `evidence` (mts-2). */
-  signal: string;
-  value: boolean | number | string | null;
-  points: number;
-  max: number;
-  note: string;
-  /** mts-2 only: whether the signal was measured, and why not when it was not. */
-  measured?: boolean;
-  missing?: string | null;
-}
-
-export interface SubScoreExplanation {
-  name: SubScoreName;
-  weight: number;
-  computed: number;
-  stored: number;
-  reproduced: boolean;
-  /** mts-2 only: whether any signal of this sub-score was measured (an unmeasured one is served as 0). */
-  measured?: boolean;
-  contributions: SignalContribution[];
-}
-
-export interface Explanation {
-  name: string;
-  method: string;
-  reproduced: boolean;
-  /** mts-2 only: the share of the method's weight that was measured, 0 to 100. */
-  confidence?: number;
-  trust_score: { computed: number; stored: number };
-  subscores: SubScoreExplanation[];
-  summary: string;
-}
 
 /** Points to show: two decimals are enough for a reader; the sums use the unrounded values. */
 const shown = (points: number): number => Math.round(points * 100) / 100;
