@@ -88,12 +88,7 @@ async function main(): Promise<number> {
   // A release builds and checks a snapshot, then the platform runs this same command: a snapshot that is
   // already current for the dataset (same input hash, same artifact version) is kept as it is, with its
   // changes.json, so what deploys is exactly what was checked.
-  if (
-    values.previous === undefined &&
-    !values.force &&
-    method === MTS2_METHOD &&
-    !(await snapshotIsStale(out, input, registry))
-  ) {
+  if (values.previous === undefined && !values.force && !(await snapshotIsStale(out, input, registry, method))) {
     const manifest = await readManifest(out);
     console.log(
       `snapshot ${manifest.snapshot_id} in ${out} is current for "${input}" (same input hash): kept as it is` +

@@ -29,6 +29,7 @@ import {
   type SnapshotDiff,
 } from '../history/changes.js';
 import { readHistory, readRecordSummaries } from '../query/previous-snapshot.js';
+import { methodHash } from './input-files.js';
 import {
   combineRegistryHash,
   type DatasetInput,
@@ -140,11 +141,7 @@ async function buildFromDataset(
 ): Promise<BuildResult> {
   let registry: RegistryEntry[] | undefined;
   let inputHash = dataset.inputHash;
-  // A snapshot of the dataset's own scores is not the default snapshot of the same files: `npm start` and
-  // `npm run build` must see it as stale, so its input hash says the method.
-  if ((opts.method ?? MTS2_METHOD) !== MTS2_METHOD) {
-    inputHash = createHash('sha256').update(`${inputHash}\nmethod ${opts.method}\n`).digest('hex');
-  }
+  inputHash = methodHash(inputHash, opts.method);
   if (opts.registry !== undefined) {
     const bytes = await readFile(opts.registry).catch((error: NodeJS.ErrnoException) => {
       throw new InputError([`${opts.registry}: cannot read the registry data (${error.code ?? String(error)})`]);
