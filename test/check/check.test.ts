@@ -74,14 +74,14 @@ describe('the policy verdict', () => {
     ]);
   });
 
-  it('lets allow and deny override every other rule, and fails unknown servers by default', async () => {
+  it('lets allow and deny override every other rule, and warns on unknown servers by default', async () => {
     const { data } = (await (
       await check({
         servers: ['org.sample/weather', 'io.github.acme/postgres-mcp', 'io.github.nobody/nothing'],
         policy: { min_score: 90, allow: ['ORG.SAMPLE/weather'], deny: ['io.github.acme/postgres-mcp'] },
       })
     ).json()) as CheckBody;
-    expect(data.results.map((result) => result.verdict)).toEqual(['pass', 'fail', 'fail']);
+    expect(data.results.map((result) => result.verdict)).toEqual(['pass', 'fail', 'warn']);
     expect(data.results[0]?.reasons).toEqual(["org.sample/weather is on the policy's allow list"]);
     expect(data.results[1]?.reasons).toEqual(["io.github.acme/postgres-mcp is on the policy's deny list"]);
   });

@@ -113,7 +113,7 @@ describe('action.yml', () => {
     );
     expect(run.status, run.stderr).toBe(2);
     expect(run.stderr.trim()).toMatch(
-      /^--deny-flags names a flag no scored server has ever carried: "NO_SOURCES" \(did you mean NO_SOURCE, /,
+      /^--deny-flags names a flag no scored server has ever carried: "NO_SOURCES" \(did you mean NO_SOURCE\?\)/,
     );
   });
 });
