@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseJsonc, type ParseError, printParseErrorCode } from 'jsonc-parser';
 import { parse as parseYaml } from 'yaml';
-import { z } from 'zod';
+import { type z } from 'zod';
 import { type Policy, PolicySchema } from '../model/check.js';
 import { readConfigText } from './read-config.js';
 
