@@ -191,12 +191,12 @@ function notCheckable(entry: ConfigEntry, reason: string, policy: Policy): Check
  * Refuse a `--deny-flags` name no scored server has ever carried: the vocabulary's flags are known here; a
  * name outside it is held against the flags the source's snapshot counts (one statistics request).
  */
-async function checkDenyFlags(policy: Policy, client: TrustSource): Promise<void> {
+async function checkDenyFlags(policy: Policy, client: TrustSource, what = '--deny-flags'): Promise<void> {
   const flags = policy.deny_flags ?? [];
-  if (unknownFlagsProblem('--deny-flags', flags, VOCABULARY_FLAGS) === undefined) return;
+  if (unknownFlagsProblem(what, flags, VOCABULARY_FLAGS) === undefined) return;
   const stats = await client.stats();
   const known = new Set([...VOCABULARY_FLAGS, ...Object.keys(stats.flag_summary).map((flag) => flag.toUpperCase())]);
-  const problem = unknownFlagsProblem('--deny-flags', flags, known);
+  const problem = unknownFlagsProblem(what, flags, known);
   if (problem !== undefined) throw new CheckError(problem);
 }
 
@@ -239,7 +239,11 @@ export async function runCheck(
 ): Promise<Report> {
   const { policy, policyFile } = await resolvePolicy(options, cwd);
   options = { ...options, policy };
-  await checkDenyFlags(options.policy, client);
+  const denyFlagsFrom =
+    policyFile !== undefined && !options.given.includes('deny_flags')
+      ? `${policyFile}: policy.deny_flags`
+      : '--deny-flags';
+  await checkDenyFlags(options.policy, client, denyFlagsFrom);
   const entries: ConfigEntry[] = [];
   const files: FileOutcome[] = [];
   for (const { file, within } of filesToRead(options, cwd)) {
@@ -308,7 +312,7 @@ export async function checkCommand(argv: readonly string[], source: () => Promis
   const unread = report.files.filter((file) => !file.read);
   if (unread.length > 0) {
     const names = unread.map((file) => printable(file.file)).join(', ');
-    process.stderr.write(`check: could not read ${names}: the check is incomplete (exit 2)\n`);
+    process.stderr.write(`could not read ${names}: the check is incomplete (exit 2)\n`);
     return 2;
   }
   return report.verdict === 'pass' ? 0 : 1;

@@ -320,7 +320,7 @@ export function judge(
     if (active !== undefined) return { ...base, verdict: 'pass', reasons: [exceptionReason(active), ...notes] };
     const verdict = unknownVerdict(policy);
     const why = policy.strict && policy.unknown === undefined ? ' (strict)' : '';
-    const reason = `No scored server matches ${describeItem(item)}; the policy treats unknown servers as "${verdict}"${why}`;
+    const reason = `No scored server matches ${describeItem(item)}; no evidence of it was measured (no registry entry, repository, package, probe or advisory record); the policy treats unknown servers as "${verdict}"${why}`;
     return { ...base, verdict, reasons: [reason, ...notes] };
   }
   const base = { input: item, server: record.name, trust_score: record.trust_score, trust_label: record.trust_label };

@@ -195,9 +195,7 @@ describe('mcp-trust-score check', () => {
     });
     // One file could not be read: the check is incomplete, so it exits 2 however the rest was judged.
     expect(run.status, run.stderr).toBe(2);
-    expect(run.stderr).toMatch(
-      /^check: could not read ~\/\.continue\/mcpServers\/broken\.yaml: the check is incomplete/m,
-    );
+    expect(run.stderr).toMatch(/^could not read ~\/\.continue\/mcpServers\/broken\.yaml: the check is incomplete/m);
     const report = JSON.parse(run.stdout) as {
       files: { file: string; read: boolean }[];
       results: { name: string; server: string | null; verdict: string }[];
