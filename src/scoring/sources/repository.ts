@@ -22,12 +22,16 @@ import type { ServerRecord } from '../../model/schema.js';
 import type { EvidenceSource, SignalRule, SourceReading } from '../evidence-source.js';
 import { parseGitHubRepo } from '../facts.js';
 import { CONTRIBUTOR_TIERS, FORK_BRACKETS, STAR_BRACKETS, WATCHER_BRACKETS, type Brackets } from '../method.js';
-import { measured, missing, UpstreamSignalsSchema, type UpstreamSignals } from './reading.js';
+import type { Signals } from '../../model/schema.js';
+import { measured, missing } from './reading.js';
 
 /** `generated_at` of the MCP Scorecard run that wrote the committed dataset's signals. */
 export const UPSTREAM_RUN_AT = '2026-02-21T22:49:33.106359Z';
 const UPSTREAM_BY = "MCP Scorecard's scoring run of 2026-02-21 (gigabrainobserver/mcp-scorecard, commit 7bc729d)";
 const OWN_BY = "this project's rescoring pipeline (npm run rescore), from GitHub's API";
+
+/** The host of an http(s) URL (`install.repo_url` is one, checked by the record schema). */
+const URL_HOST = /^https?:\/\/(?:[^@/?#]*@)?([^:/?#]+)/i;
 
 export type RepositoryCase = 'no-signals' | 'no-repository' | 'not-github' | 'not-read' | 'not-found' | 'read';
 
@@ -56,21 +60,15 @@ const REPOSITORY_SIGNALS = [
 /** Which case of the module comment a record is in, from its upstream signals, flags and repository URL. */
 export function repositoryCase(record: ServerRecord): {
   case: RepositoryCase;
-  signals?: UpstreamSignals;
+  signals?: Signals;
   why?: string;
 } {
-  const parsed = UpstreamSignalsSchema.safeParse(record.signals);
-  if (record.signals === undefined || !parsed.success) return { case: 'no-signals' };
-  const s = parsed.data;
+  const s = record.signals;
+  if (s === undefined) return { case: 'no-signals' };
   if (s.has_source_repo !== true) return { case: 'no-repository', signals: s };
   const url = record.install.repo_url;
   if (url !== null) {
-    let host = '';
-    try {
-      host = new URL(url).hostname.toLowerCase();
-    } catch {
-      // Not a URL the run could read either: handled as not read below.
-    }
+    const host = (URL_HOST.exec(url)?.[1] ?? '').toLowerCase();
     if (host !== '' && host !== 'github.com' && host !== 'www.github.com') {
       return { case: 'not-github', signals: s, why: `${REPOSITORY_MISSING['not-github']} (${host})` };
     }
