@@ -7,6 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UNREAD_SOURCES } from '../../src/build/evidence-sources.js';
 import { explainRecord } from '../../src/explain/explain.js';
+import { recordText } from '../../src/mcp/text.js';
 import { ServerRecordSchema } from '../../src/model/record-schema.js';
 import type { ServerRecord, Signals } from '../../src/model/schema.js';
 import type { EvidenceSource } from '../../src/scoring/evidence-source.js';
@@ -286,5 +287,16 @@ describe('docs/api.md on the explanation', () => {
       const record = score(records.find((r) => r.name === name)!).record;
       expect(document).toContain(`\`\`\`\n${explainRecord(record)?.summary}\n\`\`\``);
     }
+  });
+});
+
+describe('the MCP text of a record scored with mts-2', () => {
+  it('says what was measured and what was not, and why, so a model never reads a missing fact as a bad one', () => {
+    const { record } = score(remoteRecord('com.example/mcp'));
+    const text = recordText(record);
+    expect(text).toContain('Evidence (method mts-2, confidence ');
+    expect(text).toContain('measured registry;');
+    expect(text).toContain('repository (no repository in the registry entry)');
+    expect(text).not.toMatch(/0 (GitHub )?stars/);
   });
 });
