@@ -6,7 +6,9 @@
  * INSUFFICIENT_EVIDENCE. A blocking finding (KNOWN_MALICIOUS, REGISTRY_TAKEDOWN) makes the trust score 0.
  *
  * The arithmetic reads rules and readings only: it never names a source, so a new source adds its module and
- * its rule table (`src/build/evidence-sources.ts`) and nothing here changes.
+ * its rule table (`src/scoring/mts2-sources.ts`) and nothing here changes. A source lists every signal that
+ * applies to the server, measured or missing with the reason; a signal it leaves out does not apply (a probe
+ * of a stdio-only server) and takes no part in the score or the confidence.
  */
 import type { SignalReading } from '../model/evidence.js';
 import { labelForScore, type TrustLabel } from '../model/schema.js';
@@ -101,6 +103,9 @@ export function scoreReadings(readings: readonly SourceReading[], rules: readonl
     let measuredMax = 0;
     let totalMax = 0;
     for (const outcome of outcomes) {
+      // A signal its source does not list does not apply to this server (a probe of a server with no
+      // remote): it takes no part. A signal listed as missing is unmeasured: it lowers the confidence.
+      if (outcome.reading === undefined) continue;
       totalMax += outcome.rule.max;
       if (outcome.points === null) continue;
       earned += outcome.points;

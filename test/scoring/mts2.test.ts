@@ -146,14 +146,13 @@ describe('mts-2', () => {
     expect(record.evidence?.sources.registry.missing).toMatch(/reading this source failed: entry unreadable/);
     // Whatever subset of the rules is measured, a confidence under the threshold always carries the flag.
     for (let mask = 0; mask < 1 << 6; mask++) {
+      // Every rule of the method listed: the masked ones measured, all the others missing (never left out).
       const signals = Object.fromEntries(
-        REGISTRY_RULES.filter((_, index) => (mask >> index) & 1).map((rule) => [
+        MTS2_RULES.map((rule, index) => [
           rule.signal,
-          {
-            source: 'registry' as const,
-            value: rule.signal === 'namespace_verification' ? 'domain' : true,
-            missing: null,
-          },
+          index < 6 && (mask >> index) & 1
+            ? { source: rule.source, value: rule.signal === 'namespace_verification' ? 'domain' : true, missing: null }
+            : { source: rule.source, value: null, missing: 'not measured in this test' },
         ]),
       );
       const reading = {
@@ -162,7 +161,7 @@ describe('mts-2', () => {
         signals,
         findings: [],
       };
-      const outcome = scoreReadings([reading], MTS2_RULES);
+      const outcome = scoreReadings([reading, { ...reading, source: 'repository' as const }], MTS2_RULES);
       expect(outcome.insufficient).toBe(outcome.confidence < CONFIDENCE_THRESHOLD);
       if (outcome.trust_score >= 40)
         expect(outcome.confidence >= CONFIDENCE_THRESHOLD || outcome.insufficient).toBe(true);
@@ -186,6 +185,30 @@ describe('mts-2', () => {
     expect(record.flags).toContain('KNOWN_MALICIOUS');
     expect(outcome.blocking.map((finding) => finding.flag)).toEqual(['KNOWN_MALICIOUS']);
     expect(explainRecord(record)?.summary).toMatch(/^Trust score 0: KNOWN_MALICIOUS/);
+  });
+
+  it('leaves a signal its source does not list out of the confidence: it does not apply to the server', () => {
+    const { outcome } = score(remoteRecord('com.example/mcp'));
+    const registry = {
+      source: 'registry' as const,
+      state: { measured: true, at: null, by: 'test', third_party: false, missing: null },
+      signals: Object.fromEntries(
+        REGISTRY_RULES.map((rule) => [
+          rule.signal,
+          { source: 'registry' as const, value: null, missing: 'not measured' },
+        ]),
+      ),
+      findings: [],
+    };
+    const lower = scoreReadings([registry], REGISTRY_RULES);
+    expect(lower.confidence).toBe(0);
+    // The same reading without the transport signal: a rule that does not apply changes neither total.
+    const { transport: _transport, ...rest } = registry.signals;
+    void _transport;
+    const without = scoreReadings([{ ...registry, signals: rest }], REGISTRY_RULES);
+    const permissions = without.subscores.find((sub) => sub.name === 'permissions')!;
+    expect(permissions.totalMax).toBe(100 - 25);
+    expect(outcome.subscores.find((sub) => sub.name === 'permissions')!.totalMax).toBe(100);
   });
 
   it('leaves an unmeasured rule out of its sub-score: earned points over the measured rules only', () => {
