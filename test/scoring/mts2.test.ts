@@ -249,6 +249,11 @@ describe('mts-2', () => {
     expect(missing(cases.dotted)).toMatch(/does not recognise this form of GitHub URL/);
     expect(missing(cases.unread)).toMatch(/not read by the scoring run: it got no GitHub answer/);
     expect(missing(cases.empty)).toMatch(/no data for it from GitHub \(a 404, or a refused request\)/);
+    // In this project's own run (another scored_at) only a 404 is an answer of nothing: a measurement.
+    const ours = score({ ...cases.empty, scored_at: '2026-03-04T02:00:00Z' }).record.evidence!;
+    expect(ours.sources.repository).toMatchObject({ measured: true, third_party: false, at: '2026-03-04T02:00:00Z' });
+    expect(ours.signals['repository_found']).toEqual({ source: 'repository', value: false, missing: null });
+    expect(ours.signals['github_stars']?.missing).toBe('repository not found on GitHub (404)');
     const archived = score(cases.archived).record.evidence!;
     expect(archived.sources.repository).toMatchObject({ measured: true, third_party: true });
     expect(archived.sources.repository.by).toMatch(/MCP Scorecard/);

@@ -14,8 +14,10 @@
  * - a repository GitHub gave no data for: the upstream enricher keeps a request answered with anything but
  *   200 as nothing, so a 404 and a request refused once its quota was spent look the same: an answer of
  *   nothing, which makes `repo_not_archived` true with every repository fact empty (no age, no push, no
- *   licence, no counts). Since the two cannot be told apart, this is not read as "the repository does not
- *   exist": the source is unmeasured and says so.
+ *   licence, no counts). Since the two cannot be told apart in the upstream run, this is not read as "the
+ *   repository does not exist": the source is unmeasured and says so. This project's own run
+ *   (`src/pipeline/github.ts`) keeps only a 404 as an answer of nothing, so in its datasets the pattern is a
+ *   measurement: the repository was not found (404), which earns no `repository_found` points.
  */
 import type { SignalReading, SourceState } from '../../model/evidence.js';
 import type { ServerRecord } from '../../model/schema.js';
@@ -43,6 +45,9 @@ export const REPOSITORY_MISSING: Readonly<Record<Exclude<RepositoryCase, 'read'>
   'not-read': 'repository not read by the scoring run: it got no GitHub answer for it',
   'not-found': 'repository not found: the scoring run got no data for it from GitHub (a 404, or a refused request)',
 };
+
+/** Why the facts of a repository GitHub answered 404 for are missing (this project's own run). */
+const NOT_FOUND_404 = 'repository not found on GitHub (404)';
 
 const REPOSITORY_SIGNALS = [
   'repository_found',
@@ -105,6 +110,12 @@ function readRepository(record: ServerRecord): SourceReading {
   let state: SourceState;
   if (found.case === 'read') {
     state = { measured: true, at: record.scored_at, by, third_party: !ours, missing: null };
+  } else if (found.case === 'not-found' && ours) {
+    // This project's run keeps only a 404 as an answer of nothing (a refused request stops it, unread), so
+    // here the answer of nothing is a measurement: GitHub has no such repository.
+    state = { measured: true, at: record.scored_at, by, third_party: false, missing: null };
+    allMissing(NOT_FOUND_404);
+    signals['repository_found'] = measured('repository', false);
   } else {
     const why = found.why ?? REPOSITORY_MISSING[found.case];
     state = { measured: false, at: null, by: null, third_party: false, missing: why };
