@@ -55,7 +55,7 @@ describe('deny flags the snapshot has never seen', () => {
     expect(error.message).toMatch(
       /^Invalid body: policy\.deny_flags names a flag no scored server has ever carried: "SENSITIVE_CRED" \(did you mean SENSITIVE_CRED_REQUEST, /,
     );
-    expect(error.message).toContain('Known flags: DEAD_ENTRY, DESCRIPTION_DUPLICATE,');
+    expect(error.message).toContain('Known flags: DEAD_ENTRY, DEPRECATED, DESCRIPTION_DUPLICATE,');
   });
 
   it('names every unknown flag once, whatever its case was', async () => {
