@@ -6,7 +6,9 @@
  * INSUFFICIENT_EVIDENCE. A blocking finding (KNOWN_MALICIOUS, REGISTRY_TAKEDOWN) makes the trust score 0.
  *
  * The arithmetic reads rules and readings only: it never names a source, so a new source adds its module and
- * its rule table (`src/build/evidence-sources.ts`) and nothing here changes.
+ * its rule table (`src/scoring/mts2-sources.ts`) and nothing here changes. A source lists every signal that
+ * applies to the server, measured or missing with the reason; a signal it leaves out does not apply (a probe
+ * of a stdio-only server) and takes no part in the score or the confidence.
  */
 import type { SignalReading } from '../model/evidence.js';
 import { labelForScore, type TrustLabel } from '../model/schema.js';
@@ -67,9 +69,18 @@ export interface Mts2Outcome {
   subscores: SubScoreOutcome[];
 }
 
-/** The reading of a rule's signal, or undefined when its source gave none. */
-function readingOf(rule: SignalRule, readings: readonly SourceReading[]): SignalReading | undefined {
-  return readings.find((reading) => reading.source === rule.source)?.signals[rule.signal];
+/** The rules of each sub-score, in the rule table's order: made once per table. */
+const RULES_BY_SUBSCORE = new WeakMap<readonly SignalRule[], ReadonlyMap<SubScoreName, SignalRule[]>>();
+
+function rulesBySubscore(rules: readonly SignalRule[]): ReadonlyMap<SubScoreName, SignalRule[]> {
+  let grouped = RULES_BY_SUBSCORE.get(rules);
+  if (grouped === undefined) {
+    const made = new Map<SubScoreName, SignalRule[]>(MTS2_WEIGHTS.map(([name]) => [name, []]));
+    for (const rule of rules) made.get(rule.subscore)?.push(rule);
+    grouped = made;
+    RULES_BY_SUBSCORE.set(rules, grouped);
+  }
+  return grouped;
 }
 
 /** Points of a measured value, kept within 0..max whatever a rule's function returns. */
@@ -80,18 +91,21 @@ function pointsOf(rule: SignalRule, value: boolean | number | string): number {
 
 /** Score the readings of one server by the rules of every registered source. */
 export function scoreReadings(readings: readonly SourceReading[], rules: readonly SignalRule[]): Mts2Outcome {
+  const grouped = rulesBySubscore(rules);
+  const bySource = new Map(readings.map((reading) => [reading.source, reading]));
   const subscores: SubScoreOutcome[] = MTS2_WEIGHTS.map(([name, weight]) => {
-    const outcomes: RuleOutcome[] = rules
-      .filter((rule) => rule.subscore === name)
-      .map((rule) => {
-        const reading = readingOf(rule, readings);
-        const value = reading?.value ?? null;
-        return { rule, reading, points: value === null ? null : pointsOf(rule, value) };
-      });
+    const outcomes: RuleOutcome[] = (grouped.get(name) ?? []).map((rule) => {
+      const reading = bySource.get(rule.source)?.signals[rule.signal];
+      const value = reading?.value ?? null;
+      return { rule, reading, points: value === null ? null : pointsOf(rule, value) };
+    });
     let earned = 0;
     let measuredMax = 0;
     let totalMax = 0;
     for (const outcome of outcomes) {
+      // A signal its source does not list does not apply to this server (a probe of a server with no
+      // remote): it takes no part. A signal listed as missing is unmeasured: it lowers the confidence.
+      if (outcome.reading === undefined) continue;
       totalMax += outcome.rule.max;
       if (outcome.points === null) continue;
       earned += outcome.points;

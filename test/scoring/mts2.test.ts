@@ -7,6 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UNREAD_SOURCES } from '../../src/build/evidence-sources.js';
 import { explainRecord } from '../../src/explain/explain.js';
+import { recordText } from '../../src/mcp/text.js';
 import { ServerRecordSchema } from '../../src/model/record-schema.js';
 import type { ServerRecord, Signals } from '../../src/model/schema.js';
 import type { EvidenceSource } from '../../src/scoring/evidence-source.js';
@@ -145,14 +146,13 @@ describe('mts-2', () => {
     expect(record.evidence?.sources.registry.missing).toMatch(/reading this source failed: entry unreadable/);
     // Whatever subset of the rules is measured, a confidence under the threshold always carries the flag.
     for (let mask = 0; mask < 1 << 6; mask++) {
+      // Every rule of the method listed: the masked ones measured, all the others missing (never left out).
       const signals = Object.fromEntries(
-        REGISTRY_RULES.filter((_, index) => (mask >> index) & 1).map((rule) => [
+        MTS2_RULES.map((rule, index) => [
           rule.signal,
-          {
-            source: 'registry' as const,
-            value: rule.signal === 'namespace_verification' ? 'domain' : true,
-            missing: null,
-          },
+          index < 6 && (mask >> index) & 1
+            ? { source: rule.source, value: rule.signal === 'namespace_verification' ? 'domain' : true, missing: null }
+            : { source: rule.source, value: null, missing: 'not measured in this test' },
         ]),
       );
       const reading = {
@@ -161,7 +161,7 @@ describe('mts-2', () => {
         signals,
         findings: [],
       };
-      const outcome = scoreReadings([reading], MTS2_RULES);
+      const outcome = scoreReadings([reading, { ...reading, source: 'repository' as const }], MTS2_RULES);
       expect(outcome.insufficient).toBe(outcome.confidence < CONFIDENCE_THRESHOLD);
       if (outcome.trust_score >= 40)
         expect(outcome.confidence >= CONFIDENCE_THRESHOLD || outcome.insufficient).toBe(true);
@@ -185,6 +185,30 @@ describe('mts-2', () => {
     expect(record.flags).toContain('KNOWN_MALICIOUS');
     expect(outcome.blocking.map((finding) => finding.flag)).toEqual(['KNOWN_MALICIOUS']);
     expect(explainRecord(record)?.summary).toMatch(/^Trust score 0: KNOWN_MALICIOUS/);
+  });
+
+  it('leaves a signal its source does not list out of the confidence: it does not apply to the server', () => {
+    const { outcome } = score(remoteRecord('com.example/mcp'));
+    const registry = {
+      source: 'registry' as const,
+      state: { measured: true, at: null, by: 'test', third_party: false, missing: null },
+      signals: Object.fromEntries(
+        REGISTRY_RULES.map((rule) => [
+          rule.signal,
+          { source: 'registry' as const, value: null, missing: 'not measured' },
+        ]),
+      ),
+      findings: [],
+    };
+    const lower = scoreReadings([registry], REGISTRY_RULES);
+    expect(lower.confidence).toBe(0);
+    // The same reading without the transport signal: a rule that does not apply changes neither total.
+    const { transport: _transport, ...rest } = registry.signals;
+    void _transport;
+    const without = scoreReadings([{ ...registry, signals: rest }], REGISTRY_RULES);
+    const permissions = without.subscores.find((sub) => sub.name === 'permissions')!;
+    expect(permissions.totalMax).toBe(100 - 25);
+    expect(outcome.subscores.find((sub) => sub.name === 'permissions')!.totalMax).toBe(100);
   });
 
   it('leaves an unmeasured rule out of its sub-score: earned points over the measured rules only', () => {
@@ -225,6 +249,11 @@ describe('mts-2', () => {
     expect(missing(cases.dotted)).toMatch(/does not recognise this form of GitHub URL/);
     expect(missing(cases.unread)).toMatch(/not read by the scoring run: it got no GitHub answer/);
     expect(missing(cases.empty)).toMatch(/no data for it from GitHub \(a 404, or a refused request\)/);
+    // In this project's own run (another scored_at) only a 404 is an answer of nothing: a measurement.
+    const ours = score({ ...cases.empty, scored_at: '2026-03-04T02:00:00Z' }).record.evidence!;
+    expect(ours.sources.repository).toMatchObject({ measured: true, third_party: false, at: '2026-03-04T02:00:00Z' });
+    expect(ours.signals['repository_found']).toEqual({ source: 'repository', value: false, missing: null });
+    expect(ours.signals['github_stars']?.missing).toBe('repository not found on GitHub (404)');
     const archived = score(cases.archived).record.evidence!;
     expect(archived.sources.repository).toMatchObject({ measured: true, third_party: true });
     expect(archived.sources.repository.by).toMatch(/MCP Scorecard/);
@@ -286,5 +315,16 @@ describe('docs/api.md on the explanation', () => {
       const record = score(records.find((r) => r.name === name)!).record;
       expect(document).toContain(`\`\`\`\n${explainRecord(record)?.summary}\n\`\`\``);
     }
+  });
+});
+
+describe('the MCP text of a record scored with mts-2', () => {
+  it('says what was measured and what was not, and why, so a model never reads a missing fact as a bad one', () => {
+    const { record } = score(remoteRecord('com.example/mcp'));
+    const text = recordText(record);
+    expect(text).toContain('Evidence (method mts-2, confidence ');
+    expect(text).toContain('measured registry;');
+    expect(text).toContain('repository (no repository in the registry entry)');
+    expect(text).not.toMatch(/0 (GitHub )?stars/);
   });
 });

@@ -13,7 +13,7 @@ import type { ServerRecord } from '../../model/schema.js';
 import type { EvidenceSource, SignalRule, SourceReading } from '../evidence-source.js';
 import { parseGitHubRepo } from '../facts.js';
 import { isTemplateDescription } from '../signals.js';
-import { measured, missing, UpstreamSignalsSchema } from './reading.js';
+import { measured, missing } from './reading.js';
 
 /** When the registry entries the dataset holds were read: the newest dump (data/README.md). */
 export const REGISTRY_DUMP_AT = '2026-03-02T04:28:00Z';
@@ -61,8 +61,8 @@ const SECRET_POINTS = [40, 30, 20, 10];
 function readRegistry(record: ServerRecord): SourceReading {
   const slash = record.name.indexOf('/');
   const namespace = record.name.slice(0, slash);
-  const upstream = UpstreamSignalsSchema.safeParse(record.signals ?? {});
-  const s = upstream.success ? upstream.data : undefined;
+  // The record was checked against the record schema: its upstream signals, when present, are typed.
+  const s = record.signals;
   const repoUrl = record.install.repo_url;
   const github = parseGitHubRepo(repoUrl);
   const types = transports(record);

@@ -14,20 +14,26 @@
  * - a repository GitHub gave no data for: the upstream enricher keeps a request answered with anything but
  *   200 as nothing, so a 404 and a request refused once its quota was spent look the same: an answer of
  *   nothing, which makes `repo_not_archived` true with every repository fact empty (no age, no push, no
- *   licence, no counts). Since the two cannot be told apart, this is not read as "the repository does not
- *   exist": the source is unmeasured and says so.
+ *   licence, no counts). Since the two cannot be told apart in the upstream run, this is not read as "the
+ *   repository does not exist": the source is unmeasured and says so. This project's own run
+ *   (`src/pipeline/github.ts`) keeps only a 404 as an answer of nothing, so in its datasets the pattern is a
+ *   measurement: the repository was not found (404), which earns no `repository_found` points.
  */
 import type { SignalReading, SourceState } from '../../model/evidence.js';
 import type { ServerRecord } from '../../model/schema.js';
 import type { EvidenceSource, SignalRule, SourceReading } from '../evidence-source.js';
 import { parseGitHubRepo } from '../facts.js';
 import { CONTRIBUTOR_TIERS, FORK_BRACKETS, STAR_BRACKETS, WATCHER_BRACKETS, type Brackets } from '../method.js';
-import { measured, missing, UpstreamSignalsSchema, type UpstreamSignals } from './reading.js';
+import type { Signals } from '../../model/schema.js';
+import { measured, missing } from './reading.js';
 
 /** `generated_at` of the MCP Scorecard run that wrote the committed dataset's signals. */
 export const UPSTREAM_RUN_AT = '2026-02-21T22:49:33.106359Z';
 const UPSTREAM_BY = "MCP Scorecard's scoring run of 2026-02-21 (gigabrainobserver/mcp-scorecard, commit 7bc729d)";
 const OWN_BY = "this project's rescoring pipeline (npm run rescore), from GitHub's API";
+
+/** The host of an http(s) URL (`install.repo_url` is one, checked by the record schema). */
+const URL_HOST = /^https?:\/\/(?:[^@/?#]*@)?([^:/?#]+)/i;
 
 export type RepositoryCase = 'no-signals' | 'no-repository' | 'not-github' | 'not-read' | 'not-found' | 'read';
 
@@ -39,6 +45,9 @@ export const REPOSITORY_MISSING: Readonly<Record<Exclude<RepositoryCase, 'read'>
   'not-read': 'repository not read by the scoring run: it got no GitHub answer for it',
   'not-found': 'repository not found: the scoring run got no data for it from GitHub (a 404, or a refused request)',
 };
+
+/** Why the facts of a repository GitHub answered 404 for are missing (this project's own run). */
+const NOT_FOUND_404 = 'repository not found on GitHub (404)';
 
 const REPOSITORY_SIGNALS = [
   'repository_found',
@@ -56,21 +65,15 @@ const REPOSITORY_SIGNALS = [
 /** Which case of the module comment a record is in, from its upstream signals, flags and repository URL. */
 export function repositoryCase(record: ServerRecord): {
   case: RepositoryCase;
-  signals?: UpstreamSignals;
+  signals?: Signals;
   why?: string;
 } {
-  const parsed = UpstreamSignalsSchema.safeParse(record.signals);
-  if (record.signals === undefined || !parsed.success) return { case: 'no-signals' };
-  const s = parsed.data;
+  const s = record.signals;
+  if (s === undefined) return { case: 'no-signals' };
   if (s.has_source_repo !== true) return { case: 'no-repository', signals: s };
   const url = record.install.repo_url;
   if (url !== null) {
-    let host = '';
-    try {
-      host = new URL(url).hostname.toLowerCase();
-    } catch {
-      // Not a URL the run could read either: handled as not read below.
-    }
+    const host = (URL_HOST.exec(url)?.[1] ?? '').toLowerCase();
     if (host !== '' && host !== 'github.com' && host !== 'www.github.com') {
       return { case: 'not-github', signals: s, why: `${REPOSITORY_MISSING['not-github']} (${host})` };
     }
@@ -107,6 +110,12 @@ function readRepository(record: ServerRecord): SourceReading {
   let state: SourceState;
   if (found.case === 'read') {
     state = { measured: true, at: record.scored_at, by, third_party: !ours, missing: null };
+  } else if (found.case === 'not-found' && ours) {
+    // This project's run keeps only a 404 as an answer of nothing (a refused request stops it, unread), so
+    // here the answer of nothing is a measurement: GitHub has no such repository.
+    state = { measured: true, at: record.scored_at, by, third_party: false, missing: null };
+    allMissing(NOT_FOUND_404);
+    signals['repository_found'] = measured('repository', false);
   } else {
     const why = found.why ?? REPOSITORY_MISSING[found.case];
     state = { measured: false, at: null, by: null, third_party: false, missing: why };
