@@ -50,12 +50,20 @@ const EnvSchema = z.object({
     .or(z.literal('').transform(() => undefined)),
 });
 
+/** How many servers were left out, and the first few names, escaped: names are the publishers' text. */
+function leftOutPart(s: RescoreSummary): string {
+  if (s.leftOut.length === 0) return '';
+  const shown = s.leftOut.slice(0, 5).map((left) => printable(left.name, 80));
+  const more = s.leftOut.length - shown.length;
+  return `, left out ${s.leftOut.length} that make no valid record (${shown.join(', ')}${more > 0 ? `, and ${more} more` : ''})`;
+}
+
 function summaryLine(s: RescoreSummary, out: string): string {
   return (
     `rescore: wrote ${out}: collected ${s.collected} servers (${s.notActive} not active left out` +
     `${s.incremental ? ', incremental' : ''}), enriched ${s.enriched} of ${s.repositories} GitHub repositories` +
     ` (${s.notFound} found nothing, ${s.unchangedRepositories} unchanged), ${s.unchanged} records unchanged since the last run,` +
-    ` scored ${s.scored}, flagged ${s.flagged}; ${s.githubRequests} GitHub requests, ${s.notModified} answered 304;` +
+    ` scored ${s.scored}, flagged ${s.flagged}${leftOutPart(s)}; ${s.githubRequests} GitHub requests, ${s.notModified} answered 304;` +
     ` ${s.registryRequests} registry requests`
   );
 }
@@ -110,6 +118,8 @@ async function main(argv: string[]): Promise<number> {
     if (token === undefined)
       console.error('rescore: no GITHUB_TOKEN: GitHub was asked without one (60 requests an hour)');
     for (const note of summary.notes) console.error(`rescore: ${printable(note)}`);
+    for (const left of summary.leftOut)
+      console.error(`rescore: left out ${printable(left.name, 120)}: ${printable(left.reason, 300)}`);
     if (summary.stopped)
       console.error(
         `rescore: stopped asking GitHub: ${printable(summary.stopped)}; what was fetched is cached for the next run`,

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { ImportError, RegistryDumpSchema, type ScorecardIndex } from '../import/inputs.js';
-import { joinDatasets, serializeDataset } from '../import/join.js';
+import { joinDatasets, serializeDataset, type LeftOut } from '../import/join.js';
 import { importRegistryEntries, serializeRegistryData } from '../import/registry.js';
 import type { ServerRecord } from '../model/schema.js';
 import { factsFromServer, parseGitHubRepo, type GitHubFacts } from '../scoring/facts.js';
@@ -49,6 +49,11 @@ export interface RescoreSummary {
   unchanged: number;
   scored: number;
   flagged: number;
+  /**
+   * Servers left out of the dataset, by name order, with the reason: an entry that cannot make a valid record
+   * never stops the night, it is left out and named here, and the rest is published.
+   */
+  leftOut: LeftOut[];
   /** Scored servers left out of the feed because their entry breaks the registry's schema. */
   leftOutOfFeed: number;
   githubRequests: number;
@@ -125,10 +130,16 @@ export async function rescore(options: RescoreOptions): Promise<RescoreSummary> 
   });
 
   let records: ServerRecord[];
+  let leftOut: LeftOut[];
   let feed;
   try {
     const versions = RegistryDumpSchema.parse(entries);
-    records = joinDatasets(scorecard, versions).records;
+    ({ records, leftOut } = joinDatasets(scorecard, versions));
+    if (records.length === 0) {
+      throw new PipelineError(
+        `none of the ${entries.length} servers makes a valid record; nothing written; first: ${leftOut[0]?.name ?? ''}: ${leftOut[0]?.reason ?? ''}`,
+      );
+    }
     feed = importRegistryEntries(
       records.map((record) => record.name),
       versions,
@@ -163,6 +174,7 @@ export async function rescore(options: RescoreOptions): Promise<RescoreSummary> 
     unchanged,
     scored: records.length,
     flagged: records.filter((record) => record.flags.length > 0).length,
+    leftOut,
     leftOutOfFeed: feed.refused.length,
     githubRequests: enriched.requests,
     notModified: enriched.notModified,
