@@ -8,7 +8,7 @@
 import { Octokit } from '@octokit/rest';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
-import type { GitHubFacts } from '../scoring/facts.js';
+import { isGitHubOwner, isGitHubRepoName, type GitHubFacts } from '../scoring/facts.js';
 import { PipelineError, printable } from './errors.js';
 import { ENDPOINT_ROUTES, factsFromAnswer, gitHubFacts, type Endpoint } from './github-answers.js';
 import { readBounded } from './http-json.js';
@@ -172,6 +172,10 @@ export async function enrich(
   }
 
   async function one(owner: string, repo: string): Promise<RepositoryOutcome> {
+    // Names become path segments of token-carrying requests: anything GitHub could not have named is never asked.
+    if (!isGitHubOwner(owner) || !isGitHubRepoName(repo)) {
+      return { enriched: true, facts: null, notFound: true, unchanged: false };
+    }
     const endpoints: Endpoint[] = ['repository', 'community', 'participation'];
     const answers = await Promise.all(endpoints.map((endpoint) => ask(endpoint, owner, repo)));
     const parts: Partial<Record<Endpoint, unknown>> = {};

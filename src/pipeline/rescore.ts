@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { ImportError, RegistryDumpSchema, type ScorecardIndex } from '../import/inputs.js';
-import { joinDatasets, serializeDataset, type LeftOut } from '../import/join.js';
+import { compareNames, joinDatasets, serializeDataset, type LeftOut } from '../import/join.js';
 import { importRegistryEntries, serializeRegistryData } from '../import/registry.js';
 import type { ServerRecord } from '../model/schema.js';
 import { factsFromServer, parseGitHubRepo, type GitHubFacts } from '../scoring/facts.js';
@@ -134,7 +134,9 @@ export async function rescore(options: RescoreOptions): Promise<RescoreSummary> 
   let feed;
   try {
     const versions = RegistryDumpSchema.parse(entries);
-    ({ records, leftOut } = joinDatasets(scorecard, versions));
+    const joined = joinDatasets(scorecard, versions);
+    records = joined.records;
+    leftOut = [...collected.refused, ...joined.leftOut].sort((a, b) => compareNames(a.name, b.name));
     if (records.length === 0) {
       throw new PipelineError(
         `none of the ${entries.length} servers makes a valid record; nothing written; first: ${leftOut[0]?.name ?? ''}: ${leftOut[0]?.reason ?? ''}`,

@@ -18,6 +18,7 @@ const AS_OF = '2026-02-21T22:49:33.106359Z';
 const TOKEN = 'poisoned-entries-token';
 const OFFICIAL = 'io.modelcontextprotocol.registry/official';
 const open: Array<{ close(): Promise<void> }> = [];
+let githubLog: { path: string; status: number }[] = [];
 
 afterEach(async () => {
   await Promise.all(open.splice(0).map((server) => server.close()));
@@ -92,6 +93,7 @@ async function night(entries: StandInEntry[]) {
     },
   });
   expect(registry.invalid).toEqual([]);
+  githubLog = github.log;
   const records = JSON.parse(readFileSync(path.join(out, 'servers.json'), 'utf8')) as ServerRecord[];
   return { fixtures, summary, names: records.map((record) => record.name) };
 }
@@ -124,6 +126,30 @@ describe('an entry that cannot make a valid record', () => {
     expect(summary.leftOut.map((left) => left.name).sort()).toEqual(
       POISONED.map(([, poisoned]) => poisoned.server.name).sort(),
     );
+  });
+});
+
+describe('names that are not what they claim to be', () => {
+  it('leaves out servers whose id is a dot segment, named, and publishes the rest', async () => {
+    const { fixtures, summary, names } = await night([entry('io.example/..', {}), entry('io.example/.', {})]);
+    expect(names).toHaveLength(fixtures.entries.length);
+    expect(summary.leftOut.map((left) => left.name)).toEqual(['io.example/.', 'io.example/..']);
+  });
+
+  it('never sends a request outside /repos/{owner}/{repo} for a repository URL with a dot-segment owner', async () => {
+    const hostile = [
+      'https://github.com/../user',
+      'https://github.com/../../user/repos',
+      'https://github.com/a%2F..%2F../x',
+    ];
+    const { summary } = await night(
+      hostile.map((url, i) => entry(`io.example/hostile-${i}`, { repository: { url, source: 'github' } })),
+    );
+    expect(githubLog.length).toBeGreaterThan(0);
+    expect(
+      githubLog.filter((request) => !/^\/repos\/[A-Za-z0-9-]+\/[A-Za-z0-9._-]+(?:\/|$)/.test(request.path)),
+    ).toEqual([]);
+    expect(summary.leftOut).toEqual([]);
   });
 });
 
