@@ -4,8 +4,9 @@
  *
  * The nightly rescoring run (logic in `src/pipeline/`, method in `src/scoring/`): collects the MCP registry,
  * enriches from GitHub (`GITHUB_TOKEN` from the environment), scores, and writes `<out>/servers.json` and
- * `<out>/registry/servers.json` as `npm run import` does, atomically. Prints one summary line; on any failure one
- * line starting with `rescore:`, a non-zero exit, and nothing written to `--out`.
+ * `<out>/registry/servers.json` as `npm run import` does, atomically. `--out` defaults to `data`, the committed
+ * dataset of the checkout. Prints one summary line; on any failure one line starting with `rescore:`, a non-zero
+ * exit, and nothing written to `--out`. `--help` prints the usage and exits 0.
  */
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
@@ -14,9 +15,12 @@ import { GITHUB_API_URL } from '../src/pipeline/github.js';
 import { DEFAULT_HTTP_POLICY } from '../src/pipeline/http-json.js';
 import { rescore, type RescoreSummary } from '../src/pipeline/rescore.js';
 
-const USAGE =
-  'usage: npm run rescore -- [--registry-url <base>] [--github-api-url <base>] [--as-of <ISO time>] [--out <dir>] ' +
-  '[--cache <dir>] [--max-wait <duration, e.g. 15m>] [--max-unenriched <share 0-1>] [--backoff <ms>] [--timeout <duration>]';
+const USAGE = [
+  'usage: npm run rescore -- [--registry-url <base>] [--github-api-url <base>] [--as-of <ISO time>] [--out <dir>]',
+  '  [--cache <dir>] [--max-wait <duration, e.g. 15m>] [--max-unenriched <share 0-1>] [--backoff <ms>] [--timeout <duration>]',
+  'Writes <out>/servers.json and <out>/registry/servers.json; --out defaults to data, the committed dataset of this',
+  'checkout (tracked by git): give --out <another dir> to write elsewhere. --cache defaults to .local/rescore-cache.',
+].join('\n');
 const REGISTRY_URL = 'https://registry.modelcontextprotocol.io';
 
 /** `90`, `90s`, `15m` or `1h` → milliseconds. */
@@ -74,11 +78,19 @@ async function main(argv: string[]): Promise<number> {
   try {
     const { values } = parseArgs({
       args: argv,
-      options: Object.fromEntries(Object.keys(ArgsSchema.shape).map((key) => [key, { type: 'string' as const }])),
+      options: {
+        ...Object.fromEntries(Object.keys(ArgsSchema.shape).map((key) => [key, { type: 'string' as const }])),
+        help: { type: 'boolean', short: 'h' },
+      },
       strict: true,
       allowPositionals: false,
     });
-    const parsed = ArgsSchema.safeParse(values);
+    const { help, ...options } = values;
+    if (help === true) {
+      console.log(USAGE);
+      return 0;
+    }
+    const parsed = ArgsSchema.safeParse(options);
     if (!parsed.success)
       throw new Error(parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('; '));
     args = parsed.data;
