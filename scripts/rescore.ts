@@ -18,8 +18,10 @@ import { rescore, type RescoreSummary } from '../src/pipeline/rescore.js';
 const USAGE = [
   'usage: npm run rescore -- [--registry-url <base>] [--github-api-url <base>] [--as-of <ISO time>] [--out <dir>]',
   '  [--cache <dir>] [--max-wait <duration, e.g. 15m>] [--max-unenriched <share 0-1>] [--backoff <ms>] [--timeout <duration>]',
+  '  [--packages on|off] [--npm-url <base>] [--pypi-url <base>] [--crates-url <base>]',
   'Writes <out>/servers.json and <out>/registry/servers.json; --out defaults to data, the committed dataset of this',
   'checkout (tracked by git): give --out <another dir> to write elsewhere. --cache defaults to .local/rescore-cache.',
+  'With --packages on (the default) it also writes <out>/evidence/packages.json from the npm, PyPI and crates.io APIs.',
 ].join('\n');
 const REGISTRY_URL = 'https://registry.modelcontextprotocol.io';
 
@@ -44,6 +46,10 @@ const ArgsSchema = z.strictObject({
   'max-unenriched': z.coerce.number().min(0).max(1).default(0.1),
   backoff: z.coerce.number().int().min(0).max(60_000).optional(),
   timeout: Duration.default(30_000),
+  packages: z.enum(['on', 'off']).default('on'),
+  'npm-url': HttpBase.default('https://registry.npmjs.org'),
+  'pypi-url': HttpBase.default('https://pypi.org'),
+  'crates-url': HttpBase.default('https://crates.io'),
 });
 
 const EnvSchema = z.object({
@@ -68,7 +74,11 @@ function summaryLine(s: RescoreSummary, out: string): string {
     `${s.incremental ? ', incremental' : ''}), enriched ${s.enriched} of ${s.repositories} GitHub repositories` +
     ` (${s.notFound} found nothing, ${s.unchangedRepositories} unchanged), ${s.unchanged} records unchanged since the last run,` +
     ` scored ${s.scored}, flagged ${s.flagged}${leftOutPart(s)}; ${s.githubRequests} GitHub requests, ${s.notModified} answered 304;` +
-    ` ${s.registryRequests} registry requests`
+    ` ${s.registryRequests} registry requests` +
+    (s.packages
+      ? `; packages: ${s.packages.read} read (${s.packages.notFound} not found), ${s.packages.unread} unread,` +
+        ` ${s.packages.requests} requests, ${s.packages.notModified} answered 304`
+      : '')
   );
 }
 
@@ -125,6 +135,19 @@ async function main(argv: string[]): Promise<number> {
         retries: 3,
         retryBaseMs: backoff ?? 1000,
       },
+      packages:
+        args.packages === 'off'
+          ? undefined
+          : {
+              urls: { npm: args['npm-url'], pypi: args['pypi-url'], cargo: args['crates-url'] },
+              concurrency: 8,
+              policy: {
+                ...DEFAULT_HTTP_POLICY,
+                timeoutMs: args.timeout,
+                retries: 2,
+                ...(backoff !== undefined ? { backoffMs: backoff } : {}),
+              },
+            },
       log: (line) => console.error(`rescore: ${printable(line)}`),
     });
     if (token === undefined)

@@ -9,11 +9,20 @@ import { z } from 'zod';
 import { ImportError, RegistryDumpSchema, type ScorecardIndex } from '../import/inputs.js';
 import { compareNames, joinDatasets, serializeDataset, type LeftOut } from '../import/join.js';
 import { importRegistryEntries, serializeRegistryData } from '../import/registry.js';
+import { PackageFactsFileSchema } from '../model/package-facts.js';
 import type { ServerRecord } from '../model/schema.js';
 import { factsFromServer, parseGitHubRepo, type GitHubFacts } from '../scoring/facts.js';
 import { flagContext } from '../scoring/flags.js';
 import { scoreServer } from '../scoring/score.js';
-import { readGitHubCache, readRegistryCache, writeGitHubCache, writeRegistryCache } from './cache.js';
+import {
+  readGitHubCache,
+  readPackageCache,
+  readRegistryCache,
+  writeGitHubCache,
+  writePackageCache,
+  writeRegistryCache,
+} from './cache.js';
+import { packagesOf, readPackages, type ReadPackagesOptions } from './packages/read-packages.js';
 import { collect } from './collect.js';
 import { PipelineError } from './errors.js';
 import { enrich, type EnrichOptions } from './github.js';
@@ -32,6 +41,8 @@ export interface RescoreOptions {
   maxUnenriched: number;
   registryPolicy: HttpPolicy;
   github: Omit<EnrichOptions, 'baseUrl' | 'token' | 'cache' | 'log'>;
+  /** The packages step (`<out>/evidence/packages.json`); left out, the step does not run. */
+  packages?: Pick<ReadPackagesOptions, 'urls' | 'concurrency' | 'policy'> | undefined;
   log?: (line: string) => void;
 }
 
@@ -58,6 +69,8 @@ export interface RescoreSummary {
   leftOutOfFeed: number;
   githubRequests: number;
   notModified: number;
+  /** The packages step, when it ran: packages read (found or not), left unread, requests and 304s. */
+  packages?: { read: number; notFound: number; unread: number; requests: number; notModified: number };
   stopped?: string;
   notes: string[];
 }
@@ -119,6 +132,8 @@ export async function rescore(options: RescoreOptions): Promise<RescoreSummary> 
     );
   }
 
+  const packageStep = await readPackagesStep(options, entries, notes);
+
   const context = flagContext(facts);
   const scorecard: ScorecardIndex = { generated_at: options.asOf, servers: {} };
   facts.forEach((server) => {
@@ -161,6 +176,7 @@ export async function rescore(options: RescoreOptions): Promise<RescoreSummary> 
   writeFilesAtomically([
     [join(options.out, 'registry', 'servers.json'), serializeRegistryData(feed.entries)],
     [datasetFile, serializeDataset(records)],
+    ...(packageStep ? [[join(options.out, 'evidence', 'packages.json'), packageStep.text] as const] : []),
   ]);
 
   return {
@@ -180,7 +196,43 @@ export async function rescore(options: RescoreOptions): Promise<RescoreSummary> 
     leftOutOfFeed: feed.refused.length,
     githubRequests: enriched.requests,
     notModified: enriched.notModified,
+    ...(packageStep ? { packages: packageStep.counts } : {}),
     ...(enriched.stopped ? { stopped: enriched.stopped } : {}),
     notes,
   };
+}
+
+/**
+ * The packages step: the package registries' facts of every package the entries name, read with the last
+ * night's ETags (the cache is kept whatever happens to the night). Its file is written with the dataset.
+ */
+async function readPackagesStep(
+  options: RescoreOptions,
+  entries: ReadonlyArray<{ server: { packages?: unknown } }>,
+  notes: string[],
+): Promise<{ text: string; counts: NonNullable<RescoreSummary['packages']> } | undefined> {
+  if (options.packages === undefined) return undefined;
+  const cache = readPackageCache(options.cache, options.packages.urls);
+  if (cache.note) notes.push(cache.note);
+  try {
+    const { file, requests, notModified } = await readPackages(packagesOf(entries.map((entry) => entry.server)), {
+      ...options.packages,
+      cache: cache.answers,
+      readAt: new Date().toISOString(),
+    });
+    const found = Object.values(file.packages);
+    const text = `${JSON.stringify(PackageFactsFileSchema.parse(file), null, 1)}\n`;
+    return {
+      text,
+      counts: {
+        read: found.length,
+        notFound: found.filter((facts) => !facts.found).length,
+        unread: file.unread.length,
+        requests,
+        notModified,
+      },
+    };
+  } finally {
+    writePackageCache(options.cache, options.packages.urls, cache.answers);
+  }
 }

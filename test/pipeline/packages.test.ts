@@ -1,0 +1,245 @@
+/**
+ * The packages step against stand-ins of npm, PyPI and crates.io that speak their documented APIs: the facts of
+ * each package (repository, maintainers, publish times, deprecation, provenance, yanked, npm's security
+ * takedown), a 404 as an answer, a second night that costs only 304s, a 429 waited out when its Retry-After is
+ * short and left unread (never fatal) when it is not, and names no registry allows never asked. Then the step
+ * inside a rescoring, which writes `<out>/evidence/packages.json` with the dataset.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PackageFactsFileSchema } from '../../src/model/package-facts.js';
+import { packagesOf, readPackages, type CachedPackage } from '../../src/pipeline/packages/read-packages.js';
+import { rescore } from '../../src/pipeline/rescore.js';
+import { startGitHubStandIn } from '../support/github-standin.js';
+import { startPackageRegistriesStandIn, type StandInPackage } from '../support/package-registries-standin.js';
+import { startRegistryStandIn } from '../support/registry-standin.js';
+import { smallFixtures } from '../support/rescore-fixtures.js';
+import { makeTempDir } from '../support/temp.js';
+
+const POLICY = { timeoutMs: 5000, retries: 2, backoffMs: 5, maxRetryAfterMs: 2000 };
+const open: Array<{ close(): Promise<void> }> = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((server) => server.close()));
+});
+
+const now = Date.now();
+const daysAgo = (days: number) => new Date(now - days * 86_400_000).toISOString().replace(/\.\d+Z$/, 'Z');
+
+const PACKAGES: StandInPackage[] = [
+  {
+    registry: 'npm',
+    name: '@acme/mcp-server',
+    repository: 'https://github.com/acme/mcp-server',
+    maintainers: ['ann', 'bob'],
+    versions: [
+      { version: '1.0.0', publishedAt: daysAgo(500) },
+      { version: '1.1.0', publishedAt: daysAgo(20), provenance: true },
+    ],
+  },
+  {
+    registry: 'npm',
+    name: 'old-mcp',
+    versions: [{ version: '0.1.0', publishedAt: daysAgo(800), deprecated: 'use new-mcp instead' }],
+  },
+  {
+    registry: 'npm',
+    name: 'evil-mcp',
+    versions: [
+      { version: '1.0.0', publishedAt: daysAgo(90) },
+      { version: '0.0.1-security', publishedAt: daysAgo(10) },
+    ],
+  },
+  {
+    registry: 'pypi',
+    name: 'mcp-server-git',
+    repository: 'https://github.com/acme/mcp-server-git',
+    versions: [
+      { version: '0.9.0', publishedAt: daysAgo(400) },
+      { version: '1.0.0', publishedAt: daysAgo(30), yanked: true },
+    ],
+  },
+  {
+    registry: 'cargo',
+    name: 'mcp-rs',
+    repository: 'https://github.com/acme/mcp-rs',
+    versions: [{ version: '0.3.1', publishedAt: daysAgo(5) }],
+  },
+];
+
+const REFS = packagesOf([
+  {
+    packages: [
+      { registryType: 'npm', identifier: '@acme/mcp-server@1.1.0' },
+      { registryType: 'npm', identifier: 'old-mcp' },
+      { registryType: 'npm', identifier: 'evil-mcp' },
+      { registryType: 'npm', identifier: 'missing-mcp' },
+    ],
+  },
+  { packages: [{ registryType: 'pypi', identifier: 'MCP_Server_Git==1.0.0' }] },
+  { packages: [{ registryType: 'cargo', identifier: 'mcp-rs' }] },
+  { packages: [{ registryType: 'oci', identifier: 'docker.io/acme/x' }] },
+]);
+
+async function standIn() {
+  const registries = await startPackageRegistriesStandIn(structuredClone(PACKAGES));
+  open.push(registries);
+  const urls = { npm: registries.url, pypi: registries.url, cargo: registries.url };
+  return { registries, urls };
+}
+
+describe('reading package facts', () => {
+  it('gives each registry’s facts of every package, and a 404 as not found', async () => {
+    const { registries, urls } = await standIn();
+    const readAt = new Date(now).toISOString();
+    const { file, requests } = await readPackages(REFS, {
+      urls,
+      cache: new Map(),
+      concurrency: 3,
+      policy: POLICY,
+      readAt,
+    });
+    expect(PackageFactsFileSchema.parse(file)).toEqual(file);
+    expect(requests).toBe(6);
+    expect(registries.log.map((entry) => entry.path).sort()).toEqual(
+      [
+        '/@acme%2Fmcp-server',
+        '/api/v1/crates/mcp-rs',
+        '/evil-mcp',
+        '/missing-mcp',
+        '/old-mcp',
+        '/pypi/MCP_Server_Git/json',
+      ].sort(),
+    );
+    expect(file.packages['npm:@acme/mcp-server']).toMatchObject({
+      found: true,
+      repository_url: 'https://github.com/acme/mcp-server',
+      latest_version: '1.1.0',
+      latest_published_at: new Date(daysAgo(20)).toISOString(),
+      versions_past_year: 1,
+      maintainers: 2,
+      provenance: true,
+      deprecated: null,
+      security_takedown: false,
+      read_at: readAt,
+    });
+    expect(file.packages['npm:old-mcp']).toMatchObject({ deprecated: 'use new-mcp instead', provenance: false });
+    expect(file.packages['npm:evil-mcp']).toMatchObject({ security_takedown: true, latest_version: '0.0.1-security' });
+    expect(file.packages['npm:missing-mcp']).toMatchObject({ found: false, latest_version: null });
+    expect(file.packages['pypi:mcp-server-git']).toMatchObject({
+      repository_url: 'https://github.com/acme/mcp-server-git',
+      latest_version: '1.0.0',
+      yanked: true,
+      versions_past_year: 1,
+      provenance: null,
+    });
+    expect(file.packages['cargo:mcp-rs']).toMatchObject({
+      repository_url: 'https://github.com/acme/mcp-rs',
+      latest_published_at: new Date(daysAgo(5)).toISOString(),
+      yanked: false,
+    });
+    expect(file.unread).toEqual([]);
+  });
+
+  it('costs only 304s on an unchanged night, and reads again what changed', async () => {
+    const { registries, urls } = await standIn();
+    const cache = new Map<string, CachedPackage>();
+    const options = { urls, cache, concurrency: 2, policy: POLICY, readAt: new Date(now).toISOString() };
+    const first = await readPackages(REFS, options);
+    registries.log.length = 0;
+    const second = await readPackages(REFS, options);
+    expect(second.notModified).toBe(5); // the 404 is asked again: a package may be published meanwhile
+    expect(registries.log.filter((entry) => entry.status === 200)).toEqual([]);
+    expect(second.file.packages).toEqual(first.file.packages);
+
+    registries.packages[4]!.versions.push({ version: '0.4.0', publishedAt: daysAgo(1) });
+    const third = await readPackages(REFS, options);
+    expect(third.notModified).toBe(4);
+    expect(third.file.packages['cargo:mcp-rs']!.latest_version).toBe('0.4.0');
+  });
+
+  it('waits out a short Retry-After, and leaves a package unread past the bound without stopping', async () => {
+    const { registries, urls } = await standIn();
+    registries.limits.push({ path: '/old-mcp', times: 1, retryAfter: 1 });
+    registries.limits.push({ path: '/evil-mcp', times: 5, retryAfter: 3600 });
+    const { file } = await readPackages(REFS, {
+      urls,
+      cache: new Map(),
+      concurrency: 3,
+      policy: POLICY,
+      readAt: new Date(now).toISOString(),
+    });
+    expect(file.packages['npm:old-mcp']!.found).toBe(true);
+    expect(file.packages['npm:evil-mcp']).toBeUndefined();
+    expect(file.unread).toEqual([
+      expect.objectContaining({ identifier: 'evil-mcp', missing: expect.stringMatching(/answered 429/) }),
+    ]);
+    expect(Object.keys(file.packages)).toHaveLength(5);
+  });
+
+  it('never asks for a name the registry does not allow, and names it unread', async () => {
+    const { registries, urls } = await standIn();
+    const hostile = packagesOf([
+      {
+        packages: [
+          { registryType: 'npm', identifier: '../../admin' },
+          { registryType: 'pypi', identifier: 'a/../../b' },
+        ],
+      },
+      { packages: [{ registryType: 'cargo', identifier: '%2e%2e' }] },
+    ]);
+    const { file } = await readPackages(hostile, {
+      urls,
+      cache: new Map(),
+      concurrency: 2,
+      policy: POLICY,
+      readAt: new Date(now).toISOString(),
+    });
+    expect(registries.log).toEqual([]);
+    expect(file.unread.map((miss) => miss.missing)).toEqual(hostile.map((ref) => `not a name ${ref.registry} allows`));
+  });
+});
+
+describe('the packages step of a rescoring', () => {
+  it('writes <out>/evidence/packages.json with the dataset, counted in the summary', async () => {
+    const fixtures = smallFixtures(2);
+    fixtures.entries[0]!.server.packages = [
+      { registryType: 'npm', identifier: '@acme/mcp-server', version: '1.1.0', transport: { type: 'stdio' } },
+    ];
+    const registry = await startRegistryStandIn(fixtures.entries);
+    const github = await startGitHubStandIn(fixtures.repositories, { token: 't' });
+    open.push(registry, github);
+    const { urls } = await standIn();
+    const dir = await makeTempDir('packages-');
+    const out = path.join(dir, 'out');
+    const night = () =>
+      rescore({
+        registryUrl: registry.url,
+        githubApiUrl: github.url,
+        asOf: '2026-02-21T22:49:33.106359Z',
+        out,
+        cache: path.join(dir, 'cache'),
+        token: 't',
+        maxUnenriched: 0.1,
+        registryPolicy: POLICY,
+        github: {
+          maxWaitMs: 1000,
+          timeoutMs: 5000,
+          concurrency: 2,
+          participationAttempts: 2,
+          participationDelayMs: 5,
+          retries: 1,
+          retryBaseMs: 5,
+        },
+        packages: { urls, concurrency: 2, policy: POLICY },
+      });
+    const summary = await night();
+    const file = PackageFactsFileSchema.parse(
+      JSON.parse(readFileSync(path.join(out, 'evidence', 'packages.json'), 'utf8')),
+    );
+    expect(Object.keys(file.packages)).toContain('npm:@acme/mcp-server');
+    expect(summary.packages).toMatchObject({ read: Object.keys(file.packages).length, unread: file.unread.length });
+    const again = await night();
+    expect(again.packages!.notModified).toBe(Object.values(file.packages).filter((facts) => facts.found).length);
+  });
+});
