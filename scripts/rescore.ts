@@ -1,6 +1,7 @@
 /**
  * `npm run rescore -- [--registry-url <base>] [--github-api-url <base>] [--as-of <ISO time>] [--out <dir>]
- *   [--cache <dir>] [--max-wait <duration>] [--max-unenriched <share>] [--backoff <ms>] [--timeout <duration>]`
+ *   [--cache <dir>] [--max-wait <duration>] [--max-unenriched <share>] [--backoff <ms>] [--timeout <duration>]
+ *   [--method msc-7bc729d]`
  *
  * The nightly rescoring run (logic in `src/pipeline/`, method in `src/scoring/`): collects the MCP registry,
  * enriches from GitHub (`GITHUB_TOKEN` from the environment), scores, and writes `<out>/servers.json` and
@@ -14,11 +15,12 @@ import { PipelineError, printable } from '../src/pipeline/errors.js';
 import { GITHUB_API_URL } from '../src/pipeline/github.js';
 import { DEFAULT_HTTP_POLICY } from '../src/pipeline/http-json.js';
 import { rescore, type RescoreSummary } from '../src/pipeline/rescore.js';
+import { MTS2_METHOD, UPSTREAM_METHOD } from '../src/scoring/methods.js';
 
 const USAGE = [
   'usage: npm run rescore -- [--registry-url <base>] [--github-api-url <base>] [--as-of <ISO time>] [--out <dir>]',
   '  [--cache <dir>] [--max-wait <duration, e.g. 15m>] [--max-unenriched <share 0-1>] [--backoff <ms>] [--timeout <duration>]',
-  '  [--packages on|off] [--npm-url <base>] [--pypi-url <base>] [--crates-url <base>]',
+  `  [--method ${UPSTREAM_METHOD}] [--packages on|off] [--npm-url <base>] [--pypi-url <base>] [--crates-url <base>]`,
   'Writes <out>/servers.json and <out>/registry/servers.json; --out defaults to data, the committed dataset of this',
   'checkout (tracked by git): give --out <another dir> to write elsewhere. --cache defaults to .local/rescore-cache.',
   'With --packages on (the default) it also writes <out>/evidence/packages.json from the npm, PyPI and crates.io APIs.',
@@ -50,6 +52,13 @@ const ArgsSchema = z.strictObject({
   'npm-url': HttpBase.default('https://registry.npmjs.org'),
   'pypi-url': HttpBase.default('https://pypi.org'),
   'crates-url': HttpBase.default('https://crates.io'),
+  // The dataset is the upstream method's: its signals and scores are what the import writes and what the
+  // reproduction holds. The build scores it with mts-2 (docs/method.md); rescoring never writes mts-2 scores.
+  method: z
+    .literal(UPSTREAM_METHOD, {
+      error: `the dataset is written with the upstream method ${UPSTREAM_METHOD}; ${MTS2_METHOD} is applied by npm run build`,
+    })
+    .default(UPSTREAM_METHOD),
 });
 
 const EnvSchema = z.object({
