@@ -150,6 +150,8 @@ async function main(argv: string[]): Promise<number> {
           : {
               urls: { npm: args['npm-url'], pypi: args['pypi-url'], cargo: args['crates-url'] },
               concurrency: 8,
+              // crates.io's data access policy: at most one request a second from a crawler.
+              minIntervalMs: { cargo: 1000 },
               policy: {
                 ...DEFAULT_HTTP_POLICY,
                 timeoutMs: args.timeout,

@@ -200,6 +200,28 @@ describe('reading package facts', () => {
   });
 });
 
+describe('pacing', () => {
+  it('starts one registry’s requests an interval apart, whatever the concurrency, with a user agent', async () => {
+    const { registries, urls } = await standIn();
+    const crates = packagesOf([
+      { packages: ['a-rs', 'b-rs', 'c-rs'].map((identifier) => ({ registryType: 'cargo', identifier })) },
+    ]);
+    await readPackages(crates, {
+      urls,
+      cache: new Map(),
+      concurrency: 3,
+      policy: POLICY,
+      readAt: new Date(now).toISOString(),
+      minIntervalMs: { cargo: 150 },
+    });
+    const times = registries.log.map((entry) => entry.at).sort((a, b) => a - b);
+    expect(times).toHaveLength(3);
+    expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(140);
+    expect(times[2]! - times[1]!).toBeGreaterThanOrEqual(140);
+    expect(registries.log.every((entry) => entry.userAgent === 'mcp-trust-score-rescore')).toBe(true);
+  });
+});
+
 describe('the packages step of a rescoring', () => {
   it('writes <out>/evidence/packages.json with the dataset, counted in the summary', async () => {
     const fixtures = smallFixtures(2);

@@ -34,7 +34,8 @@ export interface StandInPackage {
 export interface PackageRegistriesStandIn {
   url: string;
   packages: StandInPackage[];
-  log: { path: string; status: number }[];
+  /** Every request: path, status, when it arrived (ms) and its user agent. */
+  log: { path: string; status: number; at: number; userAgent: string }[];
   /** Answer 429 with `retryAfter` seconds to the next `times` requests for `path`. */
   limits: { path: string; times: number; retryAfter: number }[];
   close(): Promise<void>;
@@ -117,15 +118,13 @@ function crateDocument(p: StandInPackage) {
       repository: p.repository ?? null,
       updated_at: latest.publishedAt.replace('Z', '+00:00'),
     },
-    versions: [...p.versions]
-      .reverse()
-      .map((v, i) => ({
-        id: i + 1,
-        crate: p.name,
-        num: v.version,
-        created_at: v.publishedAt.replace('Z', '+00:00'),
-        yanked: v.yanked ?? false,
-      })),
+    versions: [...p.versions].reverse().map((v, i) => ({
+      id: i + 1,
+      crate: p.name,
+      num: v.version,
+      created_at: v.publishedAt.replace('Z', '+00:00'),
+      yanked: v.yanked ?? false,
+    })),
   };
 }
 
@@ -140,7 +139,7 @@ export async function startPackageRegistriesStandIn(packages: StandInPackage[]):
   const server = http.createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0]!;
     const send = (status: number, body?: unknown, headers: Record<string, string> = {}) => {
-      stand.log.push({ path, status });
+      stand.log.push({ path, status, at: Date.now(), userAgent: request.headers['user-agent'] ?? '' });
       response.writeHead(status, body === undefined ? headers : { 'content-type': 'application/json', ...headers });
       response.end(body === undefined ? undefined : JSON.stringify(body));
     };

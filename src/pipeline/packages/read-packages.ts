@@ -41,6 +41,8 @@ export interface ReadPackagesOptions {
   readAt: string;
   /** The most bytes one answer may hold (a large packument lists every version ever published). */
   maxAnswerBytes?: number;
+  /** The least time between two requests to one registry (crates.io asks crawlers for one a second). */
+  minIntervalMs?: Partial<Record<PackageFactRegistry, number>>;
 }
 
 export interface ReadPackagesResult {
@@ -88,6 +90,18 @@ export async function readPackages(
 ): Promise<ReadPackagesResult> {
   const state = { requests: 0, notModified: 0 };
   const { policy } = options;
+  // Each registry's requests start one interval apart, whatever the concurrency.
+  const gates = new Map<PackageFactRegistry, Promise<void>>();
+  const pace = async (registry: PackageFactRegistry) => {
+    const interval = options.minIntervalMs?.[registry] ?? 0;
+    if (interval <= 0) return;
+    const previous = gates.get(registry) ?? Promise.resolve();
+    gates.set(
+      registry,
+      previous.then(() => sleep(interval).then(() => undefined)),
+    );
+    await previous;
+  };
 
   async function one(ref: PackageRef): Promise<Outcome> {
     if (!isPackageName(ref.registry, ref.identifier)) {
@@ -101,10 +115,15 @@ export async function readPackages(
     for (let tries = 0; ; tries++) {
       let response: Response;
       let body: Uint8Array;
+      await pace(ref.registry);
       state.requests++;
       try {
         response = await fetch(url, {
-          headers: { accept: 'application/json', ...(cached ? { 'if-none-match': cached.etag } : {}) },
+          headers: {
+            accept: 'application/json',
+            'user-agent': 'mcp-trust-score-rescore',
+            ...(cached ? { 'if-none-match': cached.etag } : {}),
+          },
           redirect: 'error',
           signal: AbortSignal.timeout(policy.timeoutMs),
         });
