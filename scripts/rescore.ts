@@ -152,6 +152,7 @@ async function main(argv: string[]): Promise<number> {
               concurrency: 8,
               // crates.io's data access policy: at most one request a second from a crawler.
               minIntervalMs: { cargo: 1000 },
+              oci: { timeoutMs: args.timeout },
               policy: {
                 ...DEFAULT_HTTP_POLICY,
                 timeoutMs: args.timeout,

@@ -2,13 +2,13 @@
  * `data/evidence/packages.json`: what each package registry says of the packages the records name, as the
  * nightly rescoring read it from the registry's own API (npm's packument, PyPI's JSON API, crates.io's API).
  * Read by the build, never by the server at run time. Every text is bounded; every package is dated (when it was
- * read) and attributed (which registry's API said it); a package that could not be read says why, never a
+ * read) and attributed (which registry's API said it; OCI images from their registry's `/v2/` API); a package that could not be read says why, never a
  * guessed value.
  */
 import { z } from 'zod';
 import { isoUtc } from './fields.js';
 
-export const PACKAGE_FACT_REGISTRIES = ['npm', 'pypi', 'cargo'] as const;
+export const PACKAGE_FACT_REGISTRIES = ['npm', 'pypi', 'cargo', 'oci'] as const;
 export type PackageFactRegistry = (typeof PACKAGE_FACT_REGISTRIES)[number];
 
 /** The most packages the file holds: far past the registry's (about 12,000 servers, most with one package). */

@@ -42,7 +42,7 @@ export interface RescoreOptions {
   registryPolicy: HttpPolicy;
   github: Omit<EnrichOptions, 'baseUrl' | 'token' | 'cache' | 'log'>;
   /** The packages step (`<out>/evidence/packages.json`); left out, the step does not run. */
-  packages?: Pick<ReadPackagesOptions, 'urls' | 'concurrency' | 'policy' | 'minIntervalMs'> | undefined;
+  packages?: Pick<ReadPackagesOptions, 'urls' | 'concurrency' | 'policy' | 'minIntervalMs' | 'oci'> | undefined;
   log?: (line: string) => void;
 }
 

@@ -9,9 +9,11 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PackageFactsFileSchema } from '../../src/model/package-facts.js';
+import { ociReference } from '../../src/pipeline/packages/oci.js';
 import { packagesOf, readPackages, type CachedPackage } from '../../src/pipeline/packages/read-packages.js';
 import { rescore } from '../../src/pipeline/rescore.js';
 import { startGitHubStandIn } from '../support/github-standin.js';
+import { startOciRegistryStandIn } from '../support/oci-registry-standin.js';
 import { startPackageRegistriesStandIn, type StandInPackage } from '../support/package-registries-standin.js';
 import { startRegistryStandIn } from '../support/registry-standin.js';
 import { smallFixtures } from '../support/rescore-fixtures.js';
@@ -78,7 +80,7 @@ const REFS = packagesOf([
   },
   { packages: [{ registryType: 'pypi', identifier: 'MCP_Server_Git==1.0.0' }] },
   { packages: [{ registryType: 'cargo', identifier: 'mcp-rs' }] },
-  { packages: [{ registryType: 'oci', identifier: 'docker.io/acme/x' }] },
+  { packages: [{ registryType: 'nuget', identifier: 'Acme.Tool' }] },
 ]);
 
 async function standIn() {
@@ -263,5 +265,95 @@ describe('the packages step of a rescoring', () => {
     expect(summary.packages).toMatchObject({ read: Object.keys(file.packages).length, unread: file.unread.length });
     const again = await night();
     expect(again.packages!.notModified).toBe(Object.values(file.packages).filter((facts) => facts.found).length);
+  });
+});
+
+describe('OCI images', () => {
+  it('asks Docker Hub’s API for an image named without a registry, and refuses what is no reference', () => {
+    expect(ociReference('mcp/github:1.0')).toEqual({
+      host: 'registry-1.docker.io',
+      repository: 'mcp/github',
+      reference: '1.0',
+    });
+    expect(ociReference('alpine')).toEqual({
+      host: 'registry-1.docker.io',
+      repository: 'library/alpine',
+      reference: 'latest',
+    });
+    expect(ociReference('ghcr.io/acme/tool@sha256:' + 'a'.repeat(64))?.reference).toBe('sha256:' + 'a'.repeat(64));
+    expect(ociReference('ghcr.io/../../v2/x')).toBeUndefined();
+    expect(ociReference('ghcr.io/Acme/Tool')).toBeUndefined();
+  });
+
+  it('answers the token challenge, follows an index to its amd64 image and reads the config’s labels', async () => {
+    const oci = await startOciRegistryStandIn([
+      {
+        repository: 'acme/tool',
+        tag: '1.2.0',
+        created: '2026-05-01T10:00:00Z',
+        multiPlatform: true,
+        labels: {
+          'org.opencontainers.image.source': 'https://github.com/acme/tool.git',
+          'org.opencontainers.image.version': '1.2.0',
+        },
+      },
+    ]);
+    open.push(oci);
+    const refs = packagesOf([
+      {
+        packages: [
+          { registryType: 'oci', identifier: `${oci.host}/acme/tool:1.2.0` },
+          { registryType: 'oci', identifier: `${oci.host}/acme/missing:1.0` },
+        ],
+      },
+    ]);
+    const { file } = await readPackages(refs, {
+      urls: { npm: oci.url, pypi: oci.url, cargo: oci.url },
+      cache: new Map(),
+      concurrency: 2,
+      policy: POLICY,
+      readAt: new Date(now).toISOString(),
+      oci: { timeoutMs: 5000, allowPrivate: true, plainHttp: true },
+    });
+    expect(file.packages[`oci:${oci.host}/acme/tool`]).toMatchObject({
+      found: true,
+      repository_url: 'https://github.com/acme/tool',
+      latest_version: '1.2.0',
+      latest_published_at: '2026-05-01T10:00:00.000Z',
+    });
+    expect(file.packages[`oci:${oci.host}/acme/missing`]).toMatchObject({ found: false });
+    expect(
+      oci.log.filter((entry) => entry.path.startsWith('/v2/') && entry.status === 200).every((e) => e.authorized),
+    ).toBe(true);
+    expect(oci.log.some((entry) => entry.path === '/token')).toBe(true);
+  });
+
+  it('refuses an image whose registry host is a private address, before any request', async () => {
+    const oci = await startOciRegistryStandIn([
+      { repository: 'acme/tool', tag: '1', created: '2026-05-01T10:00:00Z', labels: {} },
+    ]);
+    open.push(oci);
+    const refs = packagesOf([
+      {
+        packages: [
+          { registryType: 'oci', identifier: `${oci.host}/acme/tool:1` },
+          { registryType: 'oci', identifier: '169.254.169.254/latest/meta-data:1' },
+        ],
+      },
+    ]);
+    const { file } = await readPackages(refs, {
+      urls: { npm: oci.url, pypi: oci.url, cargo: oci.url },
+      cache: new Map(),
+      concurrency: 2,
+      policy: POLICY,
+      readAt: new Date(now).toISOString(),
+      oci: { timeoutMs: 5000, plainHttp: true },
+    });
+    expect(oci.log).toEqual([]);
+    expect(Object.keys(file.packages)).toEqual([]);
+    expect(file.unread.map((miss) => miss.missing)).toEqual([
+      expect.stringMatching(/refused: 127\.0\.0\.1 is a loopback address/),
+      expect.stringMatching(/refused: 169\.254\.169\.254 is a (cloud metadata service|link-local) address/),
+    ]);
   });
 });

@@ -99,9 +99,9 @@ describe('the packages source', () => {
   it('says why it measured nothing: no file, no package it reads, packages not read that night', () => {
     expect(packagesSourceOf(undefined).read({ record: record([npm('tool')]) }).state.missing).toMatch(/not read/);
     const none = packagesSourceOf(file()).read({
-      record: record([{ registry_type: 'oci', identifier: 'x/y', version: null }]),
+      record: record([{ registry_type: 'nuget', identifier: 'X.Y', version: null }]),
     });
-    expect(none.state.missing).toMatch(/no npm, PyPI or crates\.io package/);
+    expect(none.state.missing).toMatch(/no npm, PyPI, crates\.io or OCI package/);
     expect(Object.values(none.signals).every((s) => s.value === null && s.missing !== null)).toBe(true);
     expect(packagesSourceOf(file()).read({ record: record([npm('tool')]) }).state.measured).toBe(false);
   });

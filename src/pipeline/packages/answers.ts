@@ -5,7 +5,9 @@
  * read are kept out; a member read that is missing or of another type makes the answer unreadable, said so.
  */
 import { z } from 'zod';
-import type { PackageFacts, PackageFactRegistry } from '../../model/package-facts.js';
+import type { PackageFacts } from '../../model/package-facts.js';
+
+type PackageFactRegistry = 'npm' | 'pypi' | 'cargo';
 
 const YEAR_MS = 365 * 86_400_000;
 const bounded = (text: string | null | undefined, max: number) => {

@@ -20,6 +20,10 @@ import { oneLineZodError } from '../../import/inputs.js';
 import { printable } from '../errors.js';
 import { readBounded, retryAfterMs, type HttpPolicy } from '../http-json.js';
 import { FACTS_FROM, isPackageName, packagePath } from './answers.js';
+import { ociFacts, type OciOptions } from './oci.js';
+
+/** The registries asked through a configured base URL; OCI images are asked of the registry they name. */
+export type ApiRegistry = Exclude<PackageFactRegistry, 'oci'>;
 
 export interface PackageRef {
   registry: PackageFactRegistry;
@@ -34,7 +38,9 @@ export interface CachedPackage {
 
 export interface ReadPackagesOptions {
   /** Base URL of each registry's API. */
-  urls: Record<PackageFactRegistry, string>;
+  urls: Record<ApiRegistry, string>;
+  /** OCI images: asked of their own registry (address-filtered); left out, images are not read. */
+  oci?: OciOptions;
   cache: Map<string, CachedPackage>;
   concurrency: number;
   policy: HttpPolicy;
@@ -104,6 +110,12 @@ export async function readPackages(
   };
 
   async function one(ref: PackageRef): Promise<Outcome> {
+    if (ref.registry === 'oci') {
+      if (options.oci === undefined) return { kind: 'missing', reason: 'OCI registries were not asked this night' };
+      await pace('oci');
+      const made = await ociFacts(ref.identifier, options.readAt, options.oci, () => state.requests++);
+      return 'facts' in made ? { kind: 'facts', facts: made.facts } : { kind: 'missing', reason: made.missing };
+    }
     if (!isPackageName(ref.registry, ref.identifier)) {
       return { kind: 'missing', reason: `not a name ${ref.registry} allows` };
     }

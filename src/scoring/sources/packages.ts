@@ -18,7 +18,7 @@ import type { EvidenceSource, Finding, SignalRule, SourceReading } from '../evid
 import { measured, missing } from './reading.js';
 
 export const PACKAGES_FILE = 'packages.json';
-const READ_REGISTRIES = new Set(['npm', 'pypi', 'cargo']);
+const READ_REGISTRIES = new Set(['npm', 'pypi', 'cargo', 'oci']);
 const DAY_MS = 86_400_000;
 
 /** A repository URL as compared: `urlKey` of it, lower-cased (hosts compare repositories in any case). */
@@ -36,7 +36,7 @@ function readPackages(
     findings: [],
   });
   if (file === undefined) return unmeasured('package registries were not read for this snapshot');
-  if (refs.length === 0) return unmeasured('no npm, PyPI or crates.io package in the registry entry');
+  if (refs.length === 0) return unmeasured('no npm, PyPI, crates.io or OCI package in the registry entry');
   const facts: PackageFacts[] = [];
   for (const ref of refs) {
     const found = file.packages[packageKey(ref.registry_type, ref.identifier)];
