@@ -91,6 +91,21 @@ function summaryLine(s: RescoreSummary, out: string): string {
   );
 }
 
+/**
+ * On a terminal, one line rewritten in place at most once a second (and at the end): how many GitHub
+ * repositories are done. Never in a log, where it would be noise: only when stderr is a TTY.
+ */
+function progressLine(): (done: number, total: number) => void {
+  let last = 0;
+  return (done, total) => {
+    const now = Date.now();
+    if (done < total && now - last < 1000) return;
+    last = now;
+    process.stderr.write(`\rrescore: GitHub ${done} of ${total} repositories`);
+    if (done === total) process.stderr.write('\n');
+  };
+}
+
 async function main(argv: string[]): Promise<number> {
   let args: z.infer<typeof ArgsSchema>;
   let token: string | undefined;
@@ -161,6 +176,7 @@ async function main(argv: string[]): Promise<number> {
               },
             },
       log: (line) => console.error(`rescore: ${printable(line)}`),
+      ...(process.stderr.isTTY ? { progress: progressLine() } : {}),
     });
     if (token === undefined)
       console.error('rescore: no GITHUB_TOKEN: GitHub was asked without one (60 requests an hour)');

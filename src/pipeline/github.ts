@@ -38,6 +38,8 @@ export interface EnrichOptions {
   /** Request path → cached answer; read and updated in place. */
   cache: Map<string, CachedAnswer>;
   log?: (line: string) => void;
+  /** Called after each repository, with how many are done of how many (a terminal shows a progress line). */
+  progress?: (done: number, total: number) => void;
 }
 
 export interface RepositoryOutcome {
@@ -199,6 +201,7 @@ export async function enrich(
     while (next < repositories.length) {
       const { owner, repo } = repositories[next++]!;
       outcomes.set(`${owner}/${repo}`.toLowerCase(), await one(owner, repo));
+      options.progress?.(outcomes.size, repositories.length);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));

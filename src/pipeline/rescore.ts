@@ -41,6 +41,8 @@ export interface RescoreOptions {
   maxUnenriched: number;
   registryPolicy: HttpPolicy;
   github: Omit<EnrichOptions, 'baseUrl' | 'token' | 'cache' | 'log'>;
+  /** Progress of the GitHub step, for a terminal. */
+  progress?: (done: number, total: number) => void;
   /** The packages step (`<out>/evidence/packages.json`); left out, the step does not run. */
   packages?: Pick<ReadPackagesOptions, 'urls' | 'concurrency' | 'policy' | 'minIntervalMs' | 'oci'> | undefined;
   log?: (line: string) => void;
@@ -116,6 +118,7 @@ export async function rescore(options: RescoreOptions): Promise<RescoreSummary> 
       token: options.token,
       cache: githubCache.answers,
       log,
+      ...(options.progress ? { progress: options.progress } : {}),
     });
   } finally {
     // What was fetched is kept for the next run, whatever happens to this one.

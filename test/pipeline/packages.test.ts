@@ -225,7 +225,7 @@ describe('pacing', () => {
 });
 
 describe('the packages step of a rescoring', () => {
-  it('writes <out>/evidence/packages.json with the dataset, counted in the summary', async () => {
+  it('writes <out>/evidence/packages.json with the dataset, counted in the summary, and reports progress', async () => {
     const fixtures = smallFixtures(2);
     fixtures.entries[0]!.server.packages = [
       { registryType: 'npm', identifier: '@acme/mcp-server', version: '1.1.0', transport: { type: 'stdio' } },
@@ -256,8 +256,13 @@ describe('the packages step of a rescoring', () => {
           retryBaseMs: 5,
         },
         packages: { urls, concurrency: 2, policy: POLICY },
+        progress: (done, total) => progress.push([done, total]),
       });
+    const progress: Array<[number, number]> = [];
     const summary = await night();
+    // The progress line's counts: one call per repository, rising to the total.
+    expect(progress.map(([done]) => done)).toEqual(fixtures.repositories.map((_, i) => i + 1));
+    expect(progress.at(-1)).toEqual([fixtures.repositories.length, fixtures.repositories.length]);
     const file = PackageFactsFileSchema.parse(
       JSON.parse(readFileSync(path.join(out, 'evidence', 'packages.json'), 'utf8')),
     );
