@@ -66,9 +66,15 @@ describe('mcp-trust-score check', () => {
     expect(run.stdout).toMatch(
       /PASS \.vscode\/mcp\.json:6 github-remote: https:\/\/api\.githubcopilot\.com\/mcp\/ → io\.github\.github/,
     );
-    expect(run.stdout).toMatch(/FAIL \.cursor\/mcp\.json:4 local-script: \(not checkable\)/);
-    expect(run.stdout).toMatch(/FAIL claude_desktop_config\.json:3 unknown-remote: .* → no scored server/);
+    // The default policy warns on what it cannot identify or does not know; --strict fails it.
+    expect(run.stdout).toMatch(/WARN \.cursor\/mcp\.json:4 local-script: \(not checkable\)/);
+    expect(run.stdout).toMatch(/WARN claude_desktop_config\.json:3 unknown-remote: .* → no scored server/);
     expect(run.stdout).toMatch(/Verdict: FAIL \(8 servers: /);
+    const strict = cli(path.join(FIXTURES, 'fail'), ['--strict']);
+    expect(strict.status, strict.stderr).toBe(1);
+    expect(strict.stdout).toMatch(/FAIL \.cursor\/mcp\.json:4 local-script: \(not checkable\)/);
+    expect(strict.stdout).toMatch(/FAIL claude_desktop_config\.json:3 unknown-remote: .* → no scored server/);
+    expect(strict.stdout).toMatch(/the policy treats unknown servers as "fail" \(strict\)/);
   });
 
   it('lets --unknown warn keep unknown and uncheckable servers from failing the verdict', () => {
@@ -135,7 +141,7 @@ describe('mcp-trust-score check', () => {
         path.join(FIXTURES, 'pass'),
         ['--deny-flags', 'SENSITIVE_CRED'],
         {},
-        /^--deny-flags names a flag no scored server has ever carried: "SENSITIVE_CRED" \(did you mean SENSITIVE_CRED_REQUEST, /,
+        /^--deny-flags names a flag no scored server has ever carried: "SENSITIVE_CRED" \(did you mean SENSITIVE_CRED_REQUEST\?\)/,
       ],
       [path.join(FIXTURES, 'pass'), [], { TRUST_API_KEY: '' }, /TRUST_API_KEY is not set/],
       [path.join(FIXTURES, 'pass'), [], { TRUST_API_KEY: 'wrong-key' }, /could not check \(401\)/],
@@ -156,7 +162,11 @@ describe('mcp-trust-score check', () => {
       path.join(folder, '.mcp.json'),
       '{"mcpServers": {"perplexity": {"command": "npx", "args": ["-y", "@perplexity-ai/mcp-server"]}}}',
     );
-    const policy = 'fail below trust score 70; fail a server that matches no scored server';
+    const policy =
+      'fail below trust score 70 (a score resting on too little measured evidence warns instead); ' +
+      'fail a server carrying KNOWN_MALICIOUS, REGISTRY_TAKEDOWN (always, allow lists and exceptions included) ' +
+      'or VULNERABLE_VERSION; warn on REMOTE_UNREACHABLE, TOOL_INSTRUCTIONS, TOOLS_CHANGED, DEPRECATED; ' +
+      'warn on a server that matches no scored server; warn on a server with insufficient evidence';
     const text = cli(folder, ['--min-score', '70']);
     expect(text.status, text.stderr).toBe(1);
     expect(text.stdout.split('\n')[0]).toBe(`Policy: ${policy}`);
@@ -168,12 +178,12 @@ describe('mcp-trust-score check', () => {
     expect(github.stdout.split('\n')[0]).toBe(`MCP trust policy: ${policy}`);
     const json = JSON.parse(cli(folder, ['--min-score', '70', '--format', 'json']).stdout) as Record<string, unknown>;
     expect(Object.keys(json)[0]).toBe('policy');
-    expect(json.policy).toEqual({ min_score: 70, unknown: 'fail', text: policy });
+    expect(json.policy).toEqual({ min_score: 70, text: policy });
     const sarif = JSON.parse(cli(folder, ['--min-score', '70', '--format', 'sarif']).stdout) as {
       runs: Record<string, unknown>[];
     };
     expect(Object.keys(sarif.runs[0]!)[0]).toBe('properties');
-    expect(sarif.runs[0]!.properties).toMatchObject({ policy: { min_score: 70, unknown: 'fail', text: policy } });
+    expect(sarif.runs[0]!.properties).toMatchObject({ policy: { min_score: 70, text: policy } });
   });
 
   it('checks the user-level configurations of eleven clients with --user, listing each file it read or could not', () => {
@@ -183,7 +193,9 @@ describe('mcp-trust-score check', () => {
       APPDATA: path.join(home, 'AppData', 'Roaming'),
       XDG_CONFIG_HOME: '',
     });
-    expect(run.status, run.stderr).toBe(1);
+    // One file could not be read: the check is incomplete, so it exits 2 however the rest was judged.
+    expect(run.status, run.stderr).toBe(2);
+    expect(run.stderr).toMatch(/^could not read ~\/\.continue\/mcpServers\/broken\.yaml: the check is incomplete/m);
     const report = JSON.parse(run.stdout) as {
       files: { file: string; read: boolean }[];
       results: { name: string; server: string | null; verdict: string }[];
@@ -196,7 +208,7 @@ describe('mcp-trust-score check', () => {
     expect(verdicts['github-via-proxy']).toEqual(['io.github.github/github-mcp-server', 'pass']);
     // Scored on what was measured (its repository was never read), context7 passes the default policy.
     expect(verdicts.context7).toEqual(['io.github.upstash/context7', 'pass']);
-    expect(verdicts['local-tool']).toEqual([null, 'fail']);
+    expect(verdicts['local-tool']).toEqual([null, 'warn']);
     const text = cli(dir, ['--user'], {
       HOME: home,
       APPDATA: path.join(home, 'AppData', 'Roaming'),
