@@ -17,8 +17,10 @@ import { startOciRegistryStandIn } from '../support/oci-registry-standin.js';
 import { startPackageRegistriesStandIn, type StandInPackage } from '../support/package-registries-standin.js';
 import { startRegistryStandIn } from '../support/registry-standin.js';
 import { smallFixtures } from '../support/rescore-fixtures.js';
+import { runRescore, standInArgs } from '../support/rescore-run.js';
 import { makeTempDir } from '../support/temp.js';
 
+const AS_OF = '2026-02-21T22:49:33.106359Z';
 const POLICY = { timeoutMs: 5000, retries: 2, backoffMs: 5, maxRetryAfterMs: 2000 };
 const open: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
@@ -240,7 +242,7 @@ describe('the packages step of a rescoring', () => {
       rescore({
         registryUrl: registry.url,
         githubApiUrl: github.url,
-        asOf: '2026-02-21T22:49:33.106359Z',
+        asOf: AS_OF,
         out,
         cache: path.join(dir, 'cache'),
         token: 't',
@@ -361,4 +363,51 @@ describe('OCI images', () => {
       expect.stringMatching(/refused: 169\.254\.169\.254 is a (cloud metadata service|link-local) address/),
     ]);
   });
+});
+
+describe('npm run rescore with the packages step', () => {
+  it('adds the packages’ counts to its summary line and writes the file beside the dataset', async () => {
+    const fixtures = smallFixtures(2);
+    fixtures.entries[0]!.server.packages = [
+      { registryType: 'npm', identifier: 'old-mcp', version: '0.1.0', transport: { type: 'stdio' } },
+    ];
+    const registry = await startRegistryStandIn(fixtures.entries);
+    const github = await startGitHubStandIn(fixtures.repositories, { token: 't' });
+    open.push(registry, github);
+    const { urls } = await standIn();
+    const dir = await makeTempDir('packages-');
+    const out = path.join(dir, 'out');
+    const args = standInArgs({
+      registryUrl: registry.url,
+      githubUrl: github.url,
+      asOf: AS_OF,
+      cache: path.join(dir, 'c'),
+    });
+    const run = await runRescore(
+      [
+        ...args,
+        '--out',
+        out,
+        '--packages',
+        'on',
+        '--npm-url',
+        urls.npm,
+        '--pypi-url',
+        urls.pypi,
+        '--crates-url',
+        urls.cargo,
+      ],
+      { token: 't' },
+    );
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const file = PackageFactsFileSchema.parse(
+      JSON.parse(readFileSync(path.join(out, 'evidence', 'packages.json'), 'utf8')),
+    );
+    const read = Object.keys(file.packages).length;
+    expect(file.packages['npm:old-mcp']!.deprecated).toBe('use new-mcp instead');
+    expect(run.stdout).toMatch(
+      new RegExp(`; packages: ${read} read \\(\\d+ not found\\), 0 unread, \\d+ requests, 0 answered 304\\n$`),
+    );
+  }, 60_000);
 });
