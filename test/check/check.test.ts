@@ -137,7 +137,7 @@ describe('bad requests', () => {
     [{ servers: [] }, /servers: servers must hold at least one item/],
     [{ servers: Array.from({ length: 101 }, () => 'a.b/c') }, /at most 100 items/],
     [{ servers: ['no-slash'] }, /servers\.0: /],
-    [{ servers: [{ package: 'cargo:tool' }] }, /servers\.0.*registry_type one of npm/],
+    [{ servers: [{ package: 'gem:tool' }] }, /servers\.0.*registry_type one of npm/],
     [
       { servers: ['a.b/c'], policy: { min_score: 101 } },
       /policy\.min_score: policy\.min_score must be an integer from 0 to 100/,
