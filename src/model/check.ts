@@ -25,6 +25,7 @@ import {
   type Verdict,
   WARNING_FLAGS,
 } from './policy.js';
+import { advisoriesAtPinnedVersion } from './pinned-version.js';
 import { purlKey } from './purl.js';
 import { LIMITS, ServerNameSchema, type ServerRecord } from './schema.js';
 import { flagDefinition } from './vocabulary.js';
@@ -177,7 +178,9 @@ export function judge(
   const others = matches.slice(1).map((other) => other.name);
   const also =
     others.length === 0 ? [] : [`${describeItem(item)} also belongs to ${others.join(', ')}; judged: ${record.name}`];
-  const flags = new Set(record.flags.map((flag) => flag.toUpperCase()));
+  const pinned = advisoriesAtPinnedVersion(item, record);
+  const flags = pinned?.flags ?? new Set(record.flags.map((flag) => flag.toUpperCase()));
+  notes.unshift(...(pinned?.reasons ?? []));
   const blocking = [...flags].filter((flag) => BLOCKING_FLAGS.has(flag));
   if (blocking.length > 0) {
     const reasons = blocking.map(
@@ -209,7 +212,7 @@ export function judge(
     );
   }
   const denied = lowerFlags(policy.deny_flags);
-  for (const flag of record.flags) {
+  for (const flag of flags) {
     const upper = flag.toUpperCase();
     if (denied.has(upper)) failures.push(`carries the flag ${flag}${flagMeaning(upper)}, which the policy denies`);
     else if (FAILING_FLAGS.has(upper))
@@ -240,6 +243,11 @@ export const REASON_KINDS = [
     id: 'expired-exception',
     pattern: /^the exception for .* expired on \S+ .*; it no longer applies$/,
     summary: 'An exception of the policy that has expired',
+  },
+  {
+    id: 'pinned-advisory',
+    pattern: /^the version pinned, .* is affected by \S+ /,
+    summary: 'A pinned version an advisory names (malware or a vulnerability)',
   },
   { id: 'unknown-server', pattern: /^No scored server matches /, summary: 'A server that matches no scored server' },
   {
