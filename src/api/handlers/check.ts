@@ -3,7 +3,7 @@
  * or remote URL), judged by the policy (`src/model/check.ts`), in the order given. Answered live, never from
  * the cache: the policy is part of the request and the answer belongs to the key that asked.
  */
-import { type CheckRequest, itemQuery, judge, overallVerdict } from '../../model/check.js';
+import { type CheckRequest, itemQuery, judge, overallVerdict, todayUtc } from '../../model/check.js';
 import type { ServerRecord } from '../../model/schema.js';
 import type { QueryEngine } from '../../query/types.js';
 import type { Answer, HandlerContext } from '../route.js';
@@ -20,6 +20,12 @@ function resolve(engine: QueryEngine, item: CheckRequest['servers'][number]): Se
 
 export function checkServers({ engine, body }: HandlerContext): Answer {
   const request = body as CheckRequest;
-  const results = request.servers.map((item) => judge(item, resolve(engine, item), request.policy));
+  const results = request.servers.map((item) => {
+    const matches = resolve(engine, item);
+    const query = itemQuery(item);
+    // A package no record holds is still judged by the advisories the snapshot was scored with.
+    const advisories = matches.length === 0 && query.kind === 'package' ? (engine.advisories().get(query.key) ?? []) : [];
+    return judge(item, matches, request.policy, todayUtc(), advisories);
+  });
   return { kind: 'live', data: JSON.stringify({ verdict: overallVerdict(results), results }) };
 }
