@@ -4,7 +4,9 @@
  * its own: every lookup goes through the key's own collection, so another key's id is simply not found.
  */
 import { randomBytes } from 'node:crypto';
+import type { QueryEngine } from '../query/types.js';
 import type { NotifyStore } from '../stores/types.js';
+import { namesIn, RESOLVED_NAMES, resolvedBefore, resolvesItems } from './watched.js';
 import { checkReceiverAddress, checkReceiverUrl, type Lookup } from './address-filter.js';
 import { decodeDelivery, deliveriesOf, deliveryView } from './delivery.js';
 import { WebhookError } from './errors.js';
@@ -50,7 +52,8 @@ export function createSubscriptions(deps: SubscriptionsDeps) {
   }
 
   return {
-    async create(keyHash: string, request: SubscriptionRequest) {
+    /** `engine`: the snapshot served now, which its packages and URLs are first resolved against. */
+    async create(keyHash: string, request: SubscriptionRequest, engine?: QueryEngine) {
       const url = checkReceiverUrl(request.url, deps);
       await checkReceiverAddress(url, deps.allowPrivate, deps.lookup);
       const id = newSubscriptionId();
@@ -88,6 +91,10 @@ export function createSubscriptions(deps: SubscriptionsDeps) {
           `This key already has ${WEBHOOK_LIMITS.perKey} webhook subscriptions, the most it may have; delete one first`,
         );
       }
+      if (engine !== undefined && record.servers !== null && resolvesItems(record.servers)) {
+        await engine.ready('lookup');
+        await resolvedBefore(store, id, engine.snapshot.id, namesIn(engine, record.servers));
+      }
       return { ...subscriptionView(record), secret };
     },
 
@@ -112,6 +119,7 @@ export function createSubscriptions(deps: SubscriptionsDeps) {
       if (!SUBSCRIPTION_ID_PATTERN.test(id) || !(await store.recordDelete(subscriptionsOf(keyHash), id)))
         throw notFound(id);
       await store.recordDelete(OWNERS, id);
+      await store.recordDelete(RESOLVED_NAMES, id);
       // Its queued deliveries are dropped by the dispatcher when it meets them (their subscription is gone).
       for (const json of await store.recordList(deliveriesOf(id)))
         await store.recordDelete(deliveriesOf(id), decodeDelivery(json).id);
