@@ -32,6 +32,7 @@ async function main(): Promise<number> {
   const notifications = createNotifications(store, {
     ...config.notify,
     baseUrl: config.notify.publicUrl ?? `http://${config.host}:${config.port}`,
+    apiKeyHashes: config.apiKeyHashes,
   })!;
   try {
     const report = await notifications.dispatcher.run(engine);

@@ -39,6 +39,11 @@ const PAGE_PER_WORKER = 16;
 
 export interface DispatcherDeps {
   store: NotifyStore;
+  /**
+   * Whether the key whose hash is given is still valid (issued and not revoked). Asked once per owner per run,
+   * before the first delivery of its subscriptions: a revoked key's subscriptions are disabled, never sent.
+   */
+  ownerValid: (keyHash: string) => Promise<boolean>;
   sender: Sender;
   /** The service's address as receivers see it (record links). */
   baseUrl: string;
@@ -74,6 +79,13 @@ export function createDispatcher(deps: DispatcherDeps) {
 
   /** Subscriptions read during one run, by id (undefined: gone). */
   type Cache = Map<string, SubscriptionRecord | undefined>;
+  /** Whether each owner's key was valid, asked once per run. */
+  const owners = new Map<string, Promise<boolean>>();
+  const ownerValid = (keyHash: string) => {
+    let valid = owners.get(keyHash);
+    if (valid === undefined) owners.set(keyHash, (valid = deps.ownerValid(keyHash)));
+    return valid;
+  };
 
   async function subscriptionOf(cache: Cache, id: string): Promise<SubscriptionRecord | undefined> {
     if (cache.has(id)) return cache.get(id);
@@ -121,6 +133,11 @@ export function createDispatcher(deps: DispatcherDeps) {
         next_attempt_at: null,
         last_error: 'subscription disabled',
       });
+      return;
+    }
+    if (!(await ownerValid(subscription.key_hash))) {
+      await finish(member, { ...delivery, status: 'cancelled', next_attempt_at: null, last_error: 'key revoked' });
+      await disable(cache, subscription, now(), `its API key was revoked (found at ${iso(now())})`);
       return;
     }
     const nowMs = now();
@@ -199,6 +216,7 @@ export function createDispatcher(deps: DispatcherDeps) {
       if (!(await store.leaseAcquire(DISPATCH_LEASE, owner, LEASE_MS))) return report;
       report.ran = true;
       const cache: Cache = new Map();
+      owners.clear();
       try {
         if (engine !== undefined) {
           report.fanOut = await fanOut(store, engine, deps.baseUrl, now());

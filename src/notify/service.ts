@@ -4,7 +4,7 @@
  * undefined) without a secrets key. The agents that filter receiver addresses are made here, once.
  */
 import type { LookupFunction } from 'node:net';
-import type { NotifyStore } from '../stores/types.js';
+import type { KeyStore, NotifyStore } from '../stores/types.js';
 import { type Lookup, receiverAgents } from './address-filter.js';
 import { createDispatcher, type Dispatcher, type DispatcherDeps } from './dispatcher.js';
 import type { Sender } from './send.js';
@@ -16,6 +16,8 @@ export interface NotifySettings {
   allowPrivate: boolean;
   /** The service's address as receivers see it, without a trailing slash. */
   baseUrl: string;
+  /** Hashes of the keys of `API_KEYS` (valid owners that are not in the store). */
+  apiKeyHashes?: readonly string[];
 }
 
 export interface Notifications {
@@ -32,7 +34,7 @@ export interface NotifyOptions extends Pick<DispatcherDeps, 'now' | 'random' | '
 }
 
 export function createNotifications(
-  store: NotifyStore,
+  store: NotifyStore & Pick<KeyStore, 'findKey'>,
   settings: NotifySettings,
   options: NotifyOptions = {},
 ): Notifications | undefined {
@@ -53,7 +55,9 @@ export function createNotifications(
     ...(lookup === undefined ? {} : { lookup: lookup.check }),
     ...(dispatch.now === undefined ? {} : { now: dispatch.now }),
   });
-  const dispatcher = createDispatcher({ store, sender, baseUrl: settings.baseUrl, ...dispatch });
+  const configured = new Set(settings.apiKeyHashes ?? []);
+  const ownerValid = async (keyHash: string) => configured.has(keyHash) || (await store.findKey(keyHash)) !== undefined;
+  const dispatcher = createDispatcher({ store, sender, baseUrl: settings.baseUrl, ownerValid, ...dispatch });
   return { subscriptions, dispatcher, close: () => agents.destroy() };
 }
 

@@ -40,6 +40,34 @@ export type Subscriptions = ReturnType<typeof createSubscriptions>;
 const notFound = (id: string) =>
   new WebhookError('not_found', `No webhook subscription ${JSON.stringify(id.slice(0, 40))} belongs to this key`);
 
+/**
+ * Deletes subscription `id` of the key `keyHash` with what belongs to it; false when the key has none of that
+ * id. Its queued deliveries are dropped by the dispatcher when it meets them (their subscription is gone).
+ */
+export async function deleteSubscription(store: NotifyStore, keyHash: string, id: string): Promise<boolean> {
+  if (!(await store.recordDelete(subscriptionsOf(keyHash), id))) return false;
+  await store.recordDelete(OWNERS, id);
+  await store.recordDelete(RESOLVED_NAMES, id);
+  for (const json of await store.recordList(deliveriesOf(id)))
+    await store.recordDelete(deliveriesOf(id), decodeDelivery(json).id);
+  return true;
+}
+
+/** Every subscription of the key `keyHash`, oldest first (for the operator's `npm run keys -- webhooks`). */
+export async function subscriptionsOfKey(store: NotifyStore, keyHash: string): Promise<SubscriptionRecord[]> {
+  return (await store.recordList(subscriptionsOf(keyHash)))
+    .map(decodeSubscription)
+    .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+}
+
+/** Deletes every subscription of the key `keyHash` (when the key is revoked); how many there were. */
+export async function deleteSubscriptionsOfKey(store: NotifyStore, keyHash: string): Promise<number> {
+  let deleted = 0;
+  for (const record of await subscriptionsOfKey(store, keyHash))
+    if (await deleteSubscription(store, keyHash, record.id)) deleted++;
+  return deleted;
+}
+
 export function createSubscriptions(deps: SubscriptionsDeps) {
   const now = deps.now ?? Date.now;
   const { store } = deps;
@@ -99,10 +127,7 @@ export function createSubscriptions(deps: SubscriptionsDeps) {
     },
 
     async list(keyHash: string) {
-      const records = (await store.recordList(subscriptionsOf(keyHash))).map(decodeSubscription);
-      return records
-        .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id))
-        .map(subscriptionView);
+      return (await subscriptionsOfKey(store, keyHash)).map(subscriptionView);
     },
 
     async get(keyHash: string, id: string) {
@@ -116,13 +141,7 @@ export function createSubscriptions(deps: SubscriptionsDeps) {
     },
 
     async remove(keyHash: string, id: string): Promise<void> {
-      if (!SUBSCRIPTION_ID_PATTERN.test(id) || !(await store.recordDelete(subscriptionsOf(keyHash), id)))
-        throw notFound(id);
-      await store.recordDelete(OWNERS, id);
-      await store.recordDelete(RESOLVED_NAMES, id);
-      // Its queued deliveries are dropped by the dispatcher when it meets them (their subscription is gone).
-      for (const json of await store.recordList(deliveriesOf(id)))
-        await store.recordDelete(deliveriesOf(id), decodeDelivery(json).id);
+      if (!SUBSCRIPTION_ID_PATTERN.test(id) || !(await deleteSubscription(store, keyHash, id))) throw notFound(id);
     },
 
     /** Sends a `ping` event now, once, and says what the receiver answered. */
