@@ -177,7 +177,7 @@ async function main(): Promise<void> {
     );
   }
   console.log(`Listening on ${base} (API under ${base}/v1, site from ${display(PUBLIC_DIR)}/)`);
-  for (const line of notifyWarnings(config.notify)) console.log(line);
+  for (const line of notifyWarnings({ ...config.notify, store: config.store })) console.log(line);
   // Webhooks: the served snapshot's changes at start (once per snapshot, whichever instance is first) and
   // due retries, then every WEBHOOKS_INTERVAL_SECONDS.
   const notifying =
