@@ -8,7 +8,8 @@
  *
  * One build serves every case (it takes a few minutes: the CLI's install once per machine, then the build).
  */
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
+import fg from 'fast-glob';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTE_PATHS, type RouteId } from '../../src/api/paths.js';
@@ -179,6 +180,14 @@ describe('the platform output against npm start', { timeout: 900_000 }, () => {
     }
     if (keysDir !== undefined) await rm(keysDir, { recursive: true, force: true });
     await build?.remove();
+  });
+
+  it('gives the cron function, as vercel build made it, the snapshot files and its maxDuration (L11)', async () => {
+    const folder = path.join(build.output, 'functions', 'api', 'cron', 'notify.func');
+    const vc = JSON.parse(await readFile(path.join(folder, '.vc-config.json'), 'utf8')) as { maxDuration?: number };
+    expect(vc.maxDuration).toBe(60);
+    const manifests = await fg('**/snapshot/manifest.json', { cwd: folder, dot: true, followSymbolicLinks: false });
+    expect(manifests.length).toBeGreaterThan(0);
   });
 
   it('covers every route of the route table', () => {
