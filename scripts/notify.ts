@@ -13,6 +13,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { OperatorError } from '../src/errors/operator-error.js';
+import { checkSecretsKey, keyCheckLine } from '../src/notify/key-check.js';
 import { createNotifications, notifyWarnings } from '../src/notify/service.js';
 import { openSnapshot } from '../src/query/open.js';
 import { loadConfig } from '../src/service/config.js';
@@ -52,6 +53,15 @@ async function main(): Promise<number> {
   }
   for (const line of notifyWarnings(config.notify)) console.error(line);
   const store = await createStore(config);
+  const check = await checkSecretsKey(store, config.notify.secretsKey, config.notify.previousSecretsKeys);
+  const verdict = keyCheckLine(check);
+  if (verdict !== undefined) console.error(verdict.line);
+  if (verdict?.fatal === true) {
+    await store.close();
+    return 1;
+  }
+  if (check.resealed > 0)
+    console.log(`Sealed the signing secrets of ${check.resealed} webhook subscription(s) again under the new key.`);
   const engine = await openSnapshot(path.resolve(values.snapshot));
   const notifications = createNotifications(store, {
     ...config.notify,

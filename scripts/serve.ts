@@ -28,6 +28,7 @@ import {
 import { createStaticHandler } from '../src/http/static-files.js';
 import { notifyWarnings } from '../src/notify/service.js';
 import { scheduleDispatching } from '../src/notify/schedule.js';
+import { checkSecretsKey, keyCheckLine } from '../src/notify/key-check.js';
 import { generateKey, hashKey, hashPrefix } from '../src/keys/keys.js';
 import { PLANS } from '../src/keys/plans.js';
 import { createServiceContext, type ServiceContext } from '../src/service/runtime.js';
@@ -94,6 +95,28 @@ async function ensureLocalKey(context: ServiceContext): Promise<string | undefin
   return key;
 }
 
+/** Stops with one line when `WEBHOOK_SECRETS_KEY` opens no stored signing secret (`key-check.ts`). */
+async function checkWebhookKey(context: ServiceContext): Promise<void> {
+  const { secretsKey, previousSecretsKeys } = context.config.notify;
+  if (context.notifications === undefined || secretsKey === undefined) return;
+  let check;
+  try {
+    check = await checkSecretsKey(context.store, secretsKey, previousSecretsKeys);
+  } catch (error) {
+    if (!(error instanceof StoreUnavailableError)) throw error;
+    console.error(`notify: WEBHOOK_SECRETS_KEY not checked at start: the ${context.store.kind} store did not answer`);
+    return;
+  }
+  const verdict = keyCheckLine(check);
+  if (verdict?.fatal === true) fail(verdict.line);
+  if (verdict !== undefined) console.error(verdict.line);
+  if (check.resealed > 0) {
+    console.log(
+      `Sealed the signing secrets of ${check.resealed} webhook subscription(s) again under the new WEBHOOK_SECRETS_KEY.`,
+    );
+  }
+}
+
 function addressOf(server: http.Server): string {
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -113,6 +136,7 @@ async function main(): Promise<void> {
   const context = await createServiceContext(config, { log: (line) => logs.write(formatRequestLogLine(line)) });
   const { engine, store } = context;
   const newKey = await ensureLocalKey(context);
+  await checkWebhookKey(context);
 
   const api = createNodeHandler(context.gateway);
   const files = createStaticHandler(PUBLIC_DIR);

@@ -5,12 +5,14 @@
 import type { LookupFunction } from 'node:net';
 import type { ReceiverAgents } from './address-filter.js';
 import { type AttemptResult, postEvent } from './post.js';
-import { openSecret } from './secrets.js';
+import { openSecretWithAny, UNOPENED_SECRET } from './secrets.js';
 import { signedHeaders } from './signing.js';
 import type { SubscriptionRecord } from './subscription.js';
 
 export interface Sender {
   secretsKey: Buffer;
+  /** Old keys that still open secrets during a change of key. */
+  previousSecretsKeys?: readonly Buffer[];
   agents: ReceiverAgents;
   timeoutMs?: number;
   lookup?: LookupFunction;
@@ -23,8 +25,14 @@ export function sendEvent(
   body: string,
   nowMs: number,
 ): Promise<AttemptResult> {
-  const secret = openSecret(sender.secretsKey, subscription.secret, subscription.id);
-  const headers = signedHeaders(secret, eventId, new Date(nowMs), body);
+  const opened = openSecretWithAny(
+    sender.secretsKey,
+    sender.previousSecretsKeys ?? [],
+    subscription.secret,
+    subscription.id,
+  );
+  if (opened === undefined) return Promise.resolve({ ok: false, error: UNOPENED_SECRET, body: '' });
+  const headers = signedHeaders(opened.secret, eventId, new Date(nowMs), body);
   return postEvent(
     new URL(subscription.url),
     body,

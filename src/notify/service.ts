@@ -12,6 +12,8 @@ import { createSubscriptions, type Subscriptions } from './subscriptions.js';
 
 export interface NotifySettings {
   secretsKey: Buffer | undefined;
+  /** Old keys that still open signing secrets during a change of key. */
+  previousSecretsKeys?: readonly Buffer[];
   allowHttp: boolean;
   allowPrivate: boolean;
   /** The service's address as receivers see it, without a trailing slash. */
@@ -43,6 +45,7 @@ export function createNotifications(
   const agents = receiverAgents(settings.allowPrivate);
   const sender: Sender = {
     secretsKey: settings.secretsKey,
+    previousSecretsKeys: settings.previousSecretsKeys ?? [],
     agents,
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
     ...(lookup === undefined ? {} : { lookup: lookup.connect }),
