@@ -37,6 +37,10 @@ import { snapshotIsStale } from '../src/build/staleness.js';
 
 /** How long open requests get to finish after a stop signal before connections are cut. */
 const SHUTDOWN_GRACE_MS = 5000;
+/** What webhook attempts under way get after a stop signal before they are interrupted (events stay due). */
+const NOTIFY_STOP_GRACE_MS = 3000;
+/** The longest a stop may take, whatever is still open: then the process exits regardless. */
+const SHUTDOWN_BOUND_MS = 10_000;
 const PUBLIC_DIR = path.resolve('public');
 
 function fail(message: string): never {
@@ -243,10 +247,14 @@ async function main(): Promise<void> {
     stopping = true;
     const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
     force.unref();
+    // Whatever still holds the process after the bound (a store that does not answer its close), it exits.
+    setTimeout(() => process.exit(code === 0 ? 1 : code), SHUTDOWN_BOUND_MS).unref();
+    // Webhook deliveries under way stop alongside the requests, not after them.
+    const notifyStopped = Promise.resolve(notifying?.stop(NOTIFY_STOP_GRACE_MS)).catch(() => undefined);
     server.close(() => {
       logs.flush();
       if (lastLine !== undefined) console.error(lastLine);
-      void Promise.resolve(notifying?.stop())
+      void notifyStopped
         .then(() => context.notifications?.close())
         .then(() => store.close())
         .finally(() => process.exit(code));

@@ -7,6 +7,17 @@
  * stopped. A delivery is marked delivered as soon as its receiver answers 2xx, before anything else is sent;
  * the only way an event reaches a receiver twice is a crash between that answer and that write.
  *
+ * Fair scheduling: `concurrency` slots are shared among the subscriptions that have due attempts, each
+ * holding at most its share at once (the slots divided by the subscriptions waiting, at least one), taken in
+ * turn. An attempt still unanswered after `slowAfterMs` gives its slot back and finishes outside the slots
+ * (at most `concurrency * 4` such attempts at once), so receivers that hang hold no slot for long; and once a
+ * subscription's attempt has failed in a run, its other due events wait for that attempt's retry time rather
+ * than being tried, each, against the same failing receiver.
+ *
+ * `stop(graceMs)` starts no attempt more and interrupts those under way after `graceMs`: an interrupted
+ * attempt is not counted and its event stays due, for the next run (a receiver may then get it twice: dedupe
+ * on `webhook-id`).
+ *
  * The clock (`now`) and the jitter (`random`) are injected, so tests run a day of retries without waiting.
  */
 import { randomUUID } from 'node:crypto';
@@ -34,6 +45,10 @@ import {
 export const DISPATCH_LEASE = 'dispatch';
 const LEASE_MS = 60_000;
 const DEFAULT_CONCURRENCY = 16;
+/** How long an attempt holds a slot before it finishes outside the slots. */
+const DEFAULT_SLOW_AFTER_MS = 1000;
+/** Attempts finishing outside the slots at once, per slot. */
+const OVERTIME_PER_SLOT = 4;
 /** Due attempts read from the queue at once, per attempt in flight. */
 const PAGE_PER_WORKER = 16;
 
@@ -51,8 +66,10 @@ export interface DispatcherDeps {
   random?: () => number;
   /** This instance's name on the lease; default a random id. */
   owner?: string;
-  /** Attempts made at once. */
+  /** Delivery slots: attempts made at once, shared fairly among subscriptions. */
   concurrency?: number;
+  /** How long an attempt holds its slot before it gives it back and finishes outside the slots. */
+  slowAfterMs?: number;
   /** One line per notable thing (never a URL or a secret). Default: none. */
   log?: (line: string) => void;
 }
@@ -75,6 +92,10 @@ export function createDispatcher(deps: DispatcherDeps) {
   const random = deps.random ?? Math.random;
   const owner = deps.owner ?? randomUUID();
   const concurrency = deps.concurrency ?? DEFAULT_CONCURRENCY;
+  const slowAfterMs = deps.slowAfterMs ?? DEFAULT_SLOW_AFTER_MS;
+  /** Set by `stop`: no attempt starts, and those under way are interrupted after the grace. */
+  const stopping = new AbortController();
+  let stopRequested = false;
   const log = deps.log ?? (() => undefined);
 
   /** Subscriptions read during one run, by id (undefined: gone). */
@@ -107,24 +128,30 @@ export function createDispatcher(deps: DispatcherDeps) {
     log(`notify: subscription ${record.id} disabled: ${reason}`);
   }
 
+  /** Writes the finished delivery and takes it out of the queue, in one store command. */
   async function finish(member: string, delivery: DeliveryRecord): Promise<void> {
-    await store.recordPut(deliveriesOf(delivery.subscription_id), delivery.id, JSON.stringify(delivery), 'present');
-    await store.queueRemove(DUE_QUEUE, member);
+    const collection = deliveriesOf(delivery.subscription_id);
+    const json = JSON.stringify(delivery);
+    if (!(await store.recordPutQueued(collection, delivery.id, json, 'present', DUE_QUEUE, member, null)))
+      await store.queueRemove(DUE_QUEUE, member);
   }
 
+  /** What one attempt came to: `retryAt` when it failed and waits for a retry. */
+  type Outcome = { retryAt?: number };
+
   /** One due member of the queue: attempt it and record what happened. */
-  async function attempt(cache: Cache, member: string, report: RunReport): Promise<void> {
+  async function attempt(cache: Cache, member: string, report: RunReport): Promise<Outcome> {
     const [subscriptionId = '', eventId = ''] = member.split(' ');
     const subscription = await subscriptionOf(cache, subscriptionId);
     const json = subscription === undefined ? undefined : await store.recordGet(deliveriesOf(subscriptionId), eventId);
     if (subscription === undefined || json === undefined) {
       await store.queueRemove(DUE_QUEUE, member);
-      return;
+      return {};
     }
     const delivery = decodeDelivery(json);
     if (delivery.status !== 'pending') {
       await store.queueRemove(DUE_QUEUE, member);
-      return;
+      return {};
     }
     if (subscription.status === 'disabled') {
       await finish(member, {
@@ -133,20 +160,22 @@ export function createDispatcher(deps: DispatcherDeps) {
         next_attempt_at: null,
         last_error: 'subscription disabled',
       });
-      return;
+      return {};
     }
     if (!(await ownerValid(subscription.key_hash))) {
       await finish(member, { ...delivery, status: 'cancelled', next_attempt_at: null, last_error: 'key revoked' });
       await disable(cache, subscription, now(), `its API key was revoked (found at ${iso(now())})`);
-      return;
+      return {};
     }
     const nowMs = now();
     let result: AttemptResult;
     try {
-      result = await sendEvent(sender, subscription, delivery.id, delivery.body, nowMs);
+      result = await sendEvent(sender, subscription, delivery.id, delivery.body, nowMs, stopping.signal);
     } catch (error) {
       result = { ok: false, body: '', error: error instanceof Error ? error.message : String(error) };
     }
+    // Interrupted by `stop`: not an attempt; the event stays due for the next run.
+    if (result.interrupted === true) return {};
     report.attempts++;
     const firstMs = delivery.first_attempt_at === null ? nowMs : Date.parse(delivery.first_attempt_at);
     const tried: DeliveryRecord = {
@@ -160,13 +189,13 @@ export function createDispatcher(deps: DispatcherDeps) {
       report.delivered++;
       await finish(member, { ...tried, status: 'delivered', next_attempt_at: null });
       if (subscription.failing_since !== null) await saveSubscription(cache, { ...subscription, failing_since: null });
-      return;
+      return {};
     }
     if (result.status === 410) {
       report.failed++;
       await finish(member, { ...tried, status: 'failed', next_attempt_at: null });
       await disable(cache, subscription, nowMs, `the receiver answered 410 Gone at ${iso(nowMs)}`);
-      return;
+      return {};
     }
     const failingSince = subscription.failing_since ?? iso(nowMs);
     if (nowMs - Date.parse(failingSince) >= RETRY_WINDOW_MS) {
@@ -178,7 +207,7 @@ export function createDispatcher(deps: DispatcherDeps) {
         nowMs,
         `every delivery failed for 24 hours, since ${failingSince}; the last ${result.error ?? 'failed'}`,
       );
-      return;
+      return {};
     }
     if (subscription.failing_since === null)
       await saveSubscription(cache, { ...subscription, failing_since: failingSince });
@@ -186,16 +215,90 @@ export function createDispatcher(deps: DispatcherDeps) {
     if (next === undefined) {
       report.failed++;
       await finish(member, { ...tried, status: 'failed', next_attempt_at: null });
-      return;
+      return {};
     }
     report.retrying++;
-    await store.recordPut(
-      deliveriesOf(subscriptionId),
-      delivery.id,
-      JSON.stringify({ ...tried, next_attempt_at: iso(next) }),
-      'present',
-    );
-    await store.queueAdd(DUE_QUEUE, member, next);
+    const retry = JSON.stringify({ ...tried, next_attempt_at: iso(next) });
+    await store.recordPutQueued(deliveriesOf(subscriptionId), delivery.id, retry, 'present', DUE_QUEUE, member, next);
+    return { retryAt: next };
+  }
+
+  /**
+   * Attempts `due`, a page of the queue: subscriptions in turn, each with at most its share of the slots in
+   * flight; a slot is given back by an attempt slower than `slowAfterMs` (up to the overtime bound); after a
+   * subscription's failed attempt, its events still in the page are moved to that attempt's retry time.
+   */
+  async function attemptFairly(
+    cache: Cache,
+    due: readonly string[],
+    report: RunReport,
+    held: Map<string, number>,
+    lost: () => boolean,
+  ): Promise<void> {
+    const bySubscription = new Map<string, string[]>();
+    for (const member of due) {
+      const id = member.split(' ')[0] ?? '';
+      let members = bySubscription.get(id);
+      if (members === undefined) bySubscription.set(id, (members = []));
+      members.push(member);
+    }
+    const share = Math.max(1, Math.floor(concurrency / bySubscription.size));
+    const turn = [...bySubscription.keys()];
+    const inFlight = new Map<string, number>();
+    let slotsTaken = 0;
+    let overtime = 0;
+    let running = 0;
+    let failure: unknown;
+    await new Promise<void>((resolve) => {
+      const next = (): string | undefined => {
+        for (let looked = 0; looked < turn.length; looked++) {
+          const id = turn.shift()!;
+          turn.push(id);
+          const members = bySubscription.get(id)!;
+          if (members.length > 0 && !held.has(id) && (inFlight.get(id) ?? 0) < share) return members.shift();
+        }
+        return undefined;
+      };
+      const pump = () => {
+        while (failure === undefined && !lost() && !stopRequested && slotsTaken < concurrency) {
+          const member = next();
+          if (member === undefined) break;
+          const id = member.split(' ')[0] ?? '';
+          slotsTaken++;
+          running++;
+          inFlight.set(id, (inFlight.get(id) ?? 0) + 1);
+          let holdsSlot = true;
+          let overtimeHeld = false;
+          const slow = setTimeout(() => {
+            if (overtime >= concurrency * OVERTIME_PER_SLOT) return;
+            overtime++;
+            overtimeHeld = true;
+            holdsSlot = false;
+            slotsTaken--;
+            pump();
+          }, slowAfterMs);
+          attempt(cache, member, report)
+            .then(async (outcome) => {
+              if (outcome.retryAt === undefined || held.has(id)) return;
+              held.set(id, outcome.retryAt);
+              const rest = bySubscription.get(id)!.splice(0);
+              for (const other of rest) await store.queueAdd(DUE_QUEUE, other, outcome.retryAt);
+            })
+            .catch((error: unknown) => (failure ??= error))
+            .finally(() => {
+              clearTimeout(slow);
+              if (holdsSlot) slotsTaken--;
+              if (overtimeHeld) overtime--;
+              running--;
+              inFlight.set(id, (inFlight.get(id) ?? 1) - 1);
+              pump();
+            });
+        }
+        if (running === 0) resolve();
+      };
+      pump();
+    });
+    if (failure !== undefined) throw failure;
   }
 
   /** Keeps the last deliveries a subscription shows and every unfinished one; older finished ones go. */
@@ -210,6 +313,14 @@ export function createDispatcher(deps: DispatcherDeps) {
 
   return {
     owner,
+    /**
+     * Starts no attempt more; attempts under way get `graceMs`, then are interrupted (their events stay due).
+     * The run in progress then ends as soon as its store writes are done.
+     */
+    stop(graceMs: number): void {
+      stopRequested = true;
+      setTimeout(() => stopping.abort(), graceMs).unref();
+    },
     /** One run: fan out `engine`'s snapshot when given and not done yet, then every due attempt. */
     async run(engine?: QueryEngine): Promise<RunReport> {
       const report: RunReport = { ran: false, attempts: 0, delivered: 0, retrying: 0, failed: 0 };
@@ -236,14 +347,18 @@ export function createDispatcher(deps: DispatcherDeps) {
           );
         }, LEASE_MS / 3);
         try {
-          while (!lost) {
+          // Subscriptions whose attempt failed in this run: their other due events wait for its retry.
+          const held = new Map<string, number>();
+          while (!lost && !stopRequested) {
             const due = await store.queueDue(DUE_QUEUE, now(), concurrency * PAGE_PER_WORKER);
+            const waiting = due.filter((member) => !held.has(member.split(' ')[0] ?? ''));
+            for (const member of due) {
+              const until = held.get(member.split(' ')[0] ?? '');
+              if (until !== undefined) await store.queueAdd(DUE_QUEUE, member, until);
+            }
             if (due.length === 0) break;
-            let next = 0;
-            const worker = async () => {
-              while (!lost && next < due.length) await attempt(cache, due[next++]!, report);
-            };
-            await Promise.all(Array.from({ length: Math.min(concurrency, due.length) }, worker));
+            if (waiting.length === 0) continue;
+            await attemptFairly(cache, waiting, report, held, () => lost);
           }
         } finally {
           clearInterval(renewal);

@@ -114,11 +114,16 @@ export async function fanOut(
         last_error: null,
       };
       const collection = deliveriesOf(subscription.id);
-      const written = await store.recordPut(collection, id, JSON.stringify(delivery), 'absent');
-      // Queued when new, or when a crash came between writing it and queueing it (never attempted yet).
-      const existing = written ? undefined : await store.recordGet(collection, id);
-      if (written || (existing !== undefined && (JSON.parse(existing) as DeliveryRecord).attempts === 0)) {
-        await store.queueAdd(DUE_QUEUE, queueMember(subscription.id, id), nowMs);
+      const member = queueMember(subscription.id, id);
+      // Written and queued in one step when new; an existing one never attempted (a crash of an older version
+      // between its write and its queueing) is queued again.
+      if (await store.recordPutQueued(collection, id, JSON.stringify(delivery), 'absent', DUE_QUEUE, member, nowMs)) {
+        queued++;
+        continue;
+      }
+      const existing = await store.recordGet(collection, id);
+      if (existing !== undefined && (JSON.parse(existing) as DeliveryRecord).attempts === 0) {
+        await store.queueAdd(DUE_QUEUE, member, nowMs);
         queued++;
       }
     }

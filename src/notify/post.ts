@@ -28,6 +28,8 @@ export interface AttemptResult {
   /** The beginning of the receiver's answer. */
   body: string;
   ok: boolean;
+  /** True when the sender stopped it (a shutdown): not an attempt that failed. */
+  interrupted?: boolean;
 }
 
 export interface PostOptions {
@@ -36,6 +38,8 @@ export interface PostOptions {
   /** A DNS lookup in place of the system's (its answers pass the agent's check all the same). */
   lookup?: LookupFunction;
   nowMs?: number;
+  /** Aborted: the attempt is interrupted at once (`interrupted`). */
+  signal?: AbortSignal;
 }
 
 /** `Retry-After` as milliseconds: seconds, or an HTTP date relative to `nowMs`. */
@@ -78,6 +82,13 @@ export function postEvent(
       finish({ ok: false, error: `no answer within ${timeoutMs / 1000} s`, body: '' });
       request.destroy();
     }, timeoutMs);
+    const interrupt = () => {
+      finish({ ok: false, interrupted: true, error: 'interrupted by a shutdown', body: '' });
+      request.destroy();
+    };
+    if (options.signal?.aborted === true) queueMicrotask(interrupt);
+    options.signal?.addEventListener('abort', interrupt, { once: true });
+    request.on('close', () => options.signal?.removeEventListener('abort', interrupt));
     request.on('error', (error: NodeJS.ErrnoException) => {
       // The agent's refusal names the address and the rule; a socket error its code. Never the URL.
       const reason = error.code ?? error.message;

@@ -24,6 +24,7 @@ export function sendEvent(
   eventId: string,
   body: string,
   nowMs: number,
+  signal?: AbortSignal,
 ): Promise<AttemptResult> {
   const opened = openSecretWithAny(
     sender.secretsKey,
@@ -40,6 +41,7 @@ export function sendEvent(
     {
       agents: sender.agents,
       nowMs,
+      ...(signal === undefined ? {} : { signal }),
       ...(sender.timeoutMs === undefined ? {} : { timeoutMs: sender.timeoutMs }),
       ...(sender.lookup === undefined ? {} : { lookup: sender.lookup }),
     },

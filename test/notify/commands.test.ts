@@ -70,7 +70,9 @@ describe('the notification commands', { timeout: 120_000 }, () => {
       WEBHOOK_SECRETS_KEY: randomBytes(32).toString('hex'),
     });
     try {
-      expect(server.stdout()).toMatch(/STORE=memory: webhook subscriptions .* lost when it stops or restarts/);
+      await expect
+        .poll(() => server.stdout(), { timeout: 10_000 })
+        .toMatch(/STORE=memory: webhook subscriptions .* lost when it stops or restarts/);
     } finally {
       await server.stop();
     }
