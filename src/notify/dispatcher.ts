@@ -21,6 +21,7 @@
  * The clock (`now`) and the jitter (`random`) are injected, so tests run a day of retries without waiting.
  */
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import type { QueryEngine } from '../query/types.js';
 import type { NotifyStore } from '../stores/types.js';
 import {
@@ -95,6 +96,8 @@ export function createDispatcher(deps: DispatcherDeps) {
   const slowAfterMs = deps.slowAfterMs ?? DEFAULT_SLOW_AFTER_MS;
   /** Set by `stop`: no attempt starts, and those under way are interrupted after the grace. */
   const stopping = new AbortController();
+  // Every attempt under way listens for the stop.
+  setMaxListeners(0, stopping.signal);
   let stopRequested = false;
   const log = deps.log ?? (() => undefined);
 
@@ -224,80 +227,127 @@ export function createDispatcher(deps: DispatcherDeps) {
   }
 
   /**
-   * Attempts `due`, a page of the queue: subscriptions in turn, each with at most its share of the slots in
-   * flight; a slot is given back by an attempt slower than `slowAfterMs` (up to the overtime bound); after a
-   * subscription's failed attempt, its events still in the page are moved to that attempt's retry time.
+   * Every due attempt of the run, read from the queue a page at a time while slots are free: subscriptions in
+   * turn, each with at most its share of the slots in flight (the slots divided by the subscriptions with work,
+   * at least one); an attempt slower than `slowAfterMs` gives its slot back (up to the overtime bound); after a
+   * subscription's failed attempt, its other due events are moved to that attempt's retry time.
    */
-  async function attemptFairly(
-    cache: Cache,
-    due: readonly string[],
-    report: RunReport,
-    held: Map<string, number>,
-    lost: () => boolean,
-  ): Promise<void> {
-    const bySubscription = new Map<string, string[]>();
-    for (const member of due) {
-      const id = member.split(' ')[0] ?? '';
-      let members = bySubscription.get(id);
-      if (members === undefined) bySubscription.set(id, (members = []));
-      members.push(member);
-    }
-    const share = Math.max(1, Math.floor(concurrency / bySubscription.size));
-    const turn = [...bySubscription.keys()];
+  async function deliverDue(cache: Cache, report: RunReport, lost: () => boolean): Promise<void> {
+    const pending = new Map<string, string[]>();
+    const known = new Set<string>();
     const inFlight = new Map<string, number>();
+    /** Subscriptions with an attempt past `slowAfterMs`: no other attempt starts for them until it ends. */
+    const slowNow = new Map<string, number>();
+    const held = new Map<string, number>();
+    const turn: string[] = [];
     let slotsTaken = 0;
     let overtime = 0;
     let running = 0;
     let failure: unknown;
-    await new Promise<void>((resolve) => {
-      const next = (): string | undefined => {
-        for (let looked = 0; looked < turn.length; looked++) {
-          const id = turn.shift()!;
+    let noMore = false;
+    // Whether an attempt ended or gave its slot back since the loop last looked (set before it waits).
+    let changed: boolean;
+    let wake: (() => void) | undefined;
+    const notify = () => {
+      changed = true;
+      wake?.();
+    };
+    const subscriptionOfMember = (member: string) => member.split(' ')[0] ?? '';
+    const withWork = () =>
+      [...pending.keys()].filter((id) => pending.get(id)!.length > 0 || (inFlight.get(id) ?? 0) > 0);
+    const next = (): string | undefined => {
+      const share = Math.max(1, Math.floor(concurrency / Math.max(1, withWork().length)));
+      for (let looked = 0; looked < turn.length; looked++) {
+        const id = turn.shift()!;
+        turn.push(id);
+        const members = pending.get(id)!;
+        if (members.length === 0 || held.has(id) || (slowNow.get(id) ?? 0) > 0) continue;
+        if ((inFlight.get(id) ?? 0) < share) return members.shift();
+      }
+      return undefined;
+    };
+    const moveToRetry = async (member: string, until: number) => {
+      known.delete(member);
+      await store.queueAdd(DUE_QUEUE, member, until);
+    };
+    /** Reads due members not known yet; false when the queue holds none. */
+    const refill = async (): Promise<boolean> => {
+      const limit = concurrency * PAGE_PER_WORKER + known.size;
+      const due = await store.queueDue(DUE_QUEUE, now(), limit);
+      let added = false;
+      for (const member of due) {
+        if (known.has(member)) continue;
+        const id = subscriptionOfMember(member);
+        const until = held.get(id);
+        if (until !== undefined) {
+          await moveToRetry(member, until);
+          continue;
+        }
+        known.add(member);
+        let members = pending.get(id);
+        if (members === undefined) {
+          pending.set(id, (members = []));
           turn.push(id);
-          const members = bySubscription.get(id)!;
-          if (members.length > 0 && !held.has(id) && (inFlight.get(id) ?? 0) < share) return members.shift();
         }
-        return undefined;
-      };
-      const pump = () => {
-        while (failure === undefined && !lost() && !stopRequested && slotsTaken < concurrency) {
-          const member = next();
-          if (member === undefined) break;
-          const id = member.split(' ')[0] ?? '';
-          slotsTaken++;
-          running++;
-          inFlight.set(id, (inFlight.get(id) ?? 0) + 1);
-          let holdsSlot = true;
-          let overtimeHeld = false;
-          const slow = setTimeout(() => {
-            if (overtime >= concurrency * OVERTIME_PER_SLOT) return;
-            overtime++;
-            overtimeHeld = true;
-            holdsSlot = false;
-            slotsTaken--;
-            pump();
-          }, slowAfterMs);
-          attempt(cache, member, report)
-            .then(async (outcome) => {
-              if (outcome.retryAt === undefined || held.has(id)) return;
-              held.set(id, outcome.retryAt);
-              const rest = bySubscription.get(id)!.splice(0);
-              for (const other of rest) await store.queueAdd(DUE_QUEUE, other, outcome.retryAt);
-            })
-            .catch((error: unknown) => (failure ??= error))
-            .finally(() => {
-              clearTimeout(slow);
-              if (holdsSlot) slotsTaken--;
-              if (overtimeHeld) overtime--;
-              running--;
-              inFlight.set(id, (inFlight.get(id) ?? 1) - 1);
-              pump();
-            });
-        }
-        if (running === 0) resolve();
-      };
-      pump();
-    });
+        members.push(member);
+        added = true;
+      }
+      return added || due.length === limit;
+    };
+    const start = (member: string) => {
+      const id = subscriptionOfMember(member);
+      slotsTaken++;
+      running++;
+      inFlight.set(id, (inFlight.get(id) ?? 0) + 1);
+      let holdsSlot = true;
+      let overtimeHeld = false;
+      const slow = setTimeout(() => {
+        if (overtime >= concurrency * OVERTIME_PER_SLOT) return;
+        overtime++;
+        overtimeHeld = true;
+        slowNow.set(id, (slowNow.get(id) ?? 0) + 1);
+        holdsSlot = false;
+        slotsTaken--;
+        notify();
+      }, slowAfterMs);
+      attempt(cache, member, report)
+        .then(async (outcome) => {
+          known.delete(member);
+          if (outcome.retryAt === undefined || held.has(id)) return;
+          held.set(id, outcome.retryAt);
+          for (const other of pending.get(id)!.splice(0)) await moveToRetry(other, outcome.retryAt);
+        })
+        .catch((error: unknown) => (failure ??= error))
+        .finally(() => {
+          clearTimeout(slow);
+          if (holdsSlot) slotsTaken--;
+          if (overtimeHeld) {
+            overtime--;
+            slowNow.set(id, (slowNow.get(id) ?? 1) - 1);
+          }
+          running--;
+          inFlight.set(id, (inFlight.get(id) ?? 1) - 1);
+          notify();
+        });
+    };
+    for (;;) {
+      changed = false;
+      const stopped = failure !== undefined || lost() || stopRequested;
+      let started = false;
+      while (!stopped && slotsTaken < concurrency) {
+        const member = next();
+        if (member === undefined) break;
+        start(member);
+        started = true;
+      }
+      if (!stopped && !started && !noMore && slotsTaken < concurrency) {
+        if (await refill()) continue;
+        noMore = true;
+      }
+      if (running === 0 && (stopped || noMore)) break;
+      if (!changed) await new Promise<void>((resolve) => (wake = resolve));
+      wake = undefined;
+    }
     if (failure !== undefined) throw failure;
   }
 
@@ -347,19 +397,7 @@ export function createDispatcher(deps: DispatcherDeps) {
           );
         }, LEASE_MS / 3);
         try {
-          // Subscriptions whose attempt failed in this run: their other due events wait for its retry.
-          const held = new Map<string, number>();
-          while (!lost && !stopRequested) {
-            const due = await store.queueDue(DUE_QUEUE, now(), concurrency * PAGE_PER_WORKER);
-            const waiting = due.filter((member) => !held.has(member.split(' ')[0] ?? ''));
-            for (const member of due) {
-              const until = held.get(member.split(' ')[0] ?? '');
-              if (until !== undefined) await store.queueAdd(DUE_QUEUE, member, until);
-            }
-            if (due.length === 0) break;
-            if (waiting.length === 0) continue;
-            await attemptFairly(cache, waiting, report, held, () => lost);
-          }
+          await deliverDue(cache, report, () => lost);
         } finally {
           clearInterval(renewal);
         }

@@ -28,7 +28,10 @@ export interface Notifications {
   close(): void;
 }
 
-export interface NotifyOptions extends Pick<DispatcherDeps, 'now' | 'random' | 'owner' | 'log' | 'concurrency'> {
+export interface NotifyOptions extends Pick<
+  DispatcherDeps,
+  'now' | 'random' | 'owner' | 'log' | 'concurrency' | 'slowAfterMs'
+> {
   /** Bound of one attempt (default 10 s). */
   timeoutMs?: number;
   /** DNS lookups in place of the system's: at subscription time, and inside each delivery's connection. */
