@@ -32,6 +32,7 @@ import {
   nextAttemptAt,
   RETRY_WINDOW_MS,
 } from './delivery.js';
+import { type AttemptOutcome, deliverDueFairly } from './fair-schedule.js';
 import { fanOut, type FanOutReport } from './fan-out.js';
 import type { AttemptResult } from './post.js';
 import { type Sender, sendEvent } from './send.js';
@@ -48,8 +49,6 @@ const LEASE_MS = 60_000;
 const DEFAULT_CONCURRENCY = 16;
 /** How long an attempt holds a slot before it finishes outside the slots. */
 const DEFAULT_SLOW_AFTER_MS = 1000;
-/** Attempts finishing outside the slots at once, per slot. */
-const OVERTIME_PER_SLOT = 4;
 /** Due attempts read from the queue at once, per attempt in flight. */
 const PAGE_PER_WORKER = 16;
 
@@ -139,11 +138,8 @@ export function createDispatcher(deps: DispatcherDeps) {
       await store.queueRemove(DUE_QUEUE, member);
   }
 
-  /** What one attempt came to: `retryAt` when it failed and waits for a retry. */
-  type Outcome = { retryAt?: number };
-
   /** One due member of the queue: attempt it and record what happened. */
-  async function attempt(cache: Cache, member: string, report: RunReport): Promise<Outcome> {
+  async function attempt(cache: Cache, member: string, report: RunReport): Promise<AttemptOutcome> {
     const [subscriptionId = '', eventId = ''] = member.split(' ');
     const subscription = await subscriptionOf(cache, subscriptionId);
     const json = subscription === undefined ? undefined : await store.recordGet(deliveriesOf(subscriptionId), eventId);
@@ -226,131 +222,6 @@ export function createDispatcher(deps: DispatcherDeps) {
     return { retryAt: next };
   }
 
-  /**
-   * Every due attempt of the run, read from the queue a page at a time while slots are free: subscriptions in
-   * turn, each with at most its share of the slots in flight (the slots divided by the subscriptions with work,
-   * at least one); an attempt slower than `slowAfterMs` gives its slot back (up to the overtime bound); after a
-   * subscription's failed attempt, its other due events are moved to that attempt's retry time.
-   */
-  async function deliverDue(cache: Cache, report: RunReport, lost: () => boolean): Promise<void> {
-    const pending = new Map<string, string[]>();
-    const known = new Set<string>();
-    const inFlight = new Map<string, number>();
-    /** Subscriptions with an attempt past `slowAfterMs`: no other attempt starts for them until it ends. */
-    const slowNow = new Map<string, number>();
-    const held = new Map<string, number>();
-    const turn: string[] = [];
-    let slotsTaken = 0;
-    let overtime = 0;
-    let running = 0;
-    let failure: unknown;
-    let noMore = false;
-    // Whether an attempt ended or gave its slot back since the loop last looked (set before it waits).
-    let changed: boolean;
-    let wake: (() => void) | undefined;
-    const notify = () => {
-      changed = true;
-      wake?.();
-    };
-    const subscriptionOfMember = (member: string) => member.split(' ')[0] ?? '';
-    const withWork = () =>
-      [...pending.keys()].filter((id) => pending.get(id)!.length > 0 || (inFlight.get(id) ?? 0) > 0);
-    const next = (): string | undefined => {
-      const share = Math.max(1, Math.floor(concurrency / Math.max(1, withWork().length)));
-      for (let looked = 0; looked < turn.length; looked++) {
-        const id = turn.shift()!;
-        turn.push(id);
-        const members = pending.get(id)!;
-        if (members.length === 0 || held.has(id) || (slowNow.get(id) ?? 0) > 0) continue;
-        if ((inFlight.get(id) ?? 0) < share) return members.shift();
-      }
-      return undefined;
-    };
-    const moveToRetry = async (member: string, until: number) => {
-      known.delete(member);
-      await store.queueAdd(DUE_QUEUE, member, until);
-    };
-    /** Reads due members not known yet; false when the queue holds none. */
-    const refill = async (): Promise<boolean> => {
-      const limit = concurrency * PAGE_PER_WORKER + known.size;
-      const due = await store.queueDue(DUE_QUEUE, now(), limit);
-      let added = false;
-      for (const member of due) {
-        if (known.has(member)) continue;
-        const id = subscriptionOfMember(member);
-        const until = held.get(id);
-        if (until !== undefined) {
-          await moveToRetry(member, until);
-          continue;
-        }
-        known.add(member);
-        let members = pending.get(id);
-        if (members === undefined) {
-          pending.set(id, (members = []));
-          turn.push(id);
-        }
-        members.push(member);
-        added = true;
-      }
-      return added || due.length === limit;
-    };
-    const start = (member: string) => {
-      const id = subscriptionOfMember(member);
-      slotsTaken++;
-      running++;
-      inFlight.set(id, (inFlight.get(id) ?? 0) + 1);
-      let holdsSlot = true;
-      let overtimeHeld = false;
-      const slow = setTimeout(() => {
-        if (overtime >= concurrency * OVERTIME_PER_SLOT) return;
-        overtime++;
-        overtimeHeld = true;
-        slowNow.set(id, (slowNow.get(id) ?? 0) + 1);
-        holdsSlot = false;
-        slotsTaken--;
-        notify();
-      }, slowAfterMs);
-      attempt(cache, member, report)
-        .then(async (outcome) => {
-          known.delete(member);
-          if (outcome.retryAt === undefined || held.has(id)) return;
-          held.set(id, outcome.retryAt);
-          for (const other of pending.get(id)!.splice(0)) await moveToRetry(other, outcome.retryAt);
-        })
-        .catch((error: unknown) => (failure ??= error))
-        .finally(() => {
-          clearTimeout(slow);
-          if (holdsSlot) slotsTaken--;
-          if (overtimeHeld) {
-            overtime--;
-            slowNow.set(id, (slowNow.get(id) ?? 1) - 1);
-          }
-          running--;
-          inFlight.set(id, (inFlight.get(id) ?? 1) - 1);
-          notify();
-        });
-    };
-    for (;;) {
-      changed = false;
-      const stopped = failure !== undefined || lost() || stopRequested;
-      let started = false;
-      while (!stopped && slotsTaken < concurrency) {
-        const member = next();
-        if (member === undefined) break;
-        start(member);
-        started = true;
-      }
-      if (!stopped && !started && !noMore && slotsTaken < concurrency) {
-        if (await refill()) continue;
-        noMore = true;
-      }
-      if (running === 0 && (stopped || noMore)) break;
-      if (!changed) await new Promise<void>((resolve) => (wake = resolve));
-      wake = undefined;
-    }
-    if (failure !== undefined) throw failure;
-  }
-
   /** Keeps the last deliveries a subscription shows and every unfinished one; older finished ones go. */
   async function prune(subscriptionId: string): Promise<void> {
     const collection = deliveriesOf(subscriptionId);
@@ -397,7 +268,15 @@ export function createDispatcher(deps: DispatcherDeps) {
           );
         }, LEASE_MS / 3);
         try {
-          await deliverDue(cache, report, () => lost);
+          await deliverDueFairly({
+            store,
+            now,
+            concurrency,
+            slowAfterMs,
+            pageSize: concurrency * PAGE_PER_WORKER,
+            attempt: (member) => attempt(cache, member, report),
+            stopped: () => lost || stopRequested,
+          });
         } finally {
           clearInterval(renewal);
         }
