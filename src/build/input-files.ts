@@ -3,6 +3,7 @@
  * manifest records, so `npm start` tells whether the committed dataset changed since the snapshot was
  * built without loading the validators (`read-input.ts`) or a glob engine for the usual `data/*.json`.
  */
+import { MTS2_METHOD, type MethodId } from '../scoring/methods.js';
 import { createHash } from 'node:crypto';
 import type { Dirent } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
@@ -97,9 +98,23 @@ export function combineRegistryHash(datasetHash: string, registryFile: string, b
   return createHash('sha256').update(`${datasetHash}\n${registryFile}\0${registryHash}\n`).digest('hex');
 }
 
+/**
+ * The dataset's hash as a snapshot scored with `method` records it: a snapshot of the dataset's own scores
+ * (`msc-7bc729d`) is not the default (mts-2) snapshot of the same files, so its hash says the method.
+ */
+export function methodHash(datasetHash: string, method: MethodId = MTS2_METHOD): string {
+  if (method === MTS2_METHOD) return datasetHash;
+  return createHash('sha256').update(`${datasetHash}\nmethod ${method}\n`).digest('hex');
+}
+
 /** `hashInput`, with the registry data file when there is one (how `npm start` tells what changed). */
-export async function hashInputs(glob: string, registryFile: string | undefined, cwd = process.cwd()): Promise<string> {
-  const datasetHash = await hashInput(glob, cwd);
+export async function hashInputs(
+  glob: string,
+  registryFile: string | undefined,
+  cwd = process.cwd(),
+  method: MethodId = MTS2_METHOD,
+): Promise<string> {
+  const datasetHash = methodHash(await hashInput(glob, cwd), method);
   if (registryFile === undefined) return datasetHash;
   return combineRegistryHash(datasetHash, registryFile, await readOrFail(path.resolve(cwd, registryFile)));
 }

@@ -5,10 +5,17 @@
  * the same rules.
  */
 import { z } from 'zod';
-import { IdentifierError, parsePackageRef, parseRemoteUrl } from './identifiers.js';
+import {
+  IdentifierError,
+  isPackageRegistry,
+  packageKey,
+  parsePackageRef,
+  parseRemoteUrl,
+  urlKey,
+} from './identifiers.js';
 import { purlKey } from './purl.js';
 import { FlagSchema, LIMITS, ServerNameSchema, type ServerRecord } from './schema.js';
-import { flagDefinition } from './vocabulary.js';
+import { flagDefinition, FLAGS } from './vocabulary.js';
 
 export const CHECK_LIMITS = { maxItems: 100, maxNames: 500, maxBodyBytes: 64 * 1024 } as const;
 
@@ -41,29 +48,107 @@ export type CheckItem = z.infer<typeof CheckItemSchema>;
 export const UNKNOWN_VERDICTS = ['fail', 'warn', 'pass'] as const;
 
 /**
- * The policy of a check that sets nothing: a server below 40 (Very Low Trust and below) fails, and so does
- * a server that matches no scored server. Each member a policy leaves out takes its value from here.
+ * The policy of a check that sets nothing, one users can keep on: it fails on known-bad evidence (a blocking
+ * flag, a vulnerable version, a measured score below 40) and warns where evidence is missing (a server that
+ * matches no scored server, a score resting on too little measured evidence). `strict` makes those fail too.
+ * Each member a policy leaves out takes its value from here.
  */
-export const DEFAULT_POLICY = { min_score: 40, unknown: 'fail' } as const;
+export const DEFAULT_POLICY = { min_score: 40 } as const;
 
-export const PolicySchema = z.strictObject({
-  min_score: z
-    .number({ error: 'policy.min_score must be an integer from 0 to 100' })
-    .int({ error: 'policy.min_score must be an integer from 0 to 100' })
-    .min(0, { error: 'policy.min_score must be an integer from 0 to 100' })
-    .max(100, { error: 'policy.min_score must be an integer from 0 to 100' })
-    .default(DEFAULT_POLICY.min_score),
-  deny_flags: z.array(FlagSchema).max(64).optional(),
-  require_verified_publisher: z
-    .boolean({ error: 'policy.require_verified_publisher must be true or false' })
-    .optional(),
-  allow: z.array(ServerNameSchema).max(CHECK_LIMITS.maxNames).optional(),
-  deny: z.array(ServerNameSchema).max(CHECK_LIMITS.maxNames).optional(),
-  unknown: z
-    .enum(UNKNOWN_VERDICTS, { error: 'policy.unknown must be fail, warn or pass' })
-    .default(DEFAULT_POLICY.unknown),
-});
+/** Flags that fail a check whatever the policy says (the vocabulary's `blocking` flags). */
+export const BLOCKING_FLAGS: ReadonlySet<string> = new Set(FLAGS.filter((flag) => flag.blocking).map((f) => f.name));
+/** Flags of known-bad evidence that fail under every policy that does not except the server. */
+export const FAILING_FLAGS: ReadonlySet<string> = new Set(['VULNERABLE_VERSION']);
+/** Flags of live evidence that warn unless the policy denies them. */
+export const WARNING_FLAGS: ReadonlySet<string> = new Set([
+  'REMOTE_UNREACHABLE',
+  'TOOL_INSTRUCTIONS',
+  'TOOLS_CHANGED',
+  'DEPRECATED',
+]);
+export const INSUFFICIENT_EVIDENCE_FLAG = 'INSUFFICIENT_EVIDENCE';
+
+/**
+ * What a policy's `allow` and `exceptions` may name: a server name, a package (`npm:@scope/pkg`), a package
+ * URL (`pkg:npm/%40scope/pkg`) or a remote URL. Told apart by form: registry names hold no `:`.
+ */
+export type PolicyTarget = { kind: 'name'; name: string } | { kind: 'package' | 'url'; key: string };
+
+/** The target `text` names; an IdentifierError when it is none of the four forms. */
+export function policyTarget(text: string): PolicyTarget {
+  const trimmed = text.trim();
+  if (/^pkg:/i.test(trimmed)) return { kind: 'package', key: purlKey(trimmed) };
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed)) return { kind: 'url', key: parseRemoteUrl(trimmed) };
+  const colon = trimmed.indexOf(':');
+  if (colon > 0 && isPackageRegistry(trimmed.slice(0, colon).toLowerCase())) {
+    return { kind: 'package', key: parsePackageRef(trimmed) };
+  }
+  if (!ServerNameSchema.safeParse(trimmed).success) {
+    throw new IdentifierError(
+      `"${trimmed.slice(0, 80)}" is not a server name (<namespace>/<id>), a package (npm:<name>), a package URL (pkg:npm/<name>) or a remote URL`,
+    );
+  }
+  return { kind: 'name', name: trimmed.toLowerCase() };
+}
+
+const TargetText = z
+  .string()
+  .trim()
+  .min(1)
+  .max(LIMITS.maxLookup)
+  .check(identifier((text) => JSON.stringify(policyTarget(text))));
+
+/** A calendar date, `2026-12-31`: an exception applies through that day (UTC). */
+const UntilDate = z.iso.date({ error: 'until must be a date, such as 2026-12-31' });
+
+export const PolicyExceptionSchema = z
+  .strictObject({
+    server: ServerNameSchema.optional(),
+    package: z.string().trim().min(3).max(LIMITS.maxLookup).check(identifier(parsePackageRef)).optional(),
+    purl: z.string().trim().min(5).max(LIMITS.maxLookup).check(identifier(purlKey)).optional(),
+    url: z.string().trim().min(1).max(LIMITS.maxLookup).check(identifier(parseRemoteUrl)).optional(),
+    reason: z
+      .string({ error: 'every exception needs a reason' })
+      .trim()
+      .min(1, { error: 'every exception needs a reason' })
+      .max(500),
+    until: UntilDate,
+  })
+  .refine((e) => [e.server, e.package, e.purl, e.url].filter((v) => v !== undefined).length === 1, {
+    error: 'an exception names exactly one of server, package, purl or url',
+  });
+export type PolicyException = z.infer<typeof PolicyExceptionSchema>;
+
+export const PolicySchema = z
+  .strictObject({
+    min_score: z
+      .number({ error: 'policy.min_score must be an integer from 0 to 100' })
+      .int({ error: 'policy.min_score must be an integer from 0 to 100' })
+      .min(0, { error: 'policy.min_score must be an integer from 0 to 100' })
+      .max(100, { error: 'policy.min_score must be an integer from 0 to 100' })
+      .default(DEFAULT_POLICY.min_score),
+    deny_flags: z.array(FlagSchema).max(64).optional(),
+    require_verified_publisher: z
+      .boolean({ error: 'policy.require_verified_publisher must be true or false' })
+      .optional(),
+    /** Unknown servers and scores resting on too little evidence fail instead of warning. */
+    strict: z.boolean({ error: 'policy.strict must be true or false' }).optional(),
+    allow: z.array(TargetText).max(CHECK_LIMITS.maxNames).optional(),
+    deny: z.array(ServerNameSchema).max(CHECK_LIMITS.maxNames).optional(),
+    exceptions: z.array(PolicyExceptionSchema).max(CHECK_LIMITS.maxNames).optional(),
+    /** What a server that matches no scored server gets: `warn` by default, `fail` when strict. */
+    unknown: z.enum(UNKNOWN_VERDICTS, { error: 'policy.unknown must be fail, warn or pass' }).optional(),
+  })
+  .refine((policy) => !(policy.strict === true && policy.unknown !== undefined && policy.unknown !== 'fail'), {
+    error: 'policy.strict makes unknown servers fail: drop policy.unknown or policy.strict',
+    path: ['unknown'],
+  });
 export type Policy = z.infer<typeof PolicySchema>;
+
+/** What a server that matches no scored server gets under `policy`. */
+export function unknownVerdict(policy: Policy): Verdict {
+  return policy.unknown ?? (policy.strict ? 'fail' : 'warn');
+}
 
 export const CheckRequestSchema = z.strictObject({
   servers: z
@@ -103,17 +188,33 @@ export function itemQuery(item: CheckItem): ItemQuery {
   return { kind: 'url', key: parseRemoteUrl(item.url) };
 }
 
+const verb = (verdict: Verdict) => (verdict === 'warn' ? 'warn on' : verdict);
+const flagList = (flags: Iterable<string>) => [...flags].join(', ');
+
 /**
- * The policy in one line, as every report of the CLI begins: "fail below trust score 40; fail servers that
- * match no scored server". Members are named in a fixed order; lists of names are given in full.
+ * The policy in one line, as every report begins: "fail below trust score 40 (…); fail a server carrying
+ * KNOWN_MALICIOUS, REGISTRY_TAKEDOWN (always) or VULNERABLE_VERSION; …". Members are named in a fixed order;
+ * lists of names are given in full.
  */
 export function describePolicy(policy: Policy): string {
-  const parts = [`fail below trust score ${policy.min_score}`];
+  const strict = policy.strict === true;
+  const parts = [
+    `fail below trust score ${policy.min_score}` +
+      (strict ? '' : ' (a score resting on too little measured evidence warns instead)'),
+    `fail a server carrying ${flagList(BLOCKING_FLAGS)} (always, allow lists and exceptions included) or ${flagList(FAILING_FLAGS)}`,
+  ];
   if (policy.deny_flags?.length) parts.push(`fail a server carrying ${policy.deny_flags.join(', ')}`);
+  const warned = [...WARNING_FLAGS].filter((flag) => !lowerFlags(policy.deny_flags).has(flag));
+  if (warned.length > 0) parts.push(`warn on ${warned.join(', ')}`);
   if (policy.require_verified_publisher) parts.push('fail a server whose publisher is not verified');
-  parts.push(`${policy.unknown} a server that matches no scored server`);
+  parts.push(`${verb(unknownVerdict(policy))} a server that matches no scored server`);
+  parts.push(`${strict ? 'fail' : 'warn on'} a server with insufficient evidence`);
+  if (strict) parts.push('strict');
   if (policy.allow?.length) parts.push(`always pass ${policy.allow.join(', ')}`);
   if (policy.deny?.length) parts.push(`always fail ${policy.deny.join(', ')}`);
+  for (const exception of policy.exceptions ?? []) {
+    parts.push(`except ${exceptionTargetText(exception)} until ${exception.until} (${exception.reason})`);
+  }
   return parts.join('; ');
 }
 
@@ -125,60 +226,171 @@ export function describeItem(item: CheckItem): string {
 }
 
 const lower = (names: readonly string[] | undefined) => new Set((names ?? []).map((name) => name.toLowerCase()));
+const lowerFlags = (flags: readonly string[] | undefined) => new Set((flags ?? []).map((flag) => flag.toUpperCase()));
+
+function exceptionTargetText(exception: PolicyException): string {
+  if (exception.server !== undefined) return exception.server;
+  if (exception.package !== undefined) return exception.package;
+  if (exception.purl !== undefined) return exception.purl;
+  return exception.url ?? '';
+}
+
+function exceptionTarget(exception: PolicyException): PolicyTarget {
+  if (exception.server !== undefined) return { kind: 'name', name: exception.server.toLowerCase() };
+  if (exception.package !== undefined) return { kind: 'package', key: parsePackageRef(exception.package) };
+  if (exception.purl !== undefined) return { kind: 'package', key: purlKey(exception.purl) };
+  return { kind: 'url', key: parseRemoteUrl(exception.url ?? '') };
+}
+
+/** Whether a policy target names this item, or the record it resolved to (by name, one of its packages or remotes). */
+function targets(target: PolicyTarget, item: CheckItem, record: ServerRecord | undefined): boolean {
+  const query = itemQuery(item);
+  if (target.kind === 'name') {
+    return (
+      (query.kind === 'name' && query.name.toLowerCase() === target.name) || record?.name.toLowerCase() === target.name
+    );
+  }
+  if (query.kind === target.kind && query.key === target.key) return true;
+  if (record === undefined) return false;
+  if (target.kind === 'package') {
+    return (record.packages ?? []).some((pkg) => packageKey(pkg.registry_type, pkg.identifier) === target.key);
+  }
+  return (record.remotes ?? []).some((remote) => urlKey(remote.url) === target.key);
+}
+
+/** Today as a calendar date in UTC, the day an exception's `until` is compared with. */
+export function todayUtc(now: Date = new Date()): string {
+  return now.toISOString().slice(0, 10);
+}
+
+/** The policy's allow entry that names the item, if any. */
+function allowedBy(policy: Policy, item: CheckItem, record: ServerRecord | undefined): string | undefined {
+  return policy.allow?.find((text) => targets(policyTarget(text), item, record));
+}
+
+/** The policy's exceptions that name the item: those in force today, and those that have expired. */
+function exceptionsFor(policy: Policy, item: CheckItem, record: ServerRecord | undefined, today: string) {
+  const matching = (policy.exceptions ?? []).filter((exception) => targets(exceptionTarget(exception), item, record));
+  return {
+    active: matching.find((exception) => exception.until >= today),
+    expired: matching.filter((exception) => exception.until < today),
+  };
+}
+
+const expiredReason = (exception: PolicyException) =>
+  `the exception for ${exceptionTargetText(exception)} expired on ${exception.until} (${exception.reason}); it no longer applies`;
+const exceptionReason = (exception: PolicyException) =>
+  `excepted until ${exception.until} by the policy: ${exception.reason}`;
+
+/** What a record's evidence says was not measured, in words: "repository: no repository in the registry entry". */
+export function missingEvidence(record: ServerRecord): string {
+  const evidence = record.evidence;
+  if (evidence === undefined) return 'the record does not say what was measured';
+  const missing = Object.entries(evidence.sources)
+    .filter(([, state]) => !state.measured)
+    .map(([source, state]) => `${source}: ${state.missing}`);
+  return `confidence ${evidence.confidence} of 100; not measured: ${missing.join('; ') || 'nothing'}`;
+}
+
+const flagMeaning = (flag: string) => {
+  const meaning = flagDefinition(flag)?.meaning;
+  return meaning ? ` (${meaning})` : '';
+};
 
 /**
  * The verdict of one item. `matches` are the records it resolved to, most trusted first (empty: unknown);
- * the first is the one judged, and the others are named so nobody is surprised.
+ * the first is the one judged, and the others are named so nobody is surprised. `today` (a UTC date) decides
+ * which of the policy's exceptions are still in force.
  */
-export function judge(item: CheckItem, matches: readonly ServerRecord[], policy: Policy): CheckResult {
+export function judge(
+  item: CheckItem,
+  matches: readonly ServerRecord[],
+  policy: Policy,
+  today: string = todayUtc(),
+): CheckResult {
   const record = matches[0];
+  const { active, expired } = exceptionsFor(policy, item, record, today);
+  const notes = expired.map(expiredReason);
+  const allowed = allowedBy(policy, item, record);
   if (record === undefined) {
-    const reason = `No scored server matches ${describeItem(item)}; the policy treats unknown servers as "${policy.unknown}"`;
-    return {
-      input: item,
-      server: null,
-      trust_score: null,
-      trust_label: null,
-      verdict: policy.unknown,
-      reasons: [reason],
-    };
+    const base = { input: item, server: null, trust_score: null, trust_label: null };
+    if (allowed !== undefined) {
+      return { ...base, verdict: 'pass', reasons: [`${describeItem(item)} is on the policy's allow list`, ...notes] };
+    }
+    if (active !== undefined) return { ...base, verdict: 'pass', reasons: [exceptionReason(active), ...notes] };
+    const verdict = unknownVerdict(policy);
+    const why = policy.strict && policy.unknown === undefined ? ' (strict)' : '';
+    const reason = `No scored server matches ${describeItem(item)}; no evidence of it was measured (no registry entry, repository, package, probe or advisory record); the policy treats unknown servers as "${verdict}"${why}`;
+    return { ...base, verdict, reasons: [reason, ...notes] };
   }
   const base = { input: item, server: record.name, trust_score: record.trust_score, trust_label: record.trust_label };
   const others = matches.slice(1).map((other) => other.name);
   const also =
     others.length === 0 ? [] : [`${describeItem(item)} also belongs to ${others.join(', ')}; judged: ${record.name}`];
-  const name = record.name.toLowerCase();
-  if (lower(policy.deny).has(name)) {
-    return { ...base, verdict: 'fail', reasons: [`${record.name} is on the policy's deny list`, ...also] };
+  const flags = new Set(record.flags.map((flag) => flag.toUpperCase()));
+  const blocking = [...flags].filter((flag) => BLOCKING_FLAGS.has(flag));
+  if (blocking.length > 0) {
+    const reasons = blocking.map(
+      (flag) =>
+        `carries the flag ${flag}${flagMeaning(flag)}, which fails every policy, allow lists and exceptions included`,
+    );
+    return { ...base, verdict: 'fail', reasons: [...reasons, ...notes, ...also] };
   }
-  if (lower(policy.allow).has(name)) {
-    return { ...base, verdict: 'pass', reasons: [`${record.name} is on the policy's allow list`, ...also] };
+  if (lower(policy.deny).has(record.name.toLowerCase())) {
+    return { ...base, verdict: 'fail', reasons: [`${record.name} is on the policy's deny list`, ...notes, ...also] };
   }
-  const reasons: string[] = [];
+  if (allowed !== undefined) {
+    return { ...base, verdict: 'pass', reasons: [`${record.name} is on the policy's allow list`, ...notes, ...also] };
+  }
+  if (active !== undefined) return { ...base, verdict: 'pass', reasons: [exceptionReason(active), ...notes, ...also] };
+
+  const failures: string[] = [];
+  const warnings: string[] = [];
+  const insufficient = flags.has(INSUFFICIENT_EVIDENCE_FLAG);
   if (record.trust_score < policy.min_score) {
-    reasons.push(
-      `trust score ${record.trust_score} (${record.trust_label}) is below the policy's minimum of ${policy.min_score}`,
+    const below = `trust score ${record.trust_score} (${record.trust_label}) is below the policy's minimum of ${policy.min_score}`;
+    if (!insufficient) failures.push(below);
+    else if (policy.strict) failures.push(`${below}, and it rests on too little measured evidence (strict)`);
+  }
+  if (insufficient) {
+    const reason = `too little of it was measured to rely on its score (INSUFFICIENT_EVIDENCE: ${missingEvidence(record)})`;
+    (policy.strict ? failures : warnings).push(
+      policy.strict ? `${reason}; the strict policy fails it` : `${reason}; the policy warns`,
     );
   }
-  const denied = new Set((policy.deny_flags ?? []).map((flag) => flag.toUpperCase()));
+  const denied = lowerFlags(policy.deny_flags);
   for (const flag of record.flags) {
-    if (!denied.has(flag.toUpperCase())) continue;
-    const meaning = flagDefinition(flag)?.meaning;
-    reasons.push(`carries the flag ${flag}${meaning ? ` (${meaning})` : ''}, which the policy denies`);
+    const upper = flag.toUpperCase();
+    if (denied.has(upper)) failures.push(`carries the flag ${flag}${flagMeaning(upper)}, which the policy denies`);
+    else if (FAILING_FLAGS.has(upper))
+      failures.push(`carries the flag ${flag}${flagMeaning(upper)}, known-bad evidence the policy fails`);
+    else if (WARNING_FLAGS.has(upper)) warnings.push(`carries the flag ${flag}${flagMeaning(upper)}; the policy warns`);
   }
   if (policy.require_verified_publisher && !record.verified_publisher) {
-    reasons.push(`its publisher namespace is not a verified publisher, which the policy requires`);
+    failures.push(`its publisher namespace is not a verified publisher, which the policy requires`);
   }
-  return { ...base, verdict: reasons.length > 0 ? 'fail' : 'pass', reasons: [...reasons, ...also] };
+  const verdict: Verdict = failures.length > 0 ? 'fail' : warnings.length > 0 ? 'warn' : 'pass';
+  return { ...base, verdict, reasons: [...failures, ...warnings, ...notes, ...also] };
 }
 
 /**
- * The kinds of reason, each a stable id (SARIF rule ids, annotations), recognised by the start of the
- * sentences `judge` writes above, so the two are kept side by side here.
+ * The kinds of reason, each a stable id (SARIF rule ids, annotations), recognised by the sentences `judge`
+ * writes above, so the two are kept side by side here. The first kind whose pattern matches is the reason's.
  */
 export const REASON_KINDS = [
+  {
+    id: 'blocking-flag',
+    pattern: /, which fails every policy, allow lists and exceptions included$/,
+    summary: 'Known-bad evidence that fails every policy (malware, a takedown)',
+  },
   { id: 'denied-server', pattern: /is on the policy's deny list$/, summary: 'A server on the deny list' },
   { id: 'allowed-server', pattern: /is on the policy's allow list$/, summary: 'A server on the allow list' },
+  { id: 'excepted-server', pattern: /^excepted until \S+ by the policy: /, summary: 'A server excepted by the policy' },
+  {
+    id: 'expired-exception',
+    pattern: /^the exception for .* expired on \S+ .*; it no longer applies$/,
+    summary: 'An exception of the policy that has expired',
+  },
   { id: 'unknown-server', pattern: /^No scored server matches /, summary: 'A server that matches no scored server' },
   {
     id: 'below-min-score',
@@ -186,9 +398,24 @@ export const REASON_KINDS = [
     summary: 'A trust score below the minimum',
   },
   {
+    id: 'insufficient-evidence',
+    pattern: /^too little of it was measured to rely on its score/,
+    summary: 'A score resting on too little measured evidence',
+  },
+  {
     id: 'denied-flag',
     pattern: /^carries the flag \S+.*, which the policy denies$/,
     summary: 'A flag the policy denies',
+  },
+  {
+    id: 'failing-flag',
+    pattern: /^carries the flag \S+.*, known-bad evidence the policy fails$/,
+    summary: 'Known-bad evidence (a vulnerable version)',
+  },
+  {
+    id: 'warning-flag',
+    pattern: /^carries the flag \S+.*; the policy warns$/,
+    summary: 'Live evidence the policy warns about',
   },
   {
     id: 'unverified-publisher',
