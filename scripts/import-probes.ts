@@ -22,13 +22,17 @@ function fields(line: string): string[] {
   let quoted = false;
   for (let i = 0; i < line.length; i++) {
     const char = line[i]!;
-    if (quoted) {
-      if (char === '"' && line[i + 1] === '"') ((field += '"'), i++);
-      else if (char === '"') quoted = false;
-      else field += char;
-    } else if (char === '"') quoted = true;
-    else if (char === ',') (out.push(field), (field = ''));
-    else field += char;
+    if (quoted && char === '"' && line[i + 1] === '"') {
+      field += '"';
+      i++;
+    } else if (char === '"') {
+      quoted = !quoted;
+    } else if (char === ',' && !quoted) {
+      out.push(field);
+      field = '';
+    } else {
+      field += char;
+    }
   }
   out.push(field);
   return out;
