@@ -4,7 +4,7 @@
  * the cache: the policy is part of the request and the answer belongs to the key that asked. The answer
  * begins with the policy in words, as every report of the check does.
  */
-import { type CheckRequest, describePolicy, itemQuery, judge, overallVerdict } from '../../model/check.js';
+import { type CheckRequest, describePolicy, itemQuery, judge, overallVerdict, todayUtc } from '../../model/check.js';
 import type { ServerRecord } from '../../model/schema.js';
 import type { QueryEngine } from '../../query/types.js';
 import type { Answer, HandlerContext } from '../route.js';
@@ -21,7 +21,9 @@ function resolve(engine: QueryEngine, item: CheckRequest['servers'][number]): Se
 
 export function checkServers({ engine, body }: HandlerContext): Answer {
   const request = body as CheckRequest;
-  const results = request.servers.map((item) => judge(item, resolve(engine, item), request.policy));
-  const policy = describePolicy(request.policy);
+  // One day for every exception of the request, in the verdicts and in the policy's words alike.
+  const today = todayUtc();
+  const results = request.servers.map((item) => judge(item, resolve(engine, item), request.policy, today));
+  const policy = describePolicy(request.policy, today);
   return { kind: 'live', data: JSON.stringify({ policy, verdict: overallVerdict(results), results }) };
 }
