@@ -37,6 +37,12 @@ export const MANIFEST_FILE = 'manifest.json';
 /** Written when a snapshot was built against the one it replaces: what changed (servers, scores, flags). */
 export const CHANGES_FILE = 'changes.json';
 
+/**
+ * The advisories the snapshot was scored with (`src/model/advisories.ts`), when the build had any: a check
+ * judges a package no record holds by them (known malware fails whether or not a server is scored).
+ */
+export const ADVISORIES_FILE = 'advisories.json';
+
 const Sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 
 export const ManifestSchema = z.strictObject({

@@ -86,6 +86,32 @@ export function affectedKey(affected: Affected): string | undefined {
   return type === undefined ? undefined : packageKey(type, affected.name);
 }
 
+/** Advisory details by the package key they affect. */
+export type AdvisoryIndex = ReadonlyMap<string, readonly AdvisoryDetail[]>;
+
+/** The advisories of `file` as details, by the package key each affected package is filed under. */
+export function indexAdvisories(file: AdvisoryFile): AdvisoryIndex {
+  const index = new Map<string, AdvisoryDetail[]>();
+  for (const advisory of file.advisories) {
+    for (const affected of advisory.affected) {
+      const key = affectedKey(affected);
+      if (key === undefined) continue;
+      const detail: AdvisoryDetail = {
+        id: advisory.id,
+        kind: advisory.kind,
+        summary: advisory.summary,
+        package: key,
+        ranges: affected.ranges,
+        versions: affected.versions,
+        fixed: fixedVersion(affected),
+        url: advisory.url,
+      };
+      index.set(key, [...(index.get(key) ?? []), detail]);
+    }
+  }
+  return index;
+}
+
 /** Whether `version` is affected; with no version known, whether every version is. */
 export function isAffected(detail: Pick<AdvisoryDetail, 'ranges' | 'versions'>, version: string | null): boolean {
   if (version === null) {

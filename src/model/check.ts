@@ -25,7 +25,8 @@ import {
   type Verdict,
   WARNING_FLAGS,
 } from './policy.js';
-import { advisoriesAtPinnedVersion } from './pinned-version.js';
+import type { AdvisoryDetail } from './advisories.js';
+import { advisoriesAtPinnedVersion, knownBadPackage } from './pinned-version.js';
 import { purlKey } from './purl.js';
 import { LIMITS, ServerNameSchema, type ServerRecord } from './schema.js';
 import { flagDefinition } from './vocabulary.js';
@@ -167,6 +168,7 @@ export function judge(
   matches: readonly ServerRecord[],
   policy: Policy,
   today: string = todayUtc(),
+  unknownAdvisories: readonly AdvisoryDetail[] = [],
 ): CheckResult {
   const record = matches[0];
   const { active, expired } = exceptionsFor(policy, item, record, today);
@@ -174,6 +176,8 @@ export function judge(
   const allowed = allowedBy(policy, item, record);
   if (record === undefined) {
     const base = { input: item, server: null, trust_score: null, trust_label: null };
+    const known = knownBadPackage(item, unknownAdvisories);
+    if (known.length > 0) return { ...base, verdict: 'fail', reasons: [...known, ...notes] };
     if (allowed !== undefined) {
       return { ...base, verdict: 'pass', reasons: [`${describeItem(item)} is on the policy's allow list`, ...notes] };
     }

@@ -4,7 +4,7 @@
  * pinned fails although the server's current version is clean, and a fixed version pinned does not carry the
  * flag of the release the record describes.
  */
-import { advisoryDetails, isAffected } from './advisories.js';
+import { type AdvisoryDetail, advisoryDetails, isAffected } from './advisories.js';
 import { parsePackageRef } from './identifiers.js';
 import { purlKey } from './purl.js';
 import type { ServerRecord } from './schema.js';
@@ -52,4 +52,28 @@ export function advisoriesAtPinnedVersion(
     reasons.push(`the version pinned, ${pinned.version}, is affected by ${detail.id} (${detail.summary}${fix})`);
   }
   return { flags, reasons };
+}
+
+/**
+ * What the advisories say of a package no record holds: a malicious release at the version pinned, or, with
+ * no version pinned, any malicious release (the version a launcher installs is then not known), and a
+ * vulnerability at the version pinned. Each is a sentence of the blocking kind: known malware fails every
+ * policy, allow lists and exceptions included.
+ */
+export function knownBadPackage(item: CheckItem, advisories: readonly AdvisoryDetail[]): string[] {
+  if (advisories.length === 0) return [];
+  const version = pinnedPackage(item)?.version ?? null;
+  const reasons: string[] = [];
+  for (const detail of advisories) {
+    const at = version === null ? 'a version of it' : `the version pinned, ${version},`;
+    if (detail.kind === 'malicious' && (version === null ? true : isAffected(detail, version))) {
+      reasons.push(
+        `matches no scored server, but ${at} is a known-malicious release (${detail.id}: ${detail.summary}): carries the flag KNOWN_MALICIOUS, which fails every policy, allow lists and exceptions included`,
+      );
+    } else if (detail.kind === 'vulnerability' && version !== null && isAffected(detail, version)) {
+      const fix = detail.fixed === null ? '' : `; fixed in ${detail.fixed}`;
+      reasons.push(`the version pinned, ${version}, is affected by ${detail.id} (${detail.summary}${fix})`);
+    }
+  }
+  return reasons;
 }

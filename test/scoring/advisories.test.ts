@@ -147,3 +147,45 @@ function evidenceStub() {
     signals: {},
   };
 }
+
+describe('a package no record holds', () => {
+  const index = new Map([
+    [
+      'npm:postmark-mcp',
+      [
+        {
+          id: 'MAL-2025-47604',
+          kind: 'malicious' as const,
+          summary: 'Malicious code in postmark-mcp (npm)',
+          package: 'npm:postmark-mcp',
+          ranges: [{ type: 'SEMVER' as const, events: [{ introduced: '1.0.16' }] }],
+          versions: [],
+          fixed: null,
+          url: 'https://osv.dev/vulnerability/MAL-2025-47604',
+        },
+      ],
+    ],
+  ]);
+  const lenient = PolicySchema.parse({ allow: ['npm:postmark-mcp'], min_score: 0 });
+
+  it('fails when an advisory names it as malware, unpinned or at a malicious release, allow list or not', () => {
+    for (const item of [{ package: 'npm:postmark-mcp' }, { package: 'npm:postmark-mcp@1.0.16' }]) {
+      const result = judge(item, [], lenient, '2026-11-28', index.get('npm:postmark-mcp'));
+      expect(result.verdict).toBe('fail');
+      expect(result.reasons[0]).toMatch(
+        /^matches no scored server, but .* is a known-malicious release \(MAL-2025-47604/,
+      );
+    }
+  });
+
+  it('is judged as unknown at a release before the malicious ones', () => {
+    const result = judge(
+      { package: 'npm:postmark-mcp@1.0.15' },
+      [],
+      PolicySchema.parse({}),
+      '2026-11-28',
+      index.get('npm:postmark-mcp'),
+    );
+    expect(result.verdict).toBe('warn');
+  });
+});

@@ -23,7 +23,13 @@ export function checkServers({ engine, body }: HandlerContext): Answer {
   const request = body as CheckRequest;
   // One day for every exception of the request, in the verdicts and in the policy's words alike.
   const today = todayUtc();
-  const results = request.servers.map((item) => judge(item, resolve(engine, item), request.policy, today));
+  const results = request.servers.map((item) => {
+    const matches = resolve(engine, item);
+    const query = itemQuery(item);
+    // A package no record holds is still judged by the advisories the snapshot was scored with.
+    const advisories = matches.length === 0 && query.kind === 'package' ? (engine.advisories().get(query.key) ?? []) : [];
+    return judge(item, matches, request.policy, today, advisories);
+  });
   const policy = describePolicy(request.policy, today);
   return { kind: 'live', data: JSON.stringify({ policy, verdict: overallVerdict(results), results }) };
 }

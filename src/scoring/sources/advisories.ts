@@ -13,8 +13,7 @@ import {
   type AdvisoryDetail,
   type AdvisoryFile,
   AdvisoryFileSchema,
-  affectedKey,
-  fixedVersion,
+  indexAdvisories,
   isAffected,
 } from '../../model/advisories.js';
 import { packageKey } from '../../model/identifiers.js';
@@ -25,24 +24,7 @@ export const ADVISORIES_RULES: readonly SignalRule[] = [];
 
 /** The advisory source over `file`'s advisories, indexed by the package key they affect. */
 export function advisoriesSourceOf(file: AdvisoryFile): EvidenceSource {
-  const byPackage = new Map<string, AdvisoryDetail[]>();
-  for (const advisory of file.advisories) {
-    for (const affected of advisory.affected) {
-      const key = affectedKey(affected);
-      if (key === undefined) continue;
-      const detail: AdvisoryDetail = {
-        id: advisory.id,
-        kind: advisory.kind,
-        summary: advisory.summary,
-        package: key,
-        ranges: affected.ranges,
-        versions: affected.versions,
-        fixed: fixedVersion(affected),
-        url: advisory.url,
-      };
-      byPackage.set(key, [...(byPackage.get(key) ?? []), detail]);
-    }
-  }
+  const byPackage = indexAdvisories(file);
   const by = `${file.advisories.length} MCP-related records selected from ${file.sources.map((source) => source.name).join(' and ')}, as of ${file.generated_at.slice(0, 10)}`;
   return {
     name: 'advisories',
