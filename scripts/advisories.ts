@@ -1,115 +1,97 @@
 /**
- * `npx tsx scripts/advisories.ts --malicious <checkout of ossf/malicious-packages> --malicious-commit <sha>
- *   --ghsa <checkout of github/advisory-database> --ghsa-commit <sha> [--out data/evidence/advisories.json]`
- *
- * Regenerates the committed advisory file from local checkouts of both repositories (run by hand; see
- * data/README.md): every OSV record naming an MCP server package (the rule is `SELECTION_RULE` of
- * src/pipeline/osv-advisories.ts). Unreadable or unfitting records are skipped and counted. On an error it
- * prints one line starting with `advisories:` and leaves the output file as it was.
+ * `npx tsx scripts/advisories.ts --out data/evidence/advisories.json <osv json files...>`: the committed
+ * advisory evidence, from OSV records (the OpenSSF malicious-packages database's `osv/malicious/**` files
+ * and the GitHub Advisory Database's reviewed advisories, both in OSV format), each cut to what a verdict
+ * needs (`src/model/advisories.ts`). Run by hand on local copies; data/README.md names the records and
+ * where they come from. The tests read only the file it writes.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { AdvisoryFileSchema, type Advisory } from '../src/model/advisories.js';
-import { mergeAdvisories, OsvRecordSchema, SELECTION_RULE, toAdvisory } from '../src/pipeline/osv-advisories.js';
+import { z } from 'zod';
+import { UsageError } from '../src/errors/operator-error.js';
+import { type Advisory, AdvisoryFileSchema, type AdvisoryFile } from '../src/model/advisories.js';
+import { runMain } from './lib/main.js';
 
-const MALICIOUS_ECOSYSTEMS = ['npm', 'pypi', 'crates-io', 'nuget'];
+const USAGE = 'usage: npx tsx scripts/advisories.ts --out <file> --generated-at <ISO time> <osv json files...>';
 
-/** Every file under `folder` whose name matches, depth first, in name order (a generator: the trees are large). */
-function* filesUnder(folder: string, name: RegExp): Generator<string> {
-  let entries;
-  try {
-    entries = readdirSync(folder, { withFileTypes: true });
-  } catch {
-    return;
-  }
-  entries.sort((a, b) => (a.name < b.name ? -1 : 1));
-  for (const entry of entries) {
-    const path = join(folder, entry.name);
-    if (entry.isDirectory()) yield* filesUnder(path, name);
-    else if (name.test(entry.name)) yield path;
-  }
+const OsvSchema = z.looseObject({
+  id: z.string(),
+  aliases: z.array(z.string()).optional(),
+  summary: z.string().optional(),
+  published: z.string(),
+  modified: z.string(),
+  affected: z.array(
+    z.looseObject({
+      package: z.looseObject({ ecosystem: z.string(), name: z.string() }),
+      ranges: z
+        .array(z.looseObject({ type: z.string(), events: z.array(z.record(z.string(), z.string())) }))
+        .optional(),
+      versions: z.array(z.string()).optional(),
+    }),
+  ),
+  references: z.array(z.looseObject({ type: z.string(), url: z.string() })).optional(),
+  database_specific: z.looseObject({ severity: z.string().optional() }).optional(),
+});
+
+/** OSV times are RFC 3339; the file keeps them as UTC with a Z. */
+const utc = (time: string) => new Date(time).toISOString().replace('.000Z', 'Z');
+
+function advisoryOf(file: string): Advisory {
+  const osv = OsvSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
+  const severity = osv.database_specific?.severity?.toLowerCase();
+  const reference = osv.references?.find((ref) => ref.type === 'ADVISORY' && ref.url.startsWith('https://'));
+  return {
+    id: osv.id,
+    aliases: osv.aliases ?? [],
+    kind: osv.id.startsWith('MAL-') ? 'malicious' : 'vulnerability',
+    summary: (osv.summary ?? osv.id).slice(0, 300),
+    severity:
+      severity === 'critical' || severity === 'high' || severity === 'moderate' || severity === 'low' ? severity : null,
+    published: utc(osv.published),
+    modified: utc(osv.modified),
+    url: reference?.url ?? `https://osv.dev/vulnerability/${osv.id}`,
+    affected: osv.affected.map((affected) => ({
+      ecosystem: affected.package.ecosystem,
+      name: affected.package.name,
+      ranges: (affected.ranges ?? [])
+        .filter((range) => range.type === 'SEMVER' || range.type === 'ECOSYSTEM')
+        .map((range) => ({ type: range.type as 'SEMVER' | 'ECOSYSTEM', events: range.events })),
+      versions: affected.versions ?? [],
+    })),
+  };
 }
 
-function collect(paths: Iterable<string>, url: (id: string) => string, counts: { read: number; skipped: number }) {
-  const kept: Advisory[] = [];
-  for (const path of paths) {
-    counts.read++;
-    let record;
-    try {
-      record = OsvRecordSchema.parse(JSON.parse(readFileSync(path, 'utf8')));
-    } catch {
-      counts.skipped++;
-      continue;
-    }
-    const advisory = toAdvisory(record, url(record.id));
-    if (advisory) kept.push(advisory);
-  }
-  return kept;
-}
-
-function main(): void {
-  const { values } = parseArgs({
-    options: {
-      malicious: { type: 'string' },
-      'malicious-commit': { type: 'string' },
-      ghsa: { type: 'string' },
-      'ghsa-commit': { type: 'string' },
-      out: { type: 'string', default: 'data/evidence/advisories.json' },
-      'generated-at': { type: 'string' },
-    },
+async function main(): Promise<number> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: { out: { type: 'string' }, 'generated-at': { type: 'string' }, help: { type: 'boolean' } },
   });
-  const { malicious, ghsa } = values;
-  const maliciousCommit = values['malicious-commit'];
-  const ghsaCommit = values['ghsa-commit'];
-  if (!malicious || !ghsa || !maliciousCommit || !ghsaCommit) {
-    throw new Error('--malicious, --malicious-commit, --ghsa and --ghsa-commit are all needed');
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
   }
-  const counts = { read: 0, skipped: 0 };
-  const fromMalicious = collect(
-    MALICIOUS_ECOSYSTEMS.flatMap((ecosystem) => [
-      ...filesUnder(join(malicious, 'osv', 'malicious', ecosystem), /^MAL-[0-9]{4}-[0-9]+\.json$/),
-    ]),
-    (id) => `https://osv.dev/vulnerability/${id}`,
-    counts,
-  );
-  const fromGhsa = collect(
-    filesUnder(join(ghsa, 'advisories', 'github-reviewed'), /^GHSA-.*\.json$/),
-    (id) => `https://github.com/advisories/${id}`,
-    counts,
-  );
-  const file = AdvisoryFileSchema.parse({
-    generated_at: values['generated-at'] ?? new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
-    selection: SELECTION_RULE,
+  if (!values.out || !values['generated-at'] || positionals.length === 0) throw new UsageError(`advisories: ${USAGE}`);
+  const file: AdvisoryFile = AdvisoryFileSchema.parse({
+    generated_at: values['generated-at'],
     sources: [
       {
         name: 'OpenSSF malicious packages',
-        repository: 'https://github.com/ossf/malicious-packages',
-        commit: maliciousCommit,
+        repository: 'ossf/malicious-packages',
+        commit: 'see data/README.md',
         licence: 'Apache-2.0',
       },
       {
-        name: 'GitHub Advisory Database (reviewed)',
-        repository: 'https://github.com/github/advisory-database',
-        commit: ghsaCommit,
+        name: 'GitHub Advisory Database',
+        repository: 'github/advisory-database',
+        commit: 'see data/README.md',
         licence: 'CC-BY-4.0',
       },
     ],
-    advisories: mergeAdvisories([fromMalicious, fromGhsa]),
+    advisories: positionals.map(advisoryOf).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
   });
-  const text = `${JSON.stringify(file, null, 1)}\n`;
-  mkdirSync(dirname(values.out), { recursive: true });
-  const temporary = `${values.out}.tmp-${process.pid}`;
-  writeFileSync(temporary, text);
-  renameSync(temporary, values.out);
-  console.log(
-    `advisories: ${file.advisories.length} advisories (${fromMalicious.length} malicious-package records, ${fromGhsa.length} GitHub advisories) from ${counts.read} OSV files read (${counts.skipped} unreadable) into ${values.out}`,
-  );
+  writeFileSync(values.out, `${JSON.stringify(file, null, 2)}\n`);
+  console.log(`wrote ${values.out}: ${file.advisories.length} advisories`);
+  return 0;
 }
 
-try {
-  main();
-} catch (error) {
-  console.error(`advisories: ${(error as Error).message.split('\n')[0]}`);
-  process.exitCode = 1;
-}
+runMain(main);

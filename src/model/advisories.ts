@@ -1,92 +1,136 @@
 /**
- * The committed advisory data (`data/evidence/advisories.json`): malicious-package records of OpenSSF's
- * `ossf/malicious-packages` and reviewed GitHub Security Advisories, both in OSV form, kept for the MCP server
- * packages they name. Read by the build and the offline checker, never by the server at run time. Each entry
- * keeps only what a verdict needs (ids, kind, bounded summary, severity, affected packages with their ranges),
- * and the source it came from.
+ * Advisories about MCP server packages: the committed evidence file `data/evidence/advisories.json` (read by
+ * the build's advisory source, `src/scoring/sources/advisories.ts`) and what a record keeps of the advisories
+ * that name its packages (`evidence.advisories`), which a check reads to judge the version a configuration
+ * pins. Each advisory is an OSV record cut to what a verdict needs: its id, kind (malicious: an OpenSSF
+ * `MAL-` record; vulnerability: a reviewed GitHub advisory), the packages and versions it affects, the fixed
+ * version where there is one.
  */
 import { z } from 'zod';
 import { isoUtc } from './fields.js';
+import { packageKey } from './identifiers.js';
+import { compareVersions, inRange } from './versions.js';
 
-/** Bounds: a summary is one sentence, an advisory names a few packages, a range a few events. */
-export const ADVISORY_LIMITS = { summary: 300, affected: 32, ranges: 8, events: 32, versions: 512, entries: 5000 };
+/** OSV's ecosystem names for the registry types the MCP registry knows. */
+export const OSV_ECOSYSTEMS: Readonly<Record<string, string>> = {
+  npm: 'npm',
+  pypi: 'PyPI',
+  cargo: 'crates.io',
+  nuget: 'NuGet',
+};
+const REGISTRY_TYPE_OF = Object.fromEntries(Object.entries(OSV_ECOSYSTEMS).map(([type, name]) => [name, type]));
 
-/** The OSV ecosystems the project's package registries map to (npm→npm, pypi→PyPI, cargo→crates.io, nuget→NuGet). */
-export const OSV_ECOSYSTEMS = ['npm', 'PyPI', 'crates.io', 'NuGet'] as const;
-export type OsvEcosystem = (typeof OSV_ECOSYSTEMS)[number];
+const Version = z.string().min(1).max(64);
+const EventSchema = z
+  .strictObject({ introduced: Version.optional(), fixed: Version.optional(), last_affected: Version.optional() })
+  .refine((event) => Object.keys(event).length === 1, { error: 'an event is one of introduced, fixed, last_affected' });
 
-const VersionText = z.string().min(1).max(128);
-
-/** One OSV range event: exactly one of introduced, fixed, last_affected (limit is not used by these sources). */
-export const RangeEventSchema = z.union([
-  z.strictObject({ introduced: VersionText }),
-  z.strictObject({ fixed: VersionText }),
-  z.strictObject({ last_affected: VersionText }),
-]);
-export type RangeEvent = z.infer<typeof RangeEventSchema>;
-
-export const AffectedRangeSchema = z.strictObject({
-  type: z.enum(['SEMVER', 'ECOSYSTEM']),
-  events: z.array(RangeEventSchema).min(1).max(ADVISORY_LIMITS.events),
-});
-export type AffectedRange = z.infer<typeof AffectedRangeSchema>;
-
-export const AffectedPackageSchema = z.strictObject({
-  ecosystem: z.enum(OSV_ECOSYSTEMS),
+export const AffectedSchema = z.strictObject({
+  ecosystem: z.string().min(1).max(32),
   name: z.string().min(1).max(214),
-  ranges: z.array(AffectedRangeSchema).max(ADVISORY_LIMITS.ranges),
-  /** Explicit affected versions (OSV `versions`); with no ranges and no versions, every version is affected. */
-  versions: z.array(VersionText).max(ADVISORY_LIMITS.versions),
+  ranges: z
+    .array(z.strictObject({ type: z.enum(['SEMVER', 'ECOSYSTEM']), events: z.array(EventSchema).min(1).max(32) }))
+    .max(16),
+  versions: z.array(Version).max(256),
 });
-export type AffectedPackage = z.infer<typeof AffectedPackageSchema>;
-
-export const ADVISORY_KINDS = ['malicious', 'vulnerability'] as const;
+export type Affected = z.infer<typeof AffectedSchema>;
 
 export const AdvisorySchema = z.strictObject({
-  id: z
-    .string()
-    .regex(/^[A-Za-z]+-[A-Za-z0-9-]+$/)
-    .max(80),
-  aliases: z.array(z.string().min(1).max(80)).max(32),
-  kind: z.enum(ADVISORY_KINDS),
-  summary: z.string().min(1).max(ADVISORY_LIMITS.summary),
-  /** GitHub's word (LOW, MODERATE, HIGH, CRITICAL) where the advisory gives one. */
-  severity: z.enum(['LOW', 'MODERATE', 'HIGH', 'CRITICAL']).nullable(),
-  affected: z.array(AffectedPackageSchema).min(1).max(ADVISORY_LIMITS.affected),
-  published: isoUtc('published must be an ISO 8601 UTC timestamp'),
-  modified: isoUtc('modified must be an ISO 8601 UTC timestamp'),
-  source_url: z.url().max(300),
+  id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9.:_-]{2,63}$/),
+  aliases: z.array(z.string().max(64)).max(16),
+  kind: z.enum(['malicious', 'vulnerability']),
+  summary: z.string().min(1).max(300),
+  severity: z.enum(['critical', 'high', 'moderate', 'low']).nullable(),
+  published: isoUtc(),
+  modified: isoUtc(),
+  url: z.url({ protocol: /^https$/ }).max(300),
+  affected: z.array(AffectedSchema).min(1).max(16),
 });
 export type Advisory = z.infer<typeof AdvisorySchema>;
 
-export const AdvisorySourceSchema = z.strictObject({
-  name: z.string().min(1).max(100),
-  repository: z.string().min(1).max(200),
-  commit: z.string().regex(/^[0-9a-f]{40}$/),
-  licence: z.string().min(1).max(40),
-});
-
 export const AdvisoryFileSchema = z.strictObject({
-  generated_at: isoUtc('generated_at must be an ISO 8601 UTC timestamp'),
-  /** How the records were chosen from the sources, in words. */
-  selection: z.string().min(1).max(1000),
-  sources: z.array(AdvisorySourceSchema).min(1).max(8),
-  advisories: z.array(AdvisorySchema).max(ADVISORY_LIMITS.entries),
+  /** When the advisories were taken from their databases. */
+  generated_at: isoUtc(),
+  sources: z
+    .array(
+      z.strictObject({
+        name: z.string().max(100),
+        repository: z.string().max(100),
+        commit: z.string().max(64),
+        licence: z.string().max(40),
+      }),
+    )
+    .min(1),
+  advisories: z.array(AdvisorySchema).max(100_000),
 });
 export type AdvisoryFile = z.infer<typeof AdvisoryFileSchema>;
 
-/** The OSV ecosystem of one of the project's registry types, or null when advisories do not cover it. */
-export function osvEcosystem(registryType: string): OsvEcosystem | null {
-  switch (registryType.toLowerCase()) {
-    case 'npm':
-      return 'npm';
-    case 'pypi':
-      return 'PyPI';
-    case 'cargo':
-      return 'crates.io';
-    case 'nuget':
-      return 'NuGet';
-    default:
-      return null;
+/** What a record keeps of an advisory naming one of its packages: enough to judge any version of it. */
+export const AdvisoryDetailSchema = z.strictObject({
+  id: z.string(),
+  kind: z.enum(['malicious', 'vulnerability']),
+  summary: z.string(),
+  /** The record's package it names, as a package key (`npm:postmark-mcp`). */
+  package: z.string(),
+  ranges: AffectedSchema.shape.ranges,
+  versions: AffectedSchema.shape.versions,
+  /** The lowest fixed version the ranges name, if any. */
+  fixed: z.string().nullable(),
+  url: z.string(),
+});
+export type AdvisoryDetail = z.infer<typeof AdvisoryDetailSchema>;
+
+/** The package key an affected package of an advisory is filed under, or undefined for an ecosystem we do not read. */
+export function affectedKey(affected: Affected): string | undefined {
+  const type = REGISTRY_TYPE_OF[affected.ecosystem];
+  return type === undefined ? undefined : packageKey(type, affected.name);
+}
+
+/** Advisory details by the package key they affect. */
+export type AdvisoryIndex = ReadonlyMap<string, readonly AdvisoryDetail[]>;
+
+/** The advisories of `file` as details, by the package key each affected package is filed under. */
+export function indexAdvisories(file: AdvisoryFile): AdvisoryIndex {
+  const index = new Map<string, AdvisoryDetail[]>();
+  for (const advisory of file.advisories) {
+    for (const affected of advisory.affected) {
+      const key = affectedKey(affected);
+      if (key === undefined) continue;
+      const detail: AdvisoryDetail = {
+        id: advisory.id,
+        kind: advisory.kind,
+        summary: advisory.summary,
+        package: key,
+        ranges: affected.ranges,
+        versions: affected.versions,
+        fixed: fixedVersion(affected),
+        url: advisory.url,
+      };
+      index.set(key, [...(index.get(key) ?? []), detail]);
+    }
   }
+  return index;
+}
+
+/** Whether `version` is affected; with no version known, whether every version is. */
+export function isAffected(detail: Pick<AdvisoryDetail, 'ranges' | 'versions'>, version: string | null): boolean {
+  if (version === null) {
+    return detail.ranges.some((range) => range.events.length === 1 && range.events[0]?.introduced === '0');
+  }
+  if (detail.versions.some((listed) => compareVersions(listed, version) === 0)) return true;
+  return detail.ranges.some((range) => inRange(version, range.events));
+}
+
+/** The lowest version a fix event names. */
+export function fixedVersion(affected: Affected): string | null {
+  const fixed = affected.ranges.flatMap((range) => range.events.flatMap((event) => (event.fixed ? [event.fixed] : [])));
+  return fixed.sort(compareVersions)[0] ?? null;
+}
+
+/** The advisory details of a record (its evidence's `advisories`, read loosely: a record is input). */
+export function advisoryDetails(evidence: { advisories?: unknown[] } | undefined): AdvisoryDetail[] {
+  return (evidence?.advisories ?? []).flatMap((item) => {
+    const parsed = AdvisoryDetailSchema.safeParse(item);
+    return parsed.success ? [parsed.data] : [];
+  });
 }

@@ -5,8 +5,8 @@
  * client's identifier up under the same key, so the two sides can never normalise differently.
  */
 
-/** The package registries the official MCP registry knows. */
-export const PACKAGE_REGISTRIES = ['npm', 'pypi', 'oci', 'nuget', 'mcpb'] as const;
+/** The package registries the official MCP registry knows (`cargo`: crates.io, added by the registry in 2026). */
+export const PACKAGE_REGISTRIES = ['npm', 'pypi', 'oci', 'nuget', 'mcpb', 'cargo'] as const;
 export type PackageRegistry = (typeof PACKAGE_REGISTRIES)[number];
 
 export function isPackageRegistry(text: string): text is PackageRegistry {
@@ -72,6 +72,9 @@ export function packageKey(registryType: string, identifier: string): string {
     case 'nuget':
       // NuGet package ids are case-insensitive.
       return `nuget:${id.toLowerCase()}`;
+    case 'cargo':
+      // crates.io compares crate names case-insensitively and takes `-` and `_` as the same; a version is dropped.
+      return `cargo:${(id.split('@', 1)[0] ?? '').toLowerCase().replace(/_/g, '-')}`;
     case 'mcpb':
       // An MCP bundle is named by the URL it is downloaded from.
       return `mcpb:${urlKey(id) ?? id}`;
@@ -120,55 +123,4 @@ export function parseRemoteUrl(text: string): string {
   const key = urlKey(text);
   if (key === undefined) throw new IdentifierError('url must be an absolute http:// or https:// URL');
   return key;
-}
-
-/** A package as a configuration names it: its registry, its name without version, and the version it pins. */
-export interface PinnedPackage {
-  registry_type: PackageRegistry;
-  name: string;
-  /** The exact version (or OCI tag / digest) pinned; null for none, a dist-tag (`latest`) or a range. */
-  version: string | null;
-}
-
-const EXACT_VERSION = /^v?\d+(\.\d+)*([-+.][0-9A-Za-z.+-]*)?$/;
-
-/**
- * What a configuration pins: `npm:pkg@1.2.3` (`npx pkg@1.2.3`), `pypi:pkg==1.2.3` (`uvx pkg==1.2.3`, or
- * `uvx pkg@1.2.3`), `oci:image:tag` or `oci:image@sha256:…`. A tag like `latest` or a range (`^1`, `>=2`)
- * pins nothing: the version is null and the check judges whatever the registry would give. Undefined for text
- * that is not `<registry_type>:<identifier>`.
- */
-export function pinnedPackage(text: string): PinnedPackage | undefined {
-  const colon = text.indexOf(':');
-  const type = colon === -1 ? '' : text.slice(0, colon).trim().toLowerCase();
-  const identifier = colon === -1 ? '' : text.slice(colon + 1).trim();
-  if (!isPackageRegistry(type) || identifier === '') return undefined;
-  const exact = (version: string | undefined) =>
-    version !== undefined && EXACT_VERSION.test(version) ? version.replace(/^v(?=\d)/, '') : null;
-  switch (type) {
-    case 'npm': {
-      const at = identifier.indexOf('@', identifier.startsWith('@') ? 1 : 0);
-      return at > 0
-        ? { registry_type: type, name: identifier.slice(0, at), version: exact(identifier.slice(at + 1)) }
-        : { registry_type: type, name: identifier, version: null };
-    }
-    case 'pypi': {
-      const match = /^([^[\s=<>!~;@]+)(?:\[[^\]]*\])?\s*(?:===?\s*([^\s,;]+)\s*$|@\s*([^\s,;]+)\s*$)?/.exec(identifier);
-      const name = match?.[1] ?? identifier;
-      return { registry_type: type, name, version: exact(match?.[2] ?? match?.[3]) };
-    }
-    case 'oci': {
-      const digest = identifier.indexOf('@');
-      if (digest !== -1) {
-        return { registry_type: type, name: identifier.slice(0, digest), version: identifier.slice(digest + 1) };
-      }
-      const lastSlash = identifier.lastIndexOf('/');
-      const tagAt = identifier.lastIndexOf(':');
-      return tagAt > lastSlash
-        ? { registry_type: type, name: identifier.slice(0, tagAt), version: identifier.slice(tagAt + 1) }
-        : { registry_type: type, name: identifier, version: null };
-    }
-    default:
-      return { registry_type: type, name: identifier, version: null };
-  }
 }

@@ -1,53 +1,96 @@
 /**
- * The advisory evidence source: for each package of a record (npm, PyPI, crates.io, NuGet), the advisories of
- * the committed advisory file (OpenSSF malicious packages and GitHub's reviewed advisories, in OSV form) that
- * name it, evaluated at the record's version. A malicious-package record gives KNOWN_MALICIOUS, a vulnerability
- * whose ranges hold the version gives VULNERABLE_VERSION; the detail is every advisory that names a package.
+ * The advisory databases as a source of evidence: the committed `data/evidence/advisories.json`
+ * (`src/model/advisories.ts`), MCP-related records of the OpenSSF malicious-packages database and reviewed
+ * advisories of the GitHub Advisory Database, both third parties. For each package a record names, the
+ * advisories that affect that package are kept in the record's evidence (so a check can judge the version a
+ * configuration pins), and the record's own version raises KNOWN_MALICIOUS (a malicious release) or
+ * VULNERABLE_VERSION (a vulnerability with its fixed version). Findings, not points: an advisory says what is
+ * known to be bad, and its absence proves nothing, so this source has no rules and moves no score by itself.
  */
-import { osvEcosystem, type AdvisoryFile } from '../../model/advisories.js';
-import { AdvisoryIndex, findingsOf, type AdvisoryMatch } from '../../model/advisory-match.js';
-import type { EvidenceSource, Finding, SourceReading, EvidenceSubject } from '../evidence-source.js';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  type AdvisoryDetail,
+  type AdvisoryFile,
+  AdvisoryFileSchema,
+  indexAdvisories,
+  isAffected,
+} from '../../model/advisories.js';
+import { packageKey } from '../../model/identifiers.js';
+import type { EvidenceSource, Finding, SignalRule, SourceReading } from '../evidence-source.js';
 
-/** Who measured: third parties, named, so a client never takes their observation for this project's. */
-export const ADVISORY_SOURCE_BY = 'OpenSSF malicious-packages and GitHub Advisory Database (OSV format)';
-const MAX_DETAIL = 64;
+export const ADVISORIES_FILE = 'advisories.json';
+export const ADVISORIES_RULES: readonly SignalRule[] = [];
 
-export function createAdvisorySource(file: AdvisoryFile): EvidenceSource {
-  const index = new AdvisoryIndex(file.advisories);
+/** The advisory source over `file`'s advisories, indexed by the package key they affect. */
+export function advisoriesSourceOf(file: AdvisoryFile): EvidenceSource {
+  const byPackage = indexAdvisories(file);
+  const by = `${file.advisories.length} MCP-related records selected from ${file.sources.map((source) => source.name).join(' and ')}, as of ${file.generated_at.slice(0, 10)}`;
   return {
     name: 'advisories',
-    read({ record }: EvidenceSubject): SourceReading {
-      const packages = (record.packages ?? []).filter((pkg) => osvEcosystem(pkg.registry_type) !== null);
+    read: ({ record }): SourceReading => {
+      const packages = (record.packages ?? []).map((pkg) => ({
+        key: packageKey(pkg.registry_type, pkg.identifier),
+        version: pkg.version,
+      }));
       if (packages.length === 0) {
+        const missing = 'no package to look up in the advisory databases (advisories name packages)';
         return {
           source: 'advisories',
-          state: {
-            measured: false,
-            at: null,
-            by: null,
-            third_party: true,
-            missing: 'no package in an ecosystem the advisory databases cover (npm, PyPI, crates.io, NuGet)',
-          },
+          state: { measured: false, at: null, by: null, third_party: false, missing },
           signals: {},
           findings: [],
         };
       }
-      const matches: AdvisoryMatch[] = packages.flatMap((pkg) => index.match(pkg));
+      const details: AdvisoryDetail[] = [];
       const findings: Finding[] = [];
-      for (const flag of ['KNOWN_MALICIOUS', 'VULNERABLE_VERSION'] as const) {
-        const details = packages
-          .flatMap((pkg) => findingsOf(index.match(pkg)))
-          .filter((finding) => finding.flag === flag)
-          .map((finding) => finding.detail);
-        if (details.length > 0) findings.push({ flag, detail: details.join('; ').slice(0, 500) });
+      for (const { key, version } of packages) {
+        for (const detail of byPackage.get(key) ?? []) {
+          details.push(detail);
+          if (!isAffected(detail, version)) continue;
+          const at = version === null ? 'every version' : `version ${version}`;
+          if (detail.kind === 'malicious') {
+            findings.push({
+              flag: 'KNOWN_MALICIOUS',
+              detail: `${detail.id}: ${key} ${at} is a known-malicious release`,
+            });
+          } else {
+            const fix = detail.fixed === null ? 'no fixed version yet' : `fixed in ${detail.fixed}`;
+            findings.push({ flag: 'VULNERABLE_VERSION', detail: `${detail.id}: ${key} ${at} is vulnerable (${fix})` });
+          }
+        }
       }
       return {
         source: 'advisories',
-        state: { measured: true, at: file.generated_at, by: ADVISORY_SOURCE_BY, third_party: true, missing: null },
+        state: { measured: true, at: file.generated_at, by, third_party: true, missing: null },
         signals: {},
         findings,
-        ...(matches.length > 0 ? { detail: matches.slice(0, MAX_DETAIL) } : {}),
+        ...(details.length === 0 ? {} : { detail: details.slice(0, 64) }),
       };
     },
   };
+}
+
+/** The source over the committed file in `evidenceDir`; with no file, every record's advisories are unread. */
+export async function advisoriesSource(evidenceDir: string): Promise<EvidenceSource> {
+  const file = path.join(evidenceDir, ADVISORIES_FILE);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    const missing = 'advisory databases were not read for this snapshot (no advisory evidence in the dataset)';
+    return {
+      name: 'advisories',
+      read: () => ({
+        source: 'advisories',
+        state: { measured: false, at: null, by: null, third_party: false, missing },
+        signals: {},
+        findings: [],
+      }),
+    };
+  }
+  const parsed = AdvisoryFileSchema.safeParse(JSON.parse(text));
+  if (!parsed.success) throw new Error(`${file}: not an advisory file: ${parsed.error.issues[0]?.message ?? ''}`);
+  return advisoriesSourceOf(parsed.data);
 }
