@@ -5,7 +5,22 @@
  * crates.io, by PEP 440 release versions (with pre-, post- and dev-releases) for PyPI, by dotted numbers for
  * NuGet. A version that cannot be read answers `null`: the caller decides (a malicious record fails closed).
  */
-import type { AffectedPackage, AffectedRange, OsvEcosystem, RangeEvent } from './advisories.js';
+
+/** The OSV ecosystems compared here, each by its own version rules. */
+export type OsvEcosystem = 'npm' | 'PyPI' | 'crates.io' | 'NuGet';
+/** One OSV range event: exactly one of introduced, fixed, last_affected. */
+export type RangeEvent = { introduced: string } | { fixed: string } | { last_affected: string };
+export interface AffectedRange {
+  type: 'SEMVER' | 'ECOSYSTEM';
+  events: RangeEvent[];
+}
+/** An OSV `affected` entry: with no ranges and no versions, every version is affected. */
+export interface AffectedPackage {
+  ecosystem: OsvEcosystem;
+  name: string;
+  ranges: AffectedRange[];
+  versions: string[];
+}
 
 type Compare = (a: string, b: string) => number | null;
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { AffectedPackage, AffectedRange } from '../../src/model/advisories.js';
 import {
+  type AffectedPackage,
+  type AffectedRange,
   affects,
   compareNuGet,
   comparePep440,
@@ -8,6 +9,8 @@ import {
   fixedVersion,
   inRange,
 } from '../../src/model/version-ranges.js';
+import { compareVersions } from '../../src/model/versions.js';
+import { isAffected } from '../../src/model/advisories.js';
 
 describe('SemVer 2.0 precedence', () => {
   it('orders the specification example chain strictly', () => {
@@ -157,5 +160,32 @@ describe('affected packages', () => {
     expect(fixedVersion(p, '2.0.1')).toBe('2.0.3');
     expect(fixedVersion(p, '1.1.0')).toBe('1.2.0');
     expect(fixedVersion(p, null)).toBe('1.2.0');
+  });
+});
+
+describe('the version order advisories are judged by', () => {
+  it('places a PyPI post-release after its release and a dev release before its pre-releases', () => {
+    expect(compareVersions('1.0.post1', '1.0')).toBeGreaterThan(0);
+    expect(compareVersions('1.0.dev0', '1.0a1')).toBeLessThan(0);
+    expect(compareVersions('1!0.1', '2.0')).toBeGreaterThan(0);
+  });
+
+  it('keeps a version before a post-release fix inside the affected range', () => {
+    expect(
+      isAffected(
+        { ranges: [{ type: 'ECOSYSTEM', events: [{ introduced: '0' }, { fixed: '1.0.post1' }] }], versions: [] },
+        '1.0',
+      ),
+    ).toBe(true);
+    expect(
+      isAffected(
+        { ranges: [{ type: 'ECOSYSTEM', events: [{ introduced: '0' }, { fixed: '1.0.post1' }] }], versions: [] },
+        '1.0.post1',
+      ),
+    ).toBe(false);
+  });
+
+  it('reads a hyphen inside a SemVer pre-release identifier as SemVer does', () => {
+    expect(compareVersions('1.0.0-alpha-2', '1.0.0-alpha.1')).toBeGreaterThan(0);
   });
 });
