@@ -7,8 +7,10 @@
  * data/README.md names the commits. Entries that cannot make a valid server are named and left out.
  */
 import { execFileSync } from 'node:child_process';
-import { renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { catalogRecords } from '../src/catalog/catalog-records.js';
 import {
   dockerCatalogServer,
   manifestPackage,
@@ -21,7 +23,9 @@ import { UsageError } from '../src/errors/operator-error.js';
 import { CatalogFileSchema, type CatalogServer } from '../src/model/catalog.js';
 import { runMain } from './lib/main.js';
 
-const USAGE = 'usage: npx tsx scripts/catalog.ts --docker <git dir> --reference <git dir> --out <file>';
+const USAGE =
+  'usage: npx tsx scripts/catalog.ts --docker <git dir> --reference <git dir> --out <file>' +
+  ' [--registry-records data/servers.json --records-out data/catalog-records.json]';
 const GIT_OUTPUT_LIMIT = 16 * 1024 * 1024;
 
 function git(gitDir: string, ...args: string[]): string {
@@ -72,7 +76,13 @@ function lastRevisionWith(gitDir: string, folder: string): string | null {
 
 function main(): void {
   const { values } = parseArgs({
-    options: { docker: { type: 'string' }, reference: { type: 'string' }, out: { type: 'string' } },
+    options: {
+      docker: { type: 'string' },
+      reference: { type: 'string' },
+      out: { type: 'string' },
+      'registry-records': { type: 'string' },
+      'records-out': { type: 'string' },
+    },
   });
   if (values.docker === undefined || values.reference === undefined || values.out === undefined) {
     throw new UsageError(USAGE);
@@ -112,13 +122,39 @@ function main(): void {
     ],
     servers,
   });
-  const text = `{"sources":${JSON.stringify(file.sources)},\n"servers":[\n${file.servers.map((s) => JSON.stringify(s)).join(',\n')}\n]}\n`;
-  const temp = `${values.out}.tmp-${process.pid}`;
-  writeFileSync(temp, text);
-  renameSync(temp, values.out);
+  writeAtomically(
+    values.out,
+    `{"sources":${JSON.stringify(file.sources)},\n"servers":[\n${file.servers.map((s) => JSON.stringify(s)).join(',\n')}\n]}\n`,
+  );
   console.log(
     `${file.servers.length} catalog servers written to ${values.out} (${results.length - servers.length} left out)`,
   );
+  if (values['registry-records'] !== undefined && values['records-out'] !== undefined) {
+    const registry = RegistryIdentitiesSchema.parse(JSON.parse(readFileSync(values['registry-records'], 'utf8')));
+    const { records, matches } = catalogRecords(file, registry);
+    writeAtomically(values['records-out'], `[\n${records.map((r) => JSON.stringify(r)).join(',\n')}\n]\n`);
+    const by = (kind: string) => matches.filter((m) => m.by === kind).length;
+    console.log(
+      `${records.length} catalog-only records written to ${values['records-out']}; ${matches.length} catalog servers are registry records ` +
+        `(by package ${by('package')}, remote ${by('remote')}, repository ${by('repository')})`,
+    );
+  }
+}
+
+/** What the matching reads of each registry record; the rest of the record is not checked here. */
+const RegistryIdentitiesSchema = z.array(
+  z.looseObject({
+    name: z.string(),
+    packages: z.array(z.looseObject({ registry_type: z.string(), identifier: z.string() })).optional(),
+    remotes: z.array(z.looseObject({ type: z.string(), url: z.string() })).optional(),
+    install: z.looseObject({ repo_url: z.string().nullable() }),
+  }),
+);
+
+function writeAtomically(file: string, text: string): void {
+  const temp = `${file}.tmp-${process.pid}`;
+  writeFileSync(temp, text);
+  renameSync(temp, file);
 }
 
 runMain(main);
