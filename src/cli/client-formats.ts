@@ -14,7 +14,15 @@ import { type ConfigEntry, ConfigFileError, entriesOf, entryFields, member, pars
  * TOML (`mcp_servers`).
  */
 export type ClientShape =
-  'mcpServers' | 'claude-code' | 'vscode-mcp' | 'vscode-settings' | 'zed' | 'opencode' | 'continue-yaml' | 'codex-toml';
+  | 'mcpServers'
+  | 'claude-code'
+  | 'vscode-mcp'
+  | 'vscode-settings'
+  | 'zed'
+  | 'opencode'
+  | 'amp'
+  | 'continue-yaml'
+  | 'codex-toml';
 
 /** The path of members, from the root, to each object of servers a JSON shape keeps. */
 const JSON_PATHS: Record<Exclude<ClientShape, 'continue-yaml' | 'codex-toml' | 'claude-code'>, string[]> = {
@@ -23,6 +31,8 @@ const JSON_PATHS: Record<Exclude<ClientShape, 'continue-yaml' | 'codex-toml' | '
   'vscode-settings': ['mcp', 'servers'],
   zed: ['context_servers'],
   opencode: ['mcp'],
+  // Amp keeps its servers under one dotted key of its settings file.
+  amp: ['amp.mcpServers'],
 };
 
 function jsonEntries(file: string, text: string, shape: ClientShape): ConfigEntry[] {
