@@ -250,7 +250,7 @@ export async function runCheck(
   const files: FileOutcome[] = [];
   for (const { file, within } of filesToRead(options, cwd)) {
     const found = await readConfigFile(file, { cwd, ...(within === undefined ? {} : { within }) });
-    entries.push(...found);
+    for (const entry of found) entries.push(entry);
     files.push({ file, client: 'project', read: true, servers: found.length });
   }
   if (options.user) {
@@ -258,8 +258,9 @@ export async function runCheck(
     // the project files a CI job checks are JSON.
     const { readUserConfigs } = await import('./user-configs.js');
     const user = await readUserConfigs(env);
-    entries.push(...user.entries);
-    files.push(...user.files);
+    // One by one: a file of a hundred thousand servers would overflow a spread's arguments.
+    for (const entry of user.entries) entries.push(entry);
+    for (const file of user.files) files.push(file);
     // Nothing to read anywhere is a check that was not made, not a pass on nothing.
     if (files.length === 0) {
       throw new CheckError(

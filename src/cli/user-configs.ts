@@ -158,7 +158,7 @@ export async function readUserConfigs(
     }
     try {
       const found = parseClientConfig(shown, text, place.shape);
-      entries.push(...found);
+      for (const entry of found) entries.push(entry);
       files.push({ file: shown, client: place.client, read: true, servers: found.length });
     } catch (error) {
       if (!(error instanceof ConfigFileError)) throw error;

@@ -66,7 +66,16 @@ export const CheckResultSchema = z.strictObject({
 });
 export type CheckResult = z.infer<typeof CheckResultSchema>;
 
+/**
+ * The answer: the policy it applied in words (`describePolicy`, as every report of the CLI begins), the overall
+ * verdict and one result per item. `policy` is optional here only so that a newer CLI still reads the answer
+ * of an older deployment; this gateway always sends it.
+ */
 export const CheckAnswerSchema = z.strictObject({
+  policy: z
+    .string()
+    .max(256 * 1024)
+    .optional(),
   verdict: z.enum(['pass', 'fail']),
   results: z.array(CheckResultSchema),
 });
