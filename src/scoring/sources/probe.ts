@@ -5,10 +5,9 @@
  * not answer is not a remote that is gone (REMOTE_UNREACHABLE is for failures on consecutive nights of this
  * project's own prober), and a verdict says what was seen and when. This source has no rules.
  */
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { type ProbeFile, ProbeFileSchema, type ProbeObservation } from '../../model/probes.js';
 import type { EvidenceSource, SignalRule, SourceReading } from '../evidence-source.js';
+import { readEvidenceFile } from './reading.js';
 
 export const PROBES_FILE = 'probes.json';
 export const PROBE_RULES: readonly SignalRule[] = [];
@@ -43,18 +42,10 @@ export function probeSourceOf(file: ProbeFile): EvidenceSource {
 
 /** The source over the committed file in `evidenceDir`; with no file, every remote is unprobed. */
 export async function probeSource(evidenceDir: string): Promise<EvidenceSource> {
-  const file = path.join(evidenceDir, PROBES_FILE);
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    return {
-      name: 'probe',
-      read: () => unread('the remote was not probed for this snapshot (no probe evidence in the dataset)'),
-    };
-  }
-  const parsed = ProbeFileSchema.safeParse(JSON.parse(text));
-  if (!parsed.success) throw new Error(`${file}: not a probe file: ${parsed.error.issues[0]?.message ?? ''}`);
-  return probeSourceOf(parsed.data);
+  const file = await readEvidenceFile(evidenceDir, PROBES_FILE, ProbeFileSchema);
+  if (file !== undefined) return probeSourceOf(file);
+  return {
+    name: 'probe',
+    read: () => unread('the remote was not probed for this snapshot (no probe evidence in the dataset)'),
+  };
 }
