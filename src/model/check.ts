@@ -286,9 +286,9 @@ const exceptionReason = (exception: PolicyException) =>
 export function missingEvidence(record: ServerRecord): string {
   const evidence = record.evidence;
   if (evidence === undefined) return 'the record does not say what was measured';
-  const missing = Object.entries(evidence.sources)
-    .filter(([, state]) => !state.measured)
-    .map(([source, state]) => `${source}: ${state.missing}`);
+  const missing = Object.entries(evidence.sources).flatMap(([source, state]) =>
+    state.measured ? [] : [`${source}: ${state.missing}`],
+  );
   return `confidence ${evidence.confidence} of 100; not measured: ${missing.join('; ') || 'nothing'}`;
 }
 
