@@ -299,7 +299,6 @@ describe('mts-2 on the committed dataset', () => {
     const names = [
       'com.notion/mcp',
       'app.linear/linear',
-      'io.github.upstash/context7',
       'com.stripe/mcp',
       'aws.api.us-east-1.eks-mcp/server',
       'io.github.github/github-mcp-server',
@@ -316,6 +315,20 @@ describe('mts-2 on the committed dataset', () => {
       measured: false,
       missing: 'no repository in the registry entry',
     });
+  });
+
+  it("counts a publisher's own word toward the confidence only when a verified domain or a read repository vouches for it", () => {
+    for (const record of scored.values()) {
+      const github = record.name.toLowerCase().startsWith('io.github.');
+      const repositoryRead = record.evidence?.sources.repository.measured === true;
+      expect(record.flags.includes('INSUFFICIENT_EVIDENCE'), record.name).toBe(github && !repositoryRead);
+    }
+    // context7's registry entry names its repository, but the upstream run never read it: its own entry and a
+    // GitHub login are all that is known, so it warns by default instead of passing.
+    const context7 = scored.get('io.github.upstash/context7')!;
+    expect(context7.evidence?.sources.repository.measured).toBe(false);
+    expect(context7.flags).toContain('INSUFFICIENT_EVIDENCE');
+    expect(context7.trust_score).toBeGreaterThanOrEqual(40);
   });
 
   it('reproduces every score it serves from the evidence it serves (the explanation recomputes it)', () => {
