@@ -56,9 +56,9 @@ const SEARCH_PARAMS: Record<keyof SearchParams, string> = {
 
 const LOOKUP_PARAMS: Record<keyof LookupParams, string> = {
   package:
-    '`<registry_type>:<identifier>` with registry_type one of npm, pypi, oci, nuget, mcpb (for example `npm:@modelcontextprotocol/server-filesystem`, `pypi:mcp-server-git`, `oci:docker.io/mcp/github`).',
+    '`<registry_type>:<identifier>` with registry_type one of npm, pypi, oci, nuget, mcpb, cargo (for example `npm:@modelcontextprotocol/server-filesystem`, `pypi:mcp-server-git`, `oci:docker.io/mcp/github`).',
   url: 'The URL of a remote MCP server (http or https), as a client configuration gives it.',
-  purl: 'A package URL (purl, ECMA-427) of type npm, pypi, oci (with `repository_url`), docker or nuget (for example `pkg:npm/%40modelcontextprotocol/server-filesystem`, `pkg:pypi/mcp-server-git`, `pkg:oci/github?repository_url=docker.io/mcp/github`); a version is ignored.',
+  purl: 'A package URL (purl, ECMA-427) of type npm, pypi, oci (with `repository_url`), docker, nuget or cargo (for example `pkg:npm/%40modelcontextprotocol/server-filesystem`, `pkg:pypi/mcp-server-git`, `pkg:oci/github?repository_url=docker.io/mcp/github`); a version is ignored.',
 };
 
 const CHANGES_PARAMS: Record<keyof ChangesParams, string> = {

@@ -14,6 +14,7 @@ import type { BuildWorkers } from './worker-module.js';
 import { encodeColumns, encodeNames, encodePostings, encodeSortIndexes, lookupLines } from '../format/index-layout.js';
 import { historyLines } from '../history/history-layout.js';
 import {
+  ADVISORIES_FILE,
   ARTIFACT_FILES,
   ARTIFACT_VERSION,
   CHANGES_FILE,
@@ -46,6 +47,7 @@ import {
 } from '../registry/artifact.js';
 import type { RegistryEntry } from '../registry/schema.js';
 import { MTS2_METHOD, type MethodId } from '../scoring/methods.js';
+import { advisoriesText } from './advisories-artifact.js';
 import { AS_GIVEN, makeRecordScorer, mts2Scoring, type ScoringChoice } from './score-records.js';
 
 function scoringFor(method: MethodId | undefined, fallback: MethodId): ScoringChoice {
@@ -168,6 +170,7 @@ async function buildFromDataset(
     historyLength: opts.historyLength,
     workers: opts.workers,
     beforePublish,
+    advisories: await advisoriesText(opts.method),
   });
   const made = { checkedBy: dataset.checkedBy, wordIndexesMadeBy };
   return diff ? { manifest, diff, ...made } : { manifest, ...made };
@@ -225,6 +228,8 @@ async function writeArtifacts(
     /** Runs before the snapshot is put in place; when it throws, nothing is. */
     beforePublish?: (() => Promise<void>) | undefined;
     workers?: BuildWorkers | undefined;
+    /** The advisory file's text, when the snapshot is scored with one. */
+    advisories?: string | undefined;
   },
 ): Promise<{ manifest: Manifest; wordIndexesMadeBy: WordIndexes['madeBy'] }> {
   const artifacts: Artifacts = computeArtifacts(records);
@@ -268,6 +273,9 @@ async function writeArtifacts(
         serializeRegistryArtifact(artifact),
       );
     }
+    // Checks answer from the advisories, so they are part of the id.
+    if (opts.advisories !== undefined)
+      fileTable[ADVISORIES_FILE] = await writeText(path.join(temporary, ADVISORIES_FILE), opts.advisories);
     if (opts.diff)
       fileTable[CHANGES_FILE] = await writeText(path.join(temporary, CHANGES_FILE), JSON.stringify(opts.diff));
     // The id depends on the content only, never on when or where it was built.

@@ -5,7 +5,7 @@
  */
 import { MTS2_METHOD, type MethodId } from '../scoring/methods.js';
 import { createHash } from 'node:crypto';
-import type { Dirent } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, type Dirent } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -99,12 +99,34 @@ export function combineRegistryHash(datasetHash: string, registryFile: string, b
 }
 
 /**
- * The dataset's hash as a snapshot scored with `method` records it: a snapshot of the dataset's own scores
- * (`msc-7bc729d`) is not the default (mts-2) snapshot of the same files, so its hash says the method.
+ * The bytes of the committed evidence files (`data/evidence/*.json` below `cwd`) as one hash: a snapshot
+ * scored with mts-2 is made from them too, so a new advisory or probe file makes it stale.
  */
-export function methodHash(datasetHash: string, method: MethodId = MTS2_METHOD): string {
-  if (method === MTS2_METHOD) return datasetHash;
-  return createHash('sha256').update(`${datasetHash}\nmethod ${method}\n`).digest('hex');
+export function evidenceHash(cwd = process.cwd()): string {
+  const dir = path.resolve(cwd, 'data', 'evidence');
+  const hash = createHash('sha256');
+  const files = existsSync(dir)
+    ? readdirSync(dir)
+        .filter((name) => name.endsWith('.json'))
+        .sort()
+    : [];
+  for (const file of files)
+    hash
+      .update(`${file}\0`)
+      .update(readFileSync(path.join(dir, file)))
+      .update('\n');
+  return hash.digest('hex');
+}
+
+/**
+ * The dataset's hash as a snapshot scored with `method` records it: the method and, for mts-2, the evidence
+ * files it reads are part of it, so a snapshot of the dataset's own scores (`msc-7bc729d`), one made by an
+ * older build that did not score at all, and one made before an evidence file changed are never taken for
+ * the current mts-2 snapshot of the same files.
+ */
+export function methodHash(datasetHash: string, method: MethodId = MTS2_METHOD, cwd = process.cwd()): string {
+  const evidence = method === MTS2_METHOD ? `evidence ${evidenceHash(cwd)}\n` : '';
+  return createHash('sha256').update(`${datasetHash}\nmethod ${method}\n${evidence}`).digest('hex');
 }
 
 /** `hashInput`, with the registry data file when there is one (how `npm start` tells what changed). */
@@ -114,7 +136,7 @@ export async function hashInputs(
   cwd = process.cwd(),
   method: MethodId = MTS2_METHOD,
 ): Promise<string> {
-  const datasetHash = methodHash(await hashInput(glob, cwd), method);
+  const datasetHash = methodHash(await hashInput(glob, cwd), method, cwd);
   if (registryFile === undefined) return datasetHash;
   return combineRegistryHash(datasetHash, registryFile, await readOrFail(path.resolve(cwd, registryFile)));
 }

@@ -35,7 +35,10 @@ export async function snapshotIsStale(
     if (manifest.artifact_version !== ARTIFACT_VERSION) return true;
     const fingerprintFile = path.join(dir, INPUT_FINGERPRINT_FILE);
     // The method is part of it: a snapshot current for one method is stale for the other.
-    const fingerprint = `${manifest.input_hash}\n${method}\n${await fingerprintInputs(inputGlob, registryFile)}`;
+    // So are the evidence files mts-2 reads (by their sizes and times, like the dataset's).
+    const evidence =
+      method === MTS2_METHOD ? await fingerprintInputs('data/evidence/*.json', undefined).catch(() => 'none') : '';
+    const fingerprint = `${manifest.input_hash}\n${method}\n${await fingerprintInputs(inputGlob, registryFile)}\n${evidence}`;
     if ((await readFile(fingerprintFile, 'utf8').catch(() => undefined)) === fingerprint) return false;
     if (manifest.input_hash !== (await hashInputs(inputGlob, registryFile, process.cwd(), method))) return true;
     // Best effort: a folder that cannot be written (a read-only deployment) only means hashing next time.

@@ -5,31 +5,33 @@
  * the same rules.
  */
 import { z } from 'zod';
+import { IdentifierError, packageKey, parsePackageRef, parseRemoteUrl, urlKey } from './identifiers.js';
 import {
-  IdentifierError,
-  isPackageRegistry,
-  packageKey,
-  parsePackageRef,
-  parseRemoteUrl,
-  urlKey,
-} from './identifiers.js';
+  BLOCKING_FLAGS,
+  CHECK_LIMITS,
+  DEFAULT_POLICY,
+  exceptionTargetText,
+  FAILING_FLAGS,
+  identifier,
+  INSUFFICIENT_EVIDENCE_FLAG,
+  lowerFlags,
+  type Policy,
+  type PolicyException,
+  PolicySchema,
+  type PolicyTarget,
+  policyTarget,
+  todayUtc,
+  unknownVerdict,
+  type Verdict,
+  WARNING_FLAGS,
+} from './policy.js';
+import type { AdvisoryDetail } from './advisories.js';
+import { advisoriesAtPinnedVersion, knownBadPackage } from './pinned-version.js';
 import { purlKey } from './purl.js';
-import { FlagSchema, LIMITS, ServerNameSchema, type ServerRecord } from './schema.js';
-import { flagDefinition, FLAGS } from './vocabulary.js';
+import { LIMITS, ServerNameSchema, type ServerRecord } from './schema.js';
+import { flagDefinition } from './vocabulary.js';
 
-export const CHECK_LIMITS = { maxItems: 100, maxNames: 500, maxBodyBytes: 64 * 1024 } as const;
-
-/** A zod check that `parse` accepts the text, with its message as the issue's. */
-function identifier(parse: (text: string) => string) {
-  return z.superRefine<string>((text, context) => {
-    try {
-      parse(text);
-    } catch (error) {
-      if (!(error instanceof IdentifierError)) throw error;
-      context.addIssue({ code: 'custom', message: error.message });
-    }
-  });
-}
+export * from './policy.js';
 
 export const CheckItemSchema = z.union(
   [
@@ -45,111 +47,6 @@ export const CheckItemSchema = z.union(
 );
 export type CheckItem = z.infer<typeof CheckItemSchema>;
 
-export const UNKNOWN_VERDICTS = ['fail', 'warn', 'pass'] as const;
-
-/**
- * The policy of a check that sets nothing, one users can keep on: it fails on known-bad evidence (a blocking
- * flag, a vulnerable version, a measured score below 40) and warns where evidence is missing (a server that
- * matches no scored server, a score resting on too little measured evidence). `strict` makes those fail too.
- * Each member a policy leaves out takes its value from here.
- */
-export const DEFAULT_POLICY = { min_score: 40 } as const;
-
-/** Flags that fail a check whatever the policy says (the vocabulary's `blocking` flags). */
-export const BLOCKING_FLAGS: ReadonlySet<string> = new Set(FLAGS.filter((flag) => flag.blocking).map((f) => f.name));
-/** Flags of known-bad evidence that fail under every policy that does not except the server. */
-export const FAILING_FLAGS: ReadonlySet<string> = new Set(['VULNERABLE_VERSION']);
-/** Flags of live evidence that warn unless the policy denies them. */
-export const WARNING_FLAGS: ReadonlySet<string> = new Set([
-  'REMOTE_UNREACHABLE',
-  'TOOL_INSTRUCTIONS',
-  'TOOLS_CHANGED',
-  'DEPRECATED',
-]);
-export const INSUFFICIENT_EVIDENCE_FLAG = 'INSUFFICIENT_EVIDENCE';
-
-/**
- * What a policy's `allow` and `exceptions` may name: a server name, a package (`npm:@scope/pkg`), a package
- * URL (`pkg:npm/%40scope/pkg`) or a remote URL. Told apart by form: registry names hold no `:`.
- */
-export type PolicyTarget = { kind: 'name'; name: string } | { kind: 'package' | 'url'; key: string };
-
-/** The target `text` names; an IdentifierError when it is none of the four forms. */
-export function policyTarget(text: string): PolicyTarget {
-  const trimmed = text.trim();
-  if (/^pkg:/i.test(trimmed)) return { kind: 'package', key: purlKey(trimmed) };
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed)) return { kind: 'url', key: parseRemoteUrl(trimmed) };
-  const colon = trimmed.indexOf(':');
-  if (colon > 0 && isPackageRegistry(trimmed.slice(0, colon).toLowerCase())) {
-    return { kind: 'package', key: parsePackageRef(trimmed) };
-  }
-  if (!ServerNameSchema.safeParse(trimmed).success) {
-    throw new IdentifierError(
-      `"${trimmed.slice(0, 80)}" is not a server name (<namespace>/<id>), a package (npm:<name>), a package URL (pkg:npm/<name>) or a remote URL`,
-    );
-  }
-  return { kind: 'name', name: trimmed.toLowerCase() };
-}
-
-const TargetText = z
-  .string()
-  .trim()
-  .min(1)
-  .max(LIMITS.maxLookup)
-  .check(identifier((text) => JSON.stringify(policyTarget(text))));
-
-/** A calendar date, `2026-12-31`: an exception applies through that day (UTC). */
-const UntilDate = z.iso.date({ error: 'until must be a date, such as 2026-12-31' });
-
-export const PolicyExceptionSchema = z
-  .strictObject({
-    server: ServerNameSchema.optional(),
-    package: z.string().trim().min(3).max(LIMITS.maxLookup).check(identifier(parsePackageRef)).optional(),
-    purl: z.string().trim().min(5).max(LIMITS.maxLookup).check(identifier(purlKey)).optional(),
-    url: z.string().trim().min(1).max(LIMITS.maxLookup).check(identifier(parseRemoteUrl)).optional(),
-    reason: z
-      .string({ error: 'every exception needs a reason' })
-      .trim()
-      .min(1, { error: 'every exception needs a reason' })
-      .max(500),
-    until: UntilDate,
-  })
-  .refine((e) => [e.server, e.package, e.purl, e.url].filter((v) => v !== undefined).length === 1, {
-    error: 'an exception names exactly one of server, package, purl or url',
-  });
-export type PolicyException = z.infer<typeof PolicyExceptionSchema>;
-
-export const PolicySchema = z
-  .strictObject({
-    min_score: z
-      .number({ error: 'policy.min_score must be an integer from 0 to 100' })
-      .int({ error: 'policy.min_score must be an integer from 0 to 100' })
-      .min(0, { error: 'policy.min_score must be an integer from 0 to 100' })
-      .max(100, { error: 'policy.min_score must be an integer from 0 to 100' })
-      .default(DEFAULT_POLICY.min_score),
-    deny_flags: z.array(FlagSchema).max(64).optional(),
-    require_verified_publisher: z
-      .boolean({ error: 'policy.require_verified_publisher must be true or false' })
-      .optional(),
-    /** Unknown servers and scores resting on too little evidence fail instead of warning. */
-    strict: z.boolean({ error: 'policy.strict must be true or false' }).optional(),
-    allow: z.array(TargetText).max(CHECK_LIMITS.maxNames).optional(),
-    deny: z.array(ServerNameSchema).max(CHECK_LIMITS.maxNames).optional(),
-    exceptions: z.array(PolicyExceptionSchema).max(CHECK_LIMITS.maxNames).optional(),
-    /** What a server that matches no scored server gets: `warn` by default, `fail` when strict. */
-    unknown: z.enum(UNKNOWN_VERDICTS, { error: 'policy.unknown must be fail, warn or pass' }).optional(),
-  })
-  .refine((policy) => !(policy.strict === true && policy.unknown !== undefined && policy.unknown !== 'fail'), {
-    error: 'policy.strict makes unknown servers fail: drop policy.unknown or policy.strict',
-    path: ['unknown'],
-  });
-export type Policy = z.infer<typeof PolicySchema>;
-
-/** What a server that matches no scored server gets under `policy`. */
-export function unknownVerdict(policy: Policy): Verdict {
-  return policy.unknown ?? (policy.strict ? 'fail' : 'warn');
-}
-
 export const CheckRequestSchema = z.strictObject({
   servers: z
     .array(CheckItemSchema)
@@ -158,8 +55,6 @@ export const CheckRequestSchema = z.strictObject({
   policy: PolicySchema.default({ ...DEFAULT_POLICY }),
 });
 export type CheckRequest = z.infer<typeof CheckRequestSchema>;
-
-export type Verdict = 'pass' | 'warn' | 'fail';
 
 export const CheckResultSchema = z.strictObject({
   input: CheckItemSchema,
@@ -171,7 +66,16 @@ export const CheckResultSchema = z.strictObject({
 });
 export type CheckResult = z.infer<typeof CheckResultSchema>;
 
+/**
+ * The answer: the policy it applied in words (`describePolicy`, as every report of the CLI begins), the overall
+ * verdict and one result per item. `policy` is optional here only so that a newer CLI still reads the answer
+ * of an older deployment; this gateway always sends it.
+ */
 export const CheckAnswerSchema = z.strictObject({
+  policy: z
+    .string()
+    .max(256 * 1024)
+    .optional(),
   verdict: z.enum(['pass', 'fail']),
   results: z.array(CheckResultSchema),
 });
@@ -188,36 +92,6 @@ export function itemQuery(item: CheckItem): ItemQuery {
   return { kind: 'url', key: parseRemoteUrl(item.url) };
 }
 
-const verb = (verdict: Verdict) => (verdict === 'warn' ? 'warn on' : verdict);
-const flagList = (flags: Iterable<string>) => [...flags].join(', ');
-
-/**
- * The policy in one line, as every report begins: "fail below trust score 40 (…); fail a server carrying
- * KNOWN_MALICIOUS, REGISTRY_TAKEDOWN (always) or VULNERABLE_VERSION; …". Members are named in a fixed order;
- * lists of names are given in full.
- */
-export function describePolicy(policy: Policy): string {
-  const strict = policy.strict === true;
-  const parts = [
-    `fail below trust score ${policy.min_score}` +
-      (strict ? '' : ' (a score resting on too little measured evidence warns instead)'),
-    `fail a server carrying ${flagList(BLOCKING_FLAGS)} (always, allow lists and exceptions included) or ${flagList(FAILING_FLAGS)}`,
-  ];
-  if (policy.deny_flags?.length) parts.push(`fail a server carrying ${policy.deny_flags.join(', ')}`);
-  const warned = [...WARNING_FLAGS].filter((flag) => !lowerFlags(policy.deny_flags).has(flag));
-  if (warned.length > 0) parts.push(`warn on ${warned.join(', ')}`);
-  if (policy.require_verified_publisher) parts.push('fail a server whose publisher is not verified');
-  parts.push(`${verb(unknownVerdict(policy))} a server that matches no scored server`);
-  parts.push(`${strict ? 'fail' : 'warn on'} a server with insufficient evidence`);
-  if (strict) parts.push('strict');
-  if (policy.allow?.length) parts.push(`always pass ${policy.allow.join(', ')}`);
-  if (policy.deny?.length) parts.push(`always fail ${policy.deny.join(', ')}`);
-  for (const exception of policy.exceptions ?? []) {
-    parts.push(`except ${exceptionTargetText(exception)} until ${exception.until} (${exception.reason})`);
-  }
-  return parts.join('; ');
-}
-
 /** What an item is, in words, for reasons: `io.x/y`, `package npm:@a/b`, `url https://…`. */
 export function describeItem(item: CheckItem): string {
   if (typeof item === 'string') return item;
@@ -226,14 +100,6 @@ export function describeItem(item: CheckItem): string {
 }
 
 const lower = (names: readonly string[] | undefined) => new Set((names ?? []).map((name) => name.toLowerCase()));
-const lowerFlags = (flags: readonly string[] | undefined) => new Set((flags ?? []).map((flag) => flag.toUpperCase()));
-
-function exceptionTargetText(exception: PolicyException): string {
-  if (exception.server !== undefined) return exception.server;
-  if (exception.package !== undefined) return exception.package;
-  if (exception.purl !== undefined) return exception.purl;
-  return exception.url ?? '';
-}
 
 function exceptionTarget(exception: PolicyException): PolicyTarget {
   if (exception.server !== undefined) return { kind: 'name', name: exception.server.toLowerCase() };
@@ -256,11 +122,6 @@ function targets(target: PolicyTarget, item: CheckItem, record: ServerRecord | u
     return (record.packages ?? []).some((pkg) => packageKey(pkg.registry_type, pkg.identifier) === target.key);
   }
   return (record.remotes ?? []).some((remote) => urlKey(remote.url) === target.key);
-}
-
-/** Today as a calendar date in UTC, the day an exception's `until` is compared with. */
-export function todayUtc(now: Date = new Date()): string {
-  return now.toISOString().slice(0, 10);
 }
 
 /** The policy's allow entry that names the item, if any. */
@@ -298,6 +159,18 @@ const flagMeaning = (flag: string) => {
 };
 
 /**
+ * A sentence when the record's latest probe found its remote not answering: said in the verdict, which one
+ * observation does not change (REMOTE_UNREACHABLE is for failures on consecutive probes).
+ */
+function unreachableRemote(record: ServerRecord): string | undefined {
+  const probe = ProbeNoteSchema.safeParse(record.evidence?.probe);
+  if (!probe.success || probe.data.reachable) return undefined;
+  const by = record.evidence?.sources.probe.by ?? 'a probe';
+  return `its remote did not answer when probed on ${probe.data.probed_at.slice(0, 10)} (${by}); one observation, so no flag yet`;
+}
+const ProbeNoteSchema = z.looseObject({ reachable: z.boolean(), probed_at: z.string() });
+
+/**
  * The verdict of one item. `matches` are the records it resolved to, most trusted first (empty: unknown);
  * the first is the one judged, and the others are named so nobody is surprised. `today` (a UTC date) decides
  * which of the policy's exceptions are still in force.
@@ -307,6 +180,7 @@ export function judge(
   matches: readonly ServerRecord[],
   policy: Policy,
   today: string = todayUtc(),
+  unknownAdvisories: readonly AdvisoryDetail[] = [],
 ): CheckResult {
   const record = matches[0];
   const { active, expired } = exceptionsFor(policy, item, record, today);
@@ -314,6 +188,8 @@ export function judge(
   const allowed = allowedBy(policy, item, record);
   if (record === undefined) {
     const base = { input: item, server: null, trust_score: null, trust_label: null };
+    const known = knownBadPackage(item, unknownAdvisories);
+    if (known.length > 0) return { ...base, verdict: 'fail', reasons: [...known, ...notes] };
     if (allowed !== undefined) {
       return { ...base, verdict: 'pass', reasons: [`${describeItem(item)} is on the policy's allow list`, ...notes] };
     }
@@ -327,7 +203,9 @@ export function judge(
   const others = matches.slice(1).map((other) => other.name);
   const also =
     others.length === 0 ? [] : [`${describeItem(item)} also belongs to ${others.join(', ')}; judged: ${record.name}`];
-  const flags = new Set(record.flags.map((flag) => flag.toUpperCase()));
+  const pinned = advisoriesAtPinnedVersion(item, record);
+  const flags = pinned?.flags ?? new Set(record.flags.map((flag) => flag.toUpperCase()));
+  notes.unshift(...(pinned?.reasons ?? []));
   const blocking = [...flags].filter((flag) => BLOCKING_FLAGS.has(flag));
   if (blocking.length > 0) {
     const reasons = blocking.map(
@@ -359,7 +237,7 @@ export function judge(
     );
   }
   const denied = lowerFlags(policy.deny_flags);
-  for (const flag of record.flags) {
+  for (const flag of flags) {
     const upper = flag.toUpperCase();
     if (denied.has(upper)) failures.push(`carries the flag ${flag}${flagMeaning(upper)}, which the policy denies`);
     else if (FAILING_FLAGS.has(upper))
@@ -369,6 +247,8 @@ export function judge(
   if (policy.require_verified_publisher && !record.verified_publisher) {
     failures.push(`its publisher namespace is not a verified publisher, which the policy requires`);
   }
+  const probe = unreachableRemote(record);
+  if (probe !== undefined) notes.push(probe);
   const verdict: Verdict = failures.length > 0 ? 'fail' : warnings.length > 0 ? 'warn' : 'pass';
   return { ...base, verdict, reasons: [...failures, ...warnings, ...notes, ...also] };
 }
@@ -390,6 +270,16 @@ export const REASON_KINDS = [
     id: 'expired-exception',
     pattern: /^the exception for .* expired on \S+ .*; it no longer applies$/,
     summary: 'An exception of the policy that has expired',
+  },
+  {
+    id: 'pinned-advisory',
+    pattern: /^the version pinned, .* is affected by \S+ /,
+    summary: 'A pinned version an advisory names (malware or a vulnerability)',
+  },
+  {
+    id: 'remote-not-answering',
+    pattern: /^its remote did not answer when probed on /,
+    summary: 'A remote that did not answer a probe',
   },
   { id: 'unknown-server', pattern: /^No scored server matches /, summary: 'A server that matches no scored server' },
   {

@@ -20,7 +20,10 @@ export const SNAPSHOT_A: ServerRecord[] = [
     flags: ['NO_SOURCE'],
     packages: [{ registry_type: 'npm', identifier: '@example/delta', version: '1.0.0' }],
   }),
-  scored('com.example/epsilon', 50),
+  scored('com.example/epsilon', 50, {
+    packages: [{ registry_type: 'npm', identifier: '@example/epsilon', version: '3.0.0' }],
+    remotes: [{ type: 'streamable-http', url: 'https://epsilon.example.com/mcp' }],
+  }),
   scored('org.sample/zeta', 65, { packages: [{ registry_type: 'pypi', identifier: 'zeta-mcp', version: '2.0' }] }),
 ];
 
