@@ -127,7 +127,9 @@ const yes = (value: boolean | number | string): boolean => value === true;
 
 /**
  * The registry's rules. Provenance: who the registry verified, and whether the entry names source that can
- * be inspected. Permissions: what the entry asks of the user (secrets, credentials) and how it runs.
+ * be inspected. Permissions: what the entry asks of the user (secrets, credentials) and how it runs. Only
+ * the namespace is verified by the registry; everything else is the publisher's own word (`declared`),
+ * which the confidence counts when a verified domain, a read repository, a package or a probe vouches for it.
  */
 export const REGISTRY_RULES: readonly SignalRule[] = [
   {
@@ -140,9 +142,13 @@ export const REGISTRY_RULES: readonly SignalRule[] = [
       v === 'domain'
         ? 'a namespace the registry granted after a proof of control of its domain'
         : 'a namespace the registry granted to a signed-in GitHub account',
+    // A domain names an organisation that proved control of it; a GitHub login is free to make, so on its
+    // own it vouches for nothing the entry declares.
+    vouches: (v) => v === 'domain',
   },
   {
     signal: 'source_repository_listed',
+    declared: true,
     source: 'registry',
     subscore: 'provenance',
     max: 15,
@@ -152,6 +158,7 @@ export const REGISTRY_RULES: readonly SignalRule[] = [
   },
   {
     signal: 'repository_owner_is_publisher',
+    declared: true,
     source: 'registry',
     subscore: 'provenance',
     max: 10,
@@ -163,6 +170,7 @@ export const REGISTRY_RULES: readonly SignalRule[] = [
   },
   {
     signal: 'distribution',
+    declared: true,
     source: 'registry',
     subscore: 'provenance',
     max: 10,
@@ -172,6 +180,7 @@ export const REGISTRY_RULES: readonly SignalRule[] = [
   },
   {
     signal: 'description_specific',
+    declared: true,
     source: 'registry',
     subscore: 'provenance',
     max: 5,
@@ -180,6 +189,7 @@ export const REGISTRY_RULES: readonly SignalRule[] = [
   },
   {
     signal: 'has_website',
+    declared: true,
     source: 'registry',
     subscore: 'provenance',
     max: 5,
@@ -188,6 +198,7 @@ export const REGISTRY_RULES: readonly SignalRule[] = [
   },
   {
     signal: 'secret_env_var_count',
+    declared: true,
     source: 'registry',
     subscore: 'permissions',
     max: 40,
@@ -197,6 +208,7 @@ export const REGISTRY_RULES: readonly SignalRule[] = [
   },
   {
     signal: 'credential_request',
+    declared: true,
     source: 'registry',
     subscore: 'permissions',
     max: 20,
@@ -210,6 +222,7 @@ export const REGISTRY_RULES: readonly SignalRule[] = [
   },
   {
     signal: 'transport',
+    declared: true,
     source: 'registry',
     subscore: 'permissions',
     max: 25,
@@ -229,6 +242,7 @@ export const REGISTRY_RULES: readonly SignalRule[] = [
   },
   {
     signal: 'package_registry',
+    declared: true,
     source: 'registry',
     subscore: 'permissions',
     max: 15,
