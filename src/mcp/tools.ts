@@ -11,6 +11,7 @@ import {
   ListParamsSchema,
   SearchParamsSchema,
   searchWords,
+  isFetchableName,
   serverName,
   SORT_FIELDS,
   type Stats,
@@ -129,6 +130,7 @@ export const checkServerTrust = defineTool({
   input: z
     .strictObject({
       name: serverName('; to find the exact name of a server, call search_servers with words of its name')
+        .refine(isFetchableName, { error: 'neither part of a name may be "." or ".."' })
         .describe('Exact server name <namespace>/<id> with one "/", e.g. "io.github.github/github-mcp-server"')
         .optional(),
       package: z
