@@ -14,7 +14,7 @@ import {
   StatsResponseSchema,
 } from '../api/envelope.js';
 import { fillPath, ROUTE_PATHS, type RouteId } from '../api/paths.js';
-import { isFetchableName, splitName } from '../model/schema.js';
+import { splitName } from '../model/schema.js';
 import type { TrustSource } from './trust-source.js';
 
 export type { CheckRequestInput, RecordPage } from './trust-source.js';
@@ -171,9 +171,9 @@ export function createTrustApiClient(options: TrustApiClientOptions): TrustApiCl
     close() {},
 
     async getServer(name) {
-      // The tool's input schema has already checked the name; this guards other callers. A name is one
-      // namespace and one id, each sent as one path segment and never a dot segment (`../stats`).
-      if (!isFetchableName(name)) throw new RangeError('a server name is <namespace>/<id>, neither part "." or ".."');
+      // The tool's input schema has already checked the name; this guards other callers (and `fillPath`
+      // refuses a part that is a dot segment, `../stats`).
+      if (name.indexOf('/') <= 0) throw new RangeError('a server name is <namespace>/<id>');
       return (await get(apiPath('get', splitName(name)), ServerResponseSchema)).data;
     },
 
