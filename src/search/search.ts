@@ -4,7 +4,7 @@
  * by its description. Pages are cut from the best `offset + limit` matches, never from a full sort.
  */
 import { LIMITS } from '../model/schema.js';
-import { exactKey } from './words.js';
+import { exactKey, ownerKeyOfQuery } from './words.js';
 import { FEW_RANKED, matchOrder, newRankScratch, rankByKeys, rankFew } from './rank-keys.js';
 import { topK } from './top-k.js';
 import { matchBuffers, type MatchBuffers, type WordIndex, type WordMatches } from './word-index.js';
@@ -43,6 +43,11 @@ const rankAllByKeys = (k: number, count: number) => k * 12 >= count;
  * each at most), afresh past it.
  */
 const WORD_RANKED = 1000;
+/**
+ * Added to the relevance of a publisher's own servers (its namespace's owner is the query's words run
+ * together): more than any sum of word scores, little enough that float32 keeps their own order.
+ */
+const OWN_BONUS = 4096;
 const WORDS_KEPT = 2000;
 const WORD_KEPT_MIN_MATCHES = LIMITS.search.max + 1;
 
@@ -93,12 +98,12 @@ export function createSearch(count: number, parts: SearchSources): Search {
         end <= WORD_RANKED &&
         new Set(key.split(' ')).size === 1
       ) {
-        const best = rankNames(names, key, WORD_RANKED);
+        const best = rankNames(names, key, WORD_RANKED, query);
         if (rankedWords.size >= WORDS_KEPT) rankedWords.clear();
         rankedWords.set(key, { ids: best, total });
         return { ids: best.slice(offset, end), total };
       }
-      return { ids: rankNames(names, key, end).slice(offset), total };
+      return { ids: rankNames(names, key, end, query).slice(offset), total };
     }
     const { descriptionIndex } = parts.descriptions();
     if (!byName) {
@@ -110,7 +115,7 @@ export function createSearch(count: number, parts: SearchSources): Search {
     const all = nameIndex.match(query, [descriptionIndex], buffersOf().all);
     const total = all.ids.length;
     if (offset >= total) return { ids: [], total };
-    const first = rankNames(names, exactKey(query), Math.min(end, names.ids.length));
+    const first = rankNames(names, exactKey(query), Math.min(end, names.ids.length), query);
     if (end <= names.ids.length) return { ids: first.slice(offset), total };
     const mark = ++generation;
     for (const id of names.ids) marks[id] = mark;
@@ -122,12 +127,23 @@ export function createSearch(count: number, parts: SearchSources): Search {
    * The best `k` name matches: exact id matches first (those filed under `key`, the query's `exactKey`); then
    * relevance; ties to the higher trust score, then name order.
    */
-  function rankNames({ ids, scores }: WordMatches, key: string, k: number): number[] {
+  function rankNames({ ids, scores }: WordMatches, key: string, k: number, query: string): number[] {
     const { nameIndex } = parts.search();
     const { trustScore } = columns();
     // Mark the exact id matches (few) so the comparison below is an array read, not a set lookup.
     const mark = ++exactGeneration;
     for (const id of nameIndex.exact(key)) exactMarks[id] = mark;
+    // The publisher's own servers (issue 43): with the exact ones, and above them by relevance.
+    const own = nameIndex.exact(ownerKeyOfQuery(query));
+    if (own.length > 0) {
+      const ownMark = ++exactGeneration;
+      for (const id of own) exactMarks[id] = ownMark;
+      for (let i = 0; i < ids.length; i++) {
+        if (exactMarks[ids[i]!] !== ownMark) continue;
+        exactMarks[ids[i]!] = mark;
+        scores[i] = scores[i]! + OWN_BONUS;
+      }
+    }
     const exact = (i: number) => exactMarks[ids[i]!] === mark;
     const exactId = (id: number) => exactMarks[id] === mark;
     if (k <= FEW_RANKED) return rankFew(ids, k, scores, trustScore, exactId);

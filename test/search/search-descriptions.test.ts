@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSnapshot } from '../../src/query/open.js';
 import type { QueryEngine, SearchField } from '../../src/query/types.js';
 import { nameWords } from '../../src/search/words.js';
-import { matchesAllWords } from '../support/naive-search.js';
+import { matchesAllWords, matchesName, nameTerms } from '../support/naive-search.js';
 import { buildTestSnapshot, makeRecord } from '../support/records.js';
 
 const records = [
@@ -135,11 +135,12 @@ describe('search in descriptions against a naive oracle', () => {
         await snapshot.ready('descriptions');
         try {
           for (const q of queries) {
-            const byName = new Set(
-              rows.filter((row) => matchesAllWords(nameWords(row.name), q)).map((row) => row.name),
-            );
+            const byName = new Set(rows.filter((row) => matchesName(row.name, q)).map((row) => row.name));
             const either = rows
-              .filter((row) => matchesAllWords([...nameWords(row.name), ...nameWords(row.description ?? '')], q))
+              .filter((row) => {
+                const { terms, prefix } = nameTerms(row.name);
+                return matchesAllWords([...terms, ...nameWords(row.description ?? '')], q, prefix);
+              })
               .map((row) => row.name);
             const page = snapshot.searchJson(q, 200, { in: ['name', 'description'] });
             const found = (JSON.parse(page.json) as { name: string }[]).map((r) => r.name);

@@ -6,8 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { nameWords } from '../../src/search/words.js';
-import { matchesAllWords } from '../support/naive-search.js';
+import { matchesName } from '../support/naive-search.js';
 import { loadObjectEngine } from '../support/engine.js';
 import { buildTestSnapshot, makeRecord } from '../support/records.js';
 
@@ -29,7 +28,7 @@ const VOCABULARY = [
 const NAMESPACES = ['io.github.alice', 'com.acme', 'ai.mcp', 'dev.tools'];
 
 function naiveMatches(names: string[], query: string): Set<string> {
-  return new Set(names.filter((name) => matchesAllWords(nameWords(name), query)));
+  return new Set(names.filter((name) => matchesName(name, query)));
 }
 
 const typo = (word: string) =>
