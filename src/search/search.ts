@@ -7,6 +7,7 @@ import { LIMITS } from '../model/schema.js';
 import { exactKey, ownerKeyOfQuery } from './words.js';
 import { FEW_RANKED, matchOrder, newRankScratch, rankByKeys, rankFew } from './rank-keys.js';
 import { topK } from './top-k.js';
+import { compoundReadings } from './compounds.js';
 import { matchBuffers, type MatchBuffers, type WordIndex, type WordMatches } from './word-index.js';
 
 /** What a search looks in: a record's name, or what it does (its description). */
@@ -73,6 +74,48 @@ export function createSearch(count: number, parts: SearchSources): Search {
   /** One-word searches' best matches in rank order, and how many match, by `exactKey` (see WORD_RANKED). */
   const rankedWords = new Map<string, { ids: number[]; total: number }>();
 
+  /** Where each record stands in a merged answer (`matchReadings`), valid where `mergedStamp` is current. */
+  let merged: { stamp: Uint32Array; at: Uint32Array; spare: MatchBuffers } | undefined;
+  let mergedGeneration = 0;
+
+  /**
+   * The matches of `query` in `index` (with `also`), and of its compound readings (`compounds.ts`): a record
+   * matching several readings counts once, with its best relevance.
+   */
+  function matchReadings(query: string, index: WordIndex, also: WordIndex[], into: MatchBuffers): WordMatches {
+    const readings = compoundReadings(
+      query,
+      (word) => index.hasTerm(word) || also.some((other) => other.hasTerm(word)),
+    );
+    const first = index.match(query, also, into);
+    if (readings.length === 0) return first;
+    merged ??= { stamp: new Uint32Array(count), at: new Uint32Array(count), spare: matchBuffers(count) };
+    const { stamp, at, spare } = merged;
+    const mark = ++mergedGeneration;
+    let size = first.ids.length;
+    for (let i = 0; i < size; i++) {
+      stamp[first.ids[i]!] = mark;
+      at[first.ids[i]!] = i;
+    }
+    for (const reading of readings) {
+      const more = index.match(reading, also, spare);
+      for (let i = 0; i < more.ids.length; i++) {
+        const id = more.ids[i]!;
+        if (stamp[id] === mark) {
+          const j = at[id]!;
+          if (more.scores[i]! > into.scores[j]!) into.scores[j] = more.scores[i]!;
+          continue;
+        }
+        stamp[id] = mark;
+        at[id] = size;
+        into.ids[size] = id;
+        into.scores[size] = more.scores[i]!;
+        size++;
+      }
+    }
+    return { ids: into.ids.subarray(0, size), scores: into.scores.subarray(0, size) };
+  }
+
   /** `total` counts every match; the page is the `limit` after `offset`. */
   function searchIds(
     q: string,
@@ -90,7 +133,7 @@ export function createSearch(count: number, parts: SearchSources): Search {
       // Within the kept matches, or all of them were kept (a page past the last is empty).
       if (kept !== undefined && (end <= kept.ids.length || kept.ids.length === kept.total))
         return { ids: kept.ids.slice(offset, end), total: kept.total };
-      const names = nameIndex.match(query, [], buffersOf().names);
+      const names = matchReadings(query, nameIndex, [], buffersOf().names);
       const total = names.ids.length;
       if (
         kept === undefined &&
@@ -107,12 +150,12 @@ export function createSearch(count: number, parts: SearchSources): Search {
     }
     const { descriptionIndex } = parts.descriptions();
     if (!byName) {
-      const described = descriptionIndex.match(query, [], buffersOf().all);
+      const described = matchReadings(query, descriptionIndex, [], buffersOf().all);
       return { ids: rankByScore(described, end).slice(offset), total: described.ids.length };
     }
-    const names = nameIndex.match(query, [], buffersOf().names);
+    const names = matchReadings(query, nameIndex, [], buffersOf().names);
     // Each word may match the name or the description, so every name match is among these too.
-    const all = nameIndex.match(query, [descriptionIndex], buffersOf().all);
+    const all = matchReadings(query, nameIndex, [descriptionIndex], buffersOf().all);
     const total = all.ids.length;
     if (offset >= total) return { ids: [], total };
     const first = rankNames(names, exactKey(query), Math.min(end, names.ids.length), query);

@@ -135,6 +135,11 @@ export class WordIndex {
     return new WordIndex(directory.document_count, terms, termPostings, exact, options.denseListMinIds);
   }
 
+  /** Whether `word` is one of the index's terms, as written. */
+  hasTerm(word: string): boolean {
+    return this.terms.find(word) !== -1;
+  }
+
   /** The records whose id has exactly the words of `key` (an `exactKey`), ascending. */
   exact(key: string): Uint32Array {
     return this.exactIds.get(key) ?? new Uint32Array(0);

@@ -55,3 +55,22 @@ describe('searches an agent makes, on the committed data', () => {
     expect(new Set(found.names.slice(0, own.length))).toEqual(new Set(own));
   });
 });
+
+describe('compounds and their parts, both ways', () => {
+  const filesystemServers = () => names.filter((name) => /file-?_?system/i.test(name.split('/')[1]!));
+
+  it('file system, in names and descriptions, has filesystem servers in its first three', () => {
+    const found = search('file system', ['name', 'description']);
+    expect(found.names.slice(0, 3).every((name) => filesystemServers().includes(name))).toBe(true);
+    expect(found.names).toEqual(expect.arrayContaining(filesystemServers()));
+  });
+
+  it('file system and filesystem find the same servers by name', () => {
+    expect(search('file system').names).toEqual(search('filesystem').names);
+    expect(search('filesystem').total).toBe(filesystemServers().length);
+  });
+
+  it('github is not read as git hub', () => {
+    expect(search('github').names.every((name) => /github/i.test(name.replace(/^io\.github\./i, '')))).toBe(true);
+  });
+});

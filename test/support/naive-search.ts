@@ -3,6 +3,7 @@
  * characters) be within the typo distance of some word of the text searched.
  */
 import { splitName } from '../../src/model/schema.js';
+import { compoundReadings } from '../../src/search/compounds.js';
 import { fuzziness, NAMESPACE_MARK, namespaceWords, nameWords, writesNamespace } from '../../src/search/words.js';
 
 export function levenshtein(a: string, b: string): number {
@@ -50,4 +51,17 @@ export function nameTerms(name: string): { terms: string[]; prefix: string[] } {
 export function matchesName(name: string, query: string): boolean {
   const { terms, prefix } = nameTerms(name);
   return matchesAllWords(terms, query, prefix);
+}
+
+/**
+ * `query` and its compound readings (`file system` → `filesystem`) that the terms `known` answer: a record
+ * matches when it matches one of them.
+ */
+export function readingsOf(query: string, known: ReadonlySet<string>): string[] {
+  return [query, ...compoundReadings(query, (word) => known.has(word))];
+}
+
+/** Every term a name index of `names` holds, unmarked (the marked prefix words are never a reading). */
+export function nameIndexTerms(names: readonly string[]): Set<string> {
+  return new Set(names.flatMap((name) => nameTerms(name).terms));
 }
