@@ -38,7 +38,9 @@ exist here) against a policy. Offline, from the scores shipped in this package, 
 set: then with the trust-score API there (with or without /v1), using the key in TRUST_API_KEY.
 
   --user                also check the user-level configurations of the MCP clients on this machine (Claude
-                        Desktop, Claude Code, Cursor, VS Code, Windsurf, Gemini CLI, Zed, Continue, Codex, opencode)
+                        Desktop, Claude Code with each project's servers, Cursor, VS Code, Windsurf, Gemini CLI,
+                        Zed, Continue, Codex, opencode, Kiro, Antigravity, Amazon Q Developer, GitHub Copilot,
+                        Amp, Cline, Roo Code)
   --min-score N         fail a server whose trust score is below N (0-100; default 40)
   --deny-flags A,B      fail a server carrying any of these flags (a flag no scored server has is an error)
   --require-verified    fail a server whose publisher is not verified
@@ -248,7 +250,7 @@ export async function runCheck(
   const files: FileOutcome[] = [];
   for (const { file, within } of filesToRead(options, cwd)) {
     const found = await readConfigFile(file, { cwd, ...(within === undefined ? {} : { within }) });
-    entries.push(...found);
+    for (const entry of found) entries.push(entry);
     files.push({ file, client: 'project', read: true, servers: found.length });
   }
   if (options.user) {
@@ -256,8 +258,15 @@ export async function runCheck(
     // the project files a CI job checks are JSON.
     const { readUserConfigs } = await import('./user-configs.js');
     const user = await readUserConfigs(env);
-    entries.push(...user.entries);
-    files.push(...user.files);
+    // One by one: a file of a hundred thousand servers would overflow a spread's arguments.
+    for (const entry of user.entries) entries.push(entry);
+    for (const file of user.files) files.push(file);
+    // Nothing to read anywhere is a check that was not made, not a pass on nothing.
+    if (files.length === 0) {
+      throw new CheckError(
+        `no MCP configuration file here (looked for ${DEFAULT_CONFIG_FILES.join(', ')}) and none of the MCP clients' user configurations exists (check --help lists them)`,
+      );
+    }
   }
   const rows: (ReportRow | undefined)[] = entries.map(() => undefined);
   const checkable: { index: number; item: NonNullable<ReportRow['item']> }[] = [];

@@ -25,16 +25,28 @@ export function findPolicyFile(cwd: string): string | undefined {
   return POLICY_FILES.find((file) => existsSync(path.join(cwd, file)));
 }
 
+/** Both parsers recurse once per level of nesting: a file of a million `[` is refused in one line, not a crash. */
+const tooDeep = (file: string, kind: string) => new PolicyFileError(`${file}: not valid ${kind} (nested too deeply)`);
+
 function parseText(file: string, text: string): unknown {
   if (/\.ya?ml$/i.test(file)) {
     try {
       return parseYaml(text, { maxAliasCount: 100 }) as unknown;
     } catch (error) {
+      // The YAML parser reports its own stack overflow as a parse error at the place it stopped.
+      if (error instanceof RangeError || /Maximum call stack/.test((error as Error).message))
+        throw tooDeep(file, 'YAML');
       throw new PolicyFileError(`${file}: not valid YAML: ${(error as Error).message.split('\n')[0]}`);
     }
   }
   const errors: ParseError[] = [];
-  const value = parseJsonc(text, errors, { allowTrailingComma: true }) as unknown;
+  let value: unknown;
+  try {
+    value = parseJsonc(text, errors, { allowTrailingComma: true }) as unknown;
+  } catch (error) {
+    if (error instanceof RangeError) throw tooDeep(file, 'JSON');
+    throw error;
+  }
   if (errors.length > 0) {
     throw new PolicyFileError(
       `${file}: not valid JSON: ${printParseErrorCode(errors[0]!.error)} at offset ${errors[0]!.offset}`,

@@ -4,8 +4,11 @@
  */
 import { z } from 'zod';
 
-/** Bump whenever the layout or meaning of any artifact changes (5: the manifest names the newest `scored_at`). */
-export const ARTIFACT_VERSION = 5;
+/**
+ * Bump whenever the layout or meaning of any artifact changes (5: the manifest names the newest `scored_at`;
+ * 6: records scored with mts-2 carry `evidence`, and the advisories they were scored with are a file).
+ */
+export const ARTIFACT_VERSION = 6;
 
 /** The artifact files of a snapshot, by role. */
 export const ARTIFACT_FILES = {

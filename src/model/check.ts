@@ -66,7 +66,16 @@ export const CheckResultSchema = z.strictObject({
 });
 export type CheckResult = z.infer<typeof CheckResultSchema>;
 
+/**
+ * The answer: the policy it applied in words (`describePolicy`, as every report of the CLI begins), the overall
+ * verdict and one result per item. `policy` is optional here only so that a newer CLI still reads the answer
+ * of an older deployment; this gateway always sends it.
+ */
 export const CheckAnswerSchema = z.strictObject({
+  policy: z
+    .string()
+    .max(256 * 1024)
+    .optional(),
   verdict: z.enum(['pass', 'fail']),
   results: z.array(CheckResultSchema),
 });
@@ -150,6 +159,18 @@ const flagMeaning = (flag: string) => {
 };
 
 /**
+ * A sentence when the record's latest probe found its remote not answering: said in the verdict, which one
+ * observation does not change (REMOTE_UNREACHABLE is for failures on consecutive probes).
+ */
+function unreachableRemote(record: ServerRecord): string | undefined {
+  const probe = ProbeNoteSchema.safeParse(record.evidence?.probe);
+  if (!probe.success || probe.data.reachable) return undefined;
+  const by = record.evidence?.sources.probe.by ?? 'a probe';
+  return `its remote did not answer when probed on ${probe.data.probed_at.slice(0, 10)} (${by}); one observation, so no flag yet`;
+}
+const ProbeNoteSchema = z.looseObject({ reachable: z.boolean(), probed_at: z.string() });
+
+/**
  * The verdict of one item. `matches` are the records it resolved to, most trusted first (empty: unknown);
  * the first is the one judged, and the others are named so nobody is surprised. `today` (a UTC date) decides
  * which of the policy's exceptions are still in force.
@@ -226,6 +247,8 @@ export function judge(
   if (policy.require_verified_publisher && !record.verified_publisher) {
     failures.push(`its publisher namespace is not a verified publisher, which the policy requires`);
   }
+  const probe = unreachableRemote(record);
+  if (probe !== undefined) notes.push(probe);
   const verdict: Verdict = failures.length > 0 ? 'fail' : warnings.length > 0 ? 'warn' : 'pass';
   return { ...base, verdict, reasons: [...failures, ...warnings, ...notes, ...also] };
 }
@@ -252,6 +275,11 @@ export const REASON_KINDS = [
     id: 'pinned-advisory',
     pattern: /^the version pinned, .* is affected by \S+ /,
     summary: 'A pinned version an advisory names (malware or a vulnerability)',
+  },
+  {
+    id: 'remote-not-answering',
+    pattern: /^its remote did not answer when probed on /,
+    summary: 'A remote that did not answer a probe',
   },
   { id: 'unknown-server', pattern: /^No scored server matches /, summary: 'A server that matches no scored server' },
   {

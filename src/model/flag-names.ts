@@ -27,15 +27,25 @@ export function editDistance(a: string, b: string): number {
 const closeEnough = (name: string) => Math.max(2, Math.floor(name.length / 3));
 
 /**
- * The known flags close to `name`, nearest first (ties by name), at most `count`: a known flag that contains
- * the name (`SENSITIVE_CRED` → `SENSITIVE_CRED_REQUEST`) or one a few edits away (a typo). None when no flag
+ * Whether `flag` holds `name` as a part of it a person would type: whole words of it (`CRED`, `SENSITIVE_CRED` in
+ * `SENSITIVE_CRED_REQUEST`), or its first half or more (`SENSITIVE_CR`). Letters that merely occur inside a
+ * word (`OUR` in `NO_SOURCE`, `ACT` in `STAGING_ARTIFACT`) do not count.
+ */
+function holds(flag: string, name: string): boolean {
+  if (name.length < 3) return false;
+  return `_${flag}_`.includes(`_${name}_`) || (flag.startsWith(name) && name.length * 2 >= flag.length);
+}
+
+/**
+ * The known flags close to `name`, nearest first (ties by name), at most `count`: a known flag that holds the
+ * name (`SENSITIVE_CRED` → `SENSITIVE_CRED_REQUEST`) or one a few edits away (a typo). None when no flag
  * is close: an unrelated suggestion only misleads.
  */
 export function closestFlags(name: string, known: Iterable<string>, count = 3): string[] {
   const upper = name.toUpperCase();
   const bound = closeEnough(upper);
   return [...known]
-    .map((flag) => ({ flag, distance: upper.length >= 3 && flag.includes(upper) ? 0 : editDistance(upper, flag) }))
+    .map((flag) => ({ flag, distance: holds(flag, upper) ? 0 : editDistance(upper, flag) }))
     .filter(({ distance }) => distance <= bound)
     .sort((a, b) => a.distance - b.distance || (a.flag < b.flag ? -1 : a.flag > b.flag ? 1 : 0))
     .slice(0, count)

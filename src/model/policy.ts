@@ -140,9 +140,10 @@ const flagList = (flags: Iterable<string>) => [...flags].join(', ');
 /**
  * The policy in one line, as every report begins: "fail below trust score 40 (…); fail a server carrying
  * KNOWN_MALICIOUS, REGISTRY_TAKEDOWN (always) or VULNERABLE_VERSION; …". Members are named in a fixed order;
- * lists of names are given in full.
+ * lists of names are given in full. An exception whose `until` is before `today` is said to have expired, so
+ * a report says so even when no server of the configuration is the one it names.
  */
-export function describePolicy(policy: Policy): string {
+export function describePolicy(policy: Policy, today: string = todayUtc()): string {
   const strict = policy.strict === true;
   const parts = [
     `fail below trust score ${policy.min_score}` +
@@ -159,7 +160,8 @@ export function describePolicy(policy: Policy): string {
   if (policy.allow?.length) parts.push(`always pass ${policy.allow.join(', ')}`);
   if (policy.deny?.length) parts.push(`always fail ${policy.deny.join(', ')}`);
   for (const exception of policy.exceptions ?? []) {
-    parts.push(`except ${exceptionTargetText(exception)} until ${exception.until} (${exception.reason})`);
+    const expired = exception.until < today ? '; expired, no longer applies' : '';
+    parts.push(`except ${exceptionTargetText(exception)} until ${exception.until} (${exception.reason}${expired})`);
   }
   return parts.join('; ');
 }

@@ -4,6 +4,7 @@ import { type Harness, harness } from '../gateway/harness.js';
 
 interface CheckBody {
   data: {
+    policy: string;
     verdict: 'pass' | 'fail';
     results: {
       input: unknown;
@@ -178,6 +179,27 @@ describe('the policy members of the body', () => {
     ).json()) as CheckBody;
     expect(lenient.data.verdict).toBe('pass');
     expect(lenient.data.results[1]?.reasons).toEqual(['excepted until 2999-01-01 by the policy: in-house']);
+  });
+
+  it('states the policy it applied in words first, the default one when the body sets none', async () => {
+    const byDefault = (await (await check({ servers: ['a.b/c'] })).json()) as CheckBody;
+    expect(Object.keys(byDefault.data)[0]).toBe('policy');
+    expect(byDefault.data.policy).toMatch(
+      /^fail below trust score 40 \(a score resting on too little measured evidence/,
+    );
+    expect(byDefault.data.policy).toContain(
+      'KNOWN_MALICIOUS, REGISTRY_TAKEDOWN (always, allow lists and exceptions included)',
+    );
+    expect(byDefault.data.policy).toContain('warn on a server that matches no scored server');
+    const policy = {
+      strict: true,
+      allow: ['pkg:npm/%40scope/x'],
+      exceptions: [{ url: 'https://mcp.example/mcp', reason: 'vendor trial', until: '2999-01-01' }],
+    };
+    const stated = (await (await check({ servers: ['a.b/c'], policy })).json()) as CheckBody;
+    expect(stated.data.policy).toContain('fail a server that matches no scored server');
+    expect(stated.data.policy).toContain('always pass pkg:npm/%40scope/x');
+    expect(stated.data.policy).toContain('except https://mcp.example/mcp until 2999-01-01 (vendor trial)');
   });
 
   it('refuses an exception without a reason, and strict with unknown pass, with 400', async () => {

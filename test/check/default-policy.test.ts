@@ -3,7 +3,7 @@
  * pure, so the gateway, the offline checker and the Action share them).
  */
 import { describe, expect, it } from 'vitest';
-import { judge, PolicySchema, reasonKind, type Policy } from '../../src/model/check.js';
+import { describePolicy, judge, PolicySchema, reasonKind, type Policy } from '../../src/model/check.js';
 import type { Evidence } from '../../src/model/evidence.js';
 import type { ServerRecord } from '../../src/model/schema.js';
 import { makeRecord } from '../support/records.js';
@@ -125,6 +125,37 @@ describe('allow lists and exceptions', () => {
     expect(expired.reasons.map(reasonKind)).toEqual(['below-min-score', 'expired-exception']);
     expect(expired.reasons[1]).toBe(
       'the exception for npm:@sample/weather-mcp expired on 2026-11-28 (vendor contract, review in Q4); it no longer applies',
+    );
+  });
+});
+
+describe('the policy in words', () => {
+  it('says which exceptions have expired, whether or not a server of the configuration is the one excepted', () => {
+    const policy = PolicySchema.parse({
+      exceptions: [
+        { server: 'org.sample/old', reason: 'pilot', until: '2026-11-27' },
+        { url: 'https://mcp.sample.org/mcp', reason: 'vendor review', until: '2026-11-28' },
+      ],
+    });
+    const text = describePolicy(policy, '2026-11-28');
+    expect(text).toContain('except org.sample/old until 2026-11-27 (pilot; expired, no longer applies)');
+    expect(text).toContain('except https://mcp.sample.org/mcp until 2026-11-28 (vendor review)');
+    expect(describePolicy(policy, '2026-11-29')).toContain('(vendor review; expired, no longer applies)');
+  });
+
+  it('names the blocking flags, the failing and the warning ones, and what strict changes', () => {
+    const text = describePolicy(DEFAULT, TODAY);
+    expect(text).toContain('KNOWN_MALICIOUS, REGISTRY_TAKEDOWN (always, allow lists and exceptions included)');
+    expect(text).toContain('or VULNERABLE_VERSION');
+    expect(text).toContain('warn on REMOTE_UNREACHABLE, TOOL_INSTRUCTIONS, TOOLS_CHANGED, DEPRECATED');
+    expect(text).toContain(
+      'warn on a server that matches no scored server; warn on a server with insufficient evidence',
+    );
+    const strict = describePolicy(STRICT, TODAY);
+    expect(strict).toContain('fail a server that matches no scored server; fail a server with insufficient evidence');
+    const denied = describePolicy(PolicySchema.parse({ deny_flags: ['DEPRECATED'] }), TODAY);
+    expect(denied).toContain(
+      'fail a server carrying DEPRECATED; warn on REMOTE_UNREACHABLE, TOOL_INSTRUCTIONS, TOOLS_CHANGED;',
     );
   });
 });

@@ -117,6 +117,16 @@ describe('typo suggestions', () => {
     expect(closestFlags('SENSITIVE_CRED', VOCABULARY_FLAGS)).toEqual(['SENSITIVE_CRED_REQUEST']);
     expect(closestFlags('NO_SOURCES', VOCABULARY_FLAGS)).toEqual(['NO_SOURCE']);
     expect(closestFlags('MALWARE', VOCABULARY_FLAGS)).toEqual([]);
+    expect(closestFlags('TAKEDOWN', VOCABULARY_FLAGS)).toEqual(['REGISTRY_TAKEDOWN']);
+    expect(closestFlags('SENSITIVE_CR', VOCABULARY_FLAGS)).toEqual(['SENSITIVE_CRED_REQUEST']);
+    expect(closestFlags('TOOL', VOCABULARY_FLAGS)).toEqual(['TOOL_INSTRUCTIONS']);
+  });
+
+  it('does not take letters inside a word of a flag for a resemblance', () => {
+    expect(closestFlags('OUR', VOCABULARY_FLAGS)).toEqual([]);
+    expect(closestFlags('ACT', VOCABULARY_FLAGS)).toEqual([]);
+    expect(closestFlags('EST', VOCABULARY_FLAGS)).toEqual([]);
+    expect(closestFlags('ICIOUS', VOCABULARY_FLAGS)).toEqual([]);
     expect(unknownFlagsProblem('--deny-flags', ['MALWARE'], VOCABULARY_FLAGS)).toMatch(
       /^--deny-flags names a flag no scored server has ever carried: "MALWARE" \(no known flag is close\)\. Known flags: /,
     );

@@ -116,6 +116,6 @@ describe('the packages source', () => {
       true,
     );
     writeFileSync(path.join(dir, 'packages.json'), JSON.stringify({ generated_at: 'yesterday', packages: {} }));
-    await expect(packagesSource({ evidenceDir: dir })).rejects.toThrow(/not the package facts file/);
+    await expect(packagesSource({ evidenceDir: dir })).rejects.toThrow(/packages\.json: not the documented shape: /);
   });
 });

@@ -7,8 +7,6 @@
  * VULNERABLE_VERSION (a vulnerability with its fixed version). Findings, not points: an advisory says what is
  * known to be bad, and its absence proves nothing, so this source has no rules and moves no score by itself.
  */
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import {
   type AdvisoryDetail,
   type AdvisoryFile,
@@ -18,6 +16,7 @@ import {
 } from '../../model/advisories.js';
 import { packageKey } from '../../model/identifiers.js';
 import type { EvidenceSource, Finding, SignalRule, SourceReading } from '../evidence-source.js';
+import { readEvidenceFile } from './reading.js';
 
 export const ADVISORIES_FILE = 'advisories.json';
 export const ADVISORIES_RULES: readonly SignalRule[] = [];
@@ -73,24 +72,16 @@ export function advisoriesSourceOf(file: AdvisoryFile): EvidenceSource {
 
 /** The source over the committed file in `evidenceDir`; with no file, every record's advisories are unread. */
 export async function advisoriesSource(evidenceDir: string): Promise<EvidenceSource> {
-  const file = path.join(evidenceDir, ADVISORIES_FILE);
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    const missing = 'advisory databases were not read for this snapshot (no advisory evidence in the dataset)';
-    return {
-      name: 'advisories',
-      read: () => ({
-        source: 'advisories',
-        state: { measured: false, at: null, by: null, third_party: false, missing },
-        signals: {},
-        findings: [],
-      }),
-    };
-  }
-  const parsed = AdvisoryFileSchema.safeParse(JSON.parse(text));
-  if (!parsed.success) throw new Error(`${file}: not an advisory file: ${parsed.error.issues[0]?.message ?? ''}`);
-  return advisoriesSourceOf(parsed.data);
+  const file = await readEvidenceFile(evidenceDir, ADVISORIES_FILE, AdvisoryFileSchema);
+  if (file !== undefined) return advisoriesSourceOf(file);
+  const missing = 'advisory databases were not read for this snapshot (no advisory evidence in the dataset)';
+  return {
+    name: 'advisories',
+    read: () => ({
+      source: 'advisories',
+      state: { measured: false, at: null, by: null, third_party: false, missing },
+      signals: {},
+      findings: [],
+    }),
+  };
 }

@@ -9,11 +9,10 @@
  * release. Findings: a deprecated package (DEPRECATED) and npm's security holding package `0.0.1-security`,
  * which npm publishes over a package it took down as malicious (REGISTRY_TAKEDOWN).
  */
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { packageKey, urlKey } from '../../model/identifiers.js';
 import { PackageFactsFileSchema, type PackageFacts, type PackageFactsFile } from '../../model/package-facts.js';
 import type { SignalReading } from '../../model/evidence.js';
+import { readEvidenceFile } from './reading.js';
 import type { EvidenceSource, Finding, SignalRule, SourceReading } from '../evidence-source.js';
 import { measured, missing } from './reading.js';
 
@@ -103,17 +102,7 @@ export function packagesSourceOf(file: PackageFactsFile | undefined): EvidenceSo
 
 /** Loads `<evidenceDir>/packages.json` when it exists; one that exists and is not the documented shape fails. */
 export async function packagesSource(context: { evidenceDir: string }): Promise<EvidenceSource> {
-  const file = path.join(context.evidenceDir, PACKAGES_FILE);
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return packagesSourceOf(undefined);
-    throw error;
-  }
-  const parsed = PackageFactsFileSchema.safeParse(JSON.parse(text));
-  if (!parsed.success) throw new Error(`${file} is not the package facts file: ${parsed.error.issues[0]?.message}`);
-  return packagesSourceOf(parsed.data);
+  return packagesSourceOf(await readEvidenceFile(context.evidenceDir, PACKAGES_FILE, PackageFactsFileSchema));
 }
 
 /** The packages' rules: provenance of what is installed, and whether it is still released. */

@@ -13,6 +13,7 @@ import type { ServerRecord } from '../../model/schema.js';
 import type { EvidenceSource, SignalRule, SourceReading } from '../evidence-source.js';
 import { parseGitHubRepo } from '../facts.js';
 import { isTemplateDescription } from '../signals.js';
+import { CATALOG_NAMESPACE_PREFIX } from '../../model/catalog.js';
 import { measured, missing } from './reading.js';
 
 /** When the registry entries the dataset holds were read: the newest dump (data/README.md). */
@@ -105,6 +106,7 @@ function readRegistry(record: ServerRecord): SourceReading {
       hasPackage ? record.install.package_types.join(',') || 'unknown' : hasRemote ? 'remote only' : 'none',
     ),
   };
+  if (namespace.startsWith(CATALOG_NAMESPACE_PREFIX)) return notInRegistry(namespace, signals);
   const remoteTypes = types.filter((type) => REMOTE_TRANSPORTS.has(type));
   const findings =
     remoteTypes.length > 0 && remoteTypes.every((type) => type === 'sse')
@@ -115,6 +117,21 @@ function readRegistry(record: ServerRecord): SourceReading {
     state: { measured: true, at: REGISTRY_DUMP_AT, by: REGISTRY_BY, third_party: true, missing: null },
     signals,
     findings,
+  };
+}
+
+/**
+ * A server known only from a curated catalog (`catalog:<catalog>/<id>`, a name the registry refuses): no
+ * registry entry exists, so nothing here was measured, whatever the catalog states.
+ */
+function notInRegistry(namespace: string, signals: Record<string, SignalReading>): SourceReading {
+  const why = `not in the registry: listed only by a curated catalog (${namespace})`;
+  for (const signal of Object.keys(signals)) signals[signal] = missing('registry', why);
+  return {
+    source: 'registry',
+    state: { measured: false, at: null, by: null, third_party: false, missing: why },
+    signals,
+    findings: [],
   };
 }
 
