@@ -198,8 +198,9 @@ export function createSearch(count: number, parts: SearchSources): Search {
       ids.length,
       k,
       matchOrder(ids, scores, trustScore, exactId),
-      // A lower relevance never beats the page's worst unless exactness decides.
-      (item, worst) => scores[item]! < scores[worst]! && exact(item) === exact(worst),
+      // A lower relevance never beats the page's worst unless exactness decides; nor does a match outside
+      // the first class (exact ids, the publisher's own) beat one inside it, which are many for a publisher.
+      (item, worst) => (exact(item) === exact(worst) ? scores[item]! < scores[worst]! : !exact(item)),
     );
     return best.map((i) => ids[i]!);
   }
