@@ -111,11 +111,17 @@ export function rulesMarkdown(): string {
   const weight = new Map(MTS2_WEIGHTS);
   const rows = MTS2_RULES.map((rule) => {
     const share = ((weight.get(rule.subscore) ?? 0) * rule.max) / (totals.get(rule.subscore) ?? 1);
-    return `| \`${rule.signal}\` | ${rule.source} | ${rule.subscore} | ${rule.max} | ${(share * 100).toFixed(1)} % |`;
+    const kind =
+      rule.declared === true
+        ? 'declared'
+        : rule.vouches === undefined
+          ? 'verified'
+          : 'verified, vouches only for some values';
+    return `| \`${rule.signal}\` | ${rule.source} | ${rule.subscore} | ${rule.max} | ${(share * 100).toFixed(1)} % | ${kind} |`;
   });
   return [
-    '| signal | source | sub-score | max points | share of the method |',
-    '| --- | --- | --- | ---: | ---: |',
+    '| signal | source | sub-score | max points | share of the method | evidence |',
+    '| --- | --- | --- | ---: | ---: | --- |',
     ...rows,
   ].join('\n');
 }

@@ -4,7 +4,7 @@
  * sentence says only what was measured: a rule whose signal is missing says why it is missing and that it
  * left the score, never that the server has 0 of something.
  */
-import { EVIDENCE_SOURCES, type Evidence } from '../model/evidence.js';
+import { EVIDENCE_SOURCES, signalReadings, sourceState, type Evidence } from '../model/evidence.js';
 import type { ServerRecord } from '../model/schema.js';
 import { flagDefinition } from '../model/vocabulary.js';
 import type { SourceReading } from '../scoring/evidence-source.js';
@@ -22,8 +22,8 @@ function readingsOf(record: ServerRecord, evidence: Evidence): SourceReading[] {
     .map((flag) => ({ flag, detail: flagDefinition(flag)?.meaning ?? flag }));
   return EVIDENCE_SOURCES.map((source, index) => ({
     source,
-    state: evidence.sources[source],
-    signals: Object.fromEntries(Object.entries(evidence.signals).filter(([, reading]) => reading.source === source)),
+    state: sourceState(evidence.sources[source]),
+    signals: signalReadings(source, evidence.sources[source]),
     findings: index === 0 ? blocking : [],
   }));
 }

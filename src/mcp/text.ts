@@ -62,9 +62,7 @@ export function recordText(record: ServerRecord): string {
 function evidenceText(evidence: Evidence): string {
   const sources = EVIDENCE_SOURCES.map((name) => [name, evidence.sources[name]] as const);
   const measured = sources.filter(([, state]) => state.measured).map(([name]) => name);
-  const missing = sources
-    .filter(([, state]) => !state.measured)
-    .map(([name, state]) => `${name} (${state.missing ?? 'not measured'})`);
+  const missing = sources.flatMap(([name, state]) => (state.measured ? [] : [`${name} (${state.missing})`]));
   return (
     `Evidence (method ${evidence.method}, confidence ${evidence.confidence}/100): measured ${list(measured)}; ` +
     `not measured, and left out of the score rather than counted as 0: ${list(missing)}.`

@@ -147,9 +147,9 @@ const exceptionReason = (exception: PolicyException) =>
 export function missingEvidence(record: ServerRecord): string {
   const evidence = record.evidence;
   if (evidence === undefined) return 'the record does not say what was measured';
-  const missing = Object.entries(evidence.sources)
-    .filter(([, state]) => !state.measured)
-    .map(([source, state]) => `${source}: ${state.missing}`);
+  const missing = Object.entries(evidence.sources).flatMap(([source, state]) =>
+    state.measured ? [] : [`${source}: ${state.missing}`],
+  );
   return `confidence ${evidence.confidence} of 100; not measured: ${missing.join('; ') || 'nothing'}`;
 }
 
@@ -165,7 +165,8 @@ const flagMeaning = (flag: string) => {
 function unreachableRemote(record: ServerRecord): string | undefined {
   const probe = ProbeNoteSchema.safeParse(record.evidence?.probe);
   if (!probe.success || probe.data.reachable) return undefined;
-  const by = record.evidence?.sources.probe.by ?? 'a probe';
+  const state = record.evidence?.sources.probe;
+  const by = state?.measured === true ? state.by : 'a probe';
   return `its remote did not answer when probed on ${probe.data.probed_at.slice(0, 10)} (${by}); one observation, so no flag yet`;
 }
 const ProbeNoteSchema = z.looseObject({ reachable: z.boolean(), probed_at: z.string() });

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { IdentifierError, isPackageRegistry, parsePackageRef, parseRemoteUrl } from './identifiers.js';
 import { purlKey } from './purl.js';
+import { isCalendarTime } from './fields.js';
 import { FlagSchema, LIMITS, ServerNameSchema } from './schema.js';
 import { FLAGS } from './vocabulary.js';
 
@@ -77,7 +78,13 @@ const TargetText = z
   .check(identifier((text) => JSON.stringify(policyTarget(text))));
 
 /** A calendar date, `2026-12-31`: an exception applies through that day (UTC). */
-const UntilDate = z.iso.date({ error: 'until must be a date, such as 2026-12-31' });
+const UNTIL_ERROR = 'until must be a date, such as 2026-12-31';
+// A portable pattern (published in the OpenAPI document, read by Python and RE2 too), then a real day.
+const UntilDate = z
+  .string({ error: UNTIL_ERROR })
+  .regex(/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/, { error: UNTIL_ERROR })
+  .refine((date) => isCalendarTime(`${date}T00:00:00Z`), { error: UNTIL_ERROR })
+  .meta({ format: 'date' });
 
 export const PolicyExceptionSchema = z
   .strictObject({

@@ -5,6 +5,8 @@
  * them ordering before the plain release (PyPI's `1.0rc1` < `1.0`): the forms MCP packages publish.
  */
 
+import { comparePep440, compareSemVer } from './version-ranges.js';
+
 interface ParsedVersion {
   release: number[];
   /** Pre-release identifiers; empty for a release. */
@@ -27,8 +29,14 @@ function compareIdentifiers(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** Negative, zero or positive as version `a` orders before, with or after `b`. */
+/**
+ * Negative, zero or positive as version `a` orders before, with or after `b`. Two SemVer versions compare by
+ * SemVer 2.0's precedence, two PEP 440 versions by PEP 440 (a post-release after its release, a dev release
+ * before its pre-releases: `src/model/version-ranges.ts`); anything else by the release numbers below.
+ */
 export function compareVersions(a: string, b: string): number {
+  const strict = compareSemVer(a, b) ?? comparePep440(a, b);
+  if (strict !== null) return strict;
   const x = parse(a);
   const y = parse(b);
   for (let i = 0; i < Math.max(x.release.length, y.release.length); i++) {

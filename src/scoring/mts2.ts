@@ -2,8 +2,9 @@
  * `mts-2`, this project's scoring method (docs/method.md gives every weight and why). It scores only what was
  * measured: each sub-score is the points its measured rules earned over the most those same rules could
  * earn, so a rule whose signal was not measured leaves the denominator instead of counting as 0. How much of
- * the method's weight was measured is the confidence; below `CONFIDENCE_THRESHOLD` the record carries
- * INSUFFICIENT_EVIDENCE. A blocking finding (KNOWN_MALICIOUS, REGISTRY_TAKEDOWN) makes the trust score 0.
+ * the method's weight rests on verified evidence is the confidence: a publisher's declarations (rules marked
+ * `declared`) count only when a verified fact vouches for the server; below `CONFIDENCE_THRESHOLD` the record
+ * carries INSUFFICIENT_EVIDENCE. A blocking finding (KNOWN_MALICIOUS, REGISTRY_TAKEDOWN) makes the trust score 0.
  *
  * The arithmetic reads rules and readings only: it never names a source, so a new source adds its module and
  * its rule table (`src/scoring/mts2-sources.ts`) and nothing here changes. A source lists every signal that
@@ -25,7 +26,7 @@ export const MTS2_WEIGHTS: ReadonlyArray<readonly [SubScoreName, number]> = [
   ['permissions', 0.25],
 ];
 
-/** Below this confidence (share of the method's weight measured, 0-100) a record is INSUFFICIENT_EVIDENCE. */
+/** Below this confidence (share of the method's weight verified, 0-100) a record is INSUFFICIENT_EVIDENCE. */
 export const CONFIDENCE_THRESHOLD = 50;
 export const INSUFFICIENT_EVIDENCE = 'INSUFFICIENT_EVIDENCE';
 
@@ -52,6 +53,8 @@ export interface SubScoreOutcome {
   measured: boolean;
   earned: number;
   measuredMax: number;
+  /** The part of `measuredMax` the confidence counts: verified rules, and declared ones when vouched for. */
+  confidentMax: number;
   totalMax: number;
   rules: RuleOutcome[];
 }
@@ -93,14 +96,30 @@ function pointsOf(rule: SignalRule, value: boolean | number | string): number {
 export function scoreReadings(readings: readonly SourceReading[], rules: readonly SignalRule[]): Mts2Outcome {
   const grouped = rulesBySubscore(rules);
   const bySource = new Map(readings.map((reading) => [reading.source, reading]));
-  const subscores: SubScoreOutcome[] = MTS2_WEIGHTS.map(([name, weight]) => {
-    const outcomes: RuleOutcome[] = (grouped.get(name) ?? []).map((rule) => {
+  const applied: RuleOutcome[][] = MTS2_WEIGHTS.map(([name]) =>
+    (grouped.get(name) ?? []).map((rule) => {
       const reading = bySource.get(rule.source)?.signals[rule.signal];
       const value = reading?.value ?? null;
       return { rule, reading, points: value === null ? null : pointsOf(rule, value) };
-    });
+    }),
+  );
+  // Declared evidence (the publisher's own word) counts toward the confidence only when some measured,
+  // verified fact vouches for the server: otherwise a self-published entry that no one checked would look
+  // as well measured as a read repository.
+  const vouched = applied.some((outcomes) =>
+    outcomes.some(
+      ({ rule, reading }) =>
+        rule.declared !== true &&
+        reading?.value !== null &&
+        reading?.value !== undefined &&
+        (rule.vouches?.(reading.value) ?? true),
+    ),
+  );
+  const subscores: SubScoreOutcome[] = MTS2_WEIGHTS.map(([name, weight], index) => {
+    const outcomes = applied[index]!;
     let earned = 0;
     let measuredMax = 0;
+    let confidentMax = 0;
     let totalMax = 0;
     for (const outcome of outcomes) {
       // A signal its source does not list does not apply to this server (a probe of a server with no
@@ -110,27 +129,31 @@ export function scoreReadings(readings: readonly SourceReading[], rules: readonl
       if (outcome.points === null) continue;
       earned += outcome.points;
       measuredMax += outcome.rule.max;
+      if (outcome.rule.declared !== true || vouched) confidentMax += outcome.rule.max;
     }
     const measured = measuredMax > 0;
     const score = measured ? Math.round((100 * earned) / measuredMax) : 0;
-    return { name, weight, score, measured, earned, measuredMax, totalMax, rules: outcomes };
+    return { name, weight, score, measured, earned, measuredMax, confidentMax, totalMax, rules: outcomes };
   });
 
-  // The weight of every sub-score some rule counts in, and the share of it that rests on measured rules.
+  // The weight of every sub-score some rule counts in, the share of it that rests on measured rules (which
+  // moves the score), and the share that rests on verified or vouched-for evidence (the confidence).
   let ruledWeight = 0;
   let measuredWeight = 0;
+  let confidentWeight = 0;
   let weightedScore = 0;
   let scoredWeight = 0;
   for (const sub of subscores) {
     if (sub.totalMax === 0) continue;
     ruledWeight += sub.weight;
     measuredWeight += (sub.weight * sub.measuredMax) / sub.totalMax;
+    confidentWeight += (sub.weight * sub.confidentMax) / sub.totalMax;
     if (sub.measured) {
       weightedScore += sub.weight * sub.score;
       scoredWeight += sub.weight;
     }
   }
-  const confidence = ruledWeight === 0 ? 0 : Math.round((100 * measuredWeight) / ruledWeight);
+  const confidence = ruledWeight === 0 ? 0 : Math.round((100 * confidentWeight) / ruledWeight);
   const findings = readings.flatMap((reading) => reading.findings);
   const blocking = findings.filter((finding) => flagDefinition(finding.flag)?.blocking === true);
   // Nothing measured is no score at all, not the prior: such a record carries INSUFFICIENT_EVIDENCE at 0.

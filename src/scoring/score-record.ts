@@ -4,7 +4,13 @@
  * are kept as they are: they are the evidence the upstream method scored, and data/servers.json stays the
  * upstream import.
  */
-import { EVIDENCE_SOURCES, type Evidence, type EvidenceSourceName, type SourceState } from '../model/evidence.js';
+import {
+  EVIDENCE_SOURCES,
+  sourceEvidence,
+  type Evidence,
+  type EvidenceSourceName,
+  type SourceEvidence,
+} from '../model/evidence.js';
 import type { ServerRecord } from '../model/schema.js';
 import type { EvidenceSource, SignalRule, SourceReading } from './evidence-source.js';
 import { INSUFFICIENT_EVIDENCE, scoreReadings, type Mts2Outcome } from './mts2.js';
@@ -48,21 +54,14 @@ export function scoreRecord(
     registered.filter(({ source }) => !failed.has(source.name)).flatMap(({ rules }) => rules),
   );
   const sources = Object.fromEntries(
-    EVIDENCE_SOURCES.map((name): [EvidenceSourceName, SourceState] => {
+    EVIDENCE_SOURCES.map((name): [EvidenceSourceName, SourceEvidence] => {
       const reading = readings.find((r) => r.source === name);
-      if (reading !== undefined) return [name, reading.state];
-      return [
-        name,
-        { measured: false, at: null, by: null, third_party: false, missing: failed.get(name) ?? unread[name] },
-      ];
+      if (reading !== undefined) return [name, sourceEvidence(reading.state, reading.signals)];
+      const why = failed.get(name) ?? unread[name];
+      return [name, { measured: false, missing: why, signals: {} }];
     }),
   ) as Evidence['sources'];
-  const evidence: Evidence = {
-    method: outcome.method,
-    confidence: outcome.confidence,
-    sources,
-    signals: Object.fromEntries(readings.flatMap((reading) => Object.entries(reading.signals))),
-  };
+  const evidence: Evidence = { method: outcome.method, confidence: outcome.confidence, sources };
   for (const reading of readings) {
     if (reading.detail === undefined || !DETAIL_MEMBERS.has(reading.source)) continue;
     (evidence as Record<string, unknown>)[reading.source] = reading.detail;

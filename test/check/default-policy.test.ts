@@ -12,8 +12,8 @@ const DEFAULT: Policy = PolicySchema.parse({});
 const STRICT: Policy = PolicySchema.parse({ strict: true });
 const TODAY = '2026-11-28';
 
-const measured = { measured: true, at: '2026-02-21T00:00:00Z', by: 'test', third_party: true, missing: null };
-const unmeasured = (missing: string) => ({ measured: false, at: null, by: null, third_party: false, missing });
+const measured = { measured: true, at: '2026-02-21T00:00:00Z', by: 'test', third_party: true, signals: {} } as const;
+const unmeasured = (missing: string) => ({ measured: false, missing, signals: {} }) as const;
 
 function evidence(confidence: number): Evidence {
   return {
@@ -26,7 +26,6 @@ function evidence(confidence: number): Evidence {
       probe: unmeasured('the remote was not probed'),
       advisories: unmeasured('advisory databases were not read'),
     },
-    signals: {},
   };
 }
 

@@ -142,6 +142,9 @@ describe('a policy file in the repository', () => {
         'pkg:npm/%40playwright/mcp',
         '--allow',
         'pkg:pypi/mcp-server-fetch',
+        // context7's repository was never read: insufficient evidence, which --strict fails unless allowed.
+        '--allow',
+        'io.github.upstash/context7',
       ],
       cwd,
     );

@@ -139,12 +139,11 @@ describe('the version a configuration pins', () => {
 });
 
 function evidenceStub() {
-  const state = { measured: true, at: '2026-11-28T00:00:00Z', by: 'test', third_party: true, missing: null };
+  const state = { measured: true, at: '2026-11-28T00:00:00Z', by: 'test', third_party: true, signals: {} } as const;
   return {
     method: 'mts-2',
     confidence: 100,
     sources: { registry: state, repository: state, packages: state, probe: state, advisories: state },
-    signals: {},
   };
 }
 

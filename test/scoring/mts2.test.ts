@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { UNREAD_SOURCES } from '../../src/build/evidence-sources.js';
 import { explainRecord } from '../../src/explain/explain.js';
 import { recordText } from '../../src/mcp/text.js';
+import { EvidenceSchema } from '../../src/model/evidence.js';
 import { ServerRecordSchema } from '../../src/model/record-schema.js';
 import type { ServerRecord, Signals } from '../../src/model/schema.js';
 import type { EvidenceSource } from '../../src/scoring/evidence-source.js';
@@ -67,12 +68,21 @@ const score = (record: ServerRecord, sources = SOURCES) => scoreRecord(record, s
 describe('mts-2', () => {
   it('does not score a server with no repository as one with 0 stars', () => {
     const { record, outcome } = score(remoteRecord('io.github.someone/notes'));
-    const stars = record.evidence?.signals['github_stars'];
-    expect(stars).toEqual({ source: 'repository', value: null, missing: 'no repository in the registry entry' });
+    // Every repository signal is null, its reason said once by the unmeasured source.
     expect(record.evidence?.sources.repository).toMatchObject({
       measured: false,
       missing: 'no repository in the registry entry',
     });
+    expect(record.evidence?.sources.repository.signals['github_stars']).toBeNull();
+    expect(record.evidence?.sources.repository).not.toHaveProperty('missing_signals');
+    // A signal missing from a measured source carries its own reason.
+    expect(record.evidence?.sources.registry.signals['repository_owner_is_publisher']).toBeNull();
+    expect(record.evidence?.sources.registry).toMatchObject({
+      measured: true,
+      missing_signals: { repository_owner_is_publisher: 'no repository in the registry entry' },
+    });
+    expect(record.evidence?.sources.registry).not.toHaveProperty('missing');
+    expect(EvidenceSchema.safeParse(record.evidence).success).toBe(true);
     const popularity = outcome.subscores.find((sub) => sub.name === 'popularity')!;
     expect(popularity).toMatchObject({ measured: false, measuredMax: 0 });
     // The same server with a repository that was read and has no stars does lose the popularity points.
@@ -83,11 +93,7 @@ describe('mts-2', () => {
         'https://github.com/someone/notes',
       ),
     );
-    expect(zeroStars.record.evidence?.signals['github_stars']).toEqual({
-      source: 'repository',
-      value: 0,
-      missing: null,
-    });
+    expect(zeroStars.record.evidence?.sources.repository.signals['github_stars']).toBe(0);
     expect(zeroStars.outcome.subscores.find((sub) => sub.name === 'popularity')).toMatchObject({
       measured: true,
       score: 0,
@@ -103,10 +109,10 @@ describe('mts-2', () => {
     expect(vendor.outcome.confidence).toBeLessThan(100);
     expect(vendor.outcome.confidence).toBeGreaterThanOrEqual(CONFIDENCE_THRESHOLD);
     expect(vendor.record.flags).not.toContain('INSUFFICIENT_EVIDENCE');
-    expect(vendor.record.evidence?.signals['namespace_verification']?.value).toBe('domain');
+    expect(vendor.record.evidence?.sources.registry.signals['namespace_verification']).toBe('domain');
     // A GitHub login is a weaker proof than a domain: the same entry under one scores lower.
     const login = score(remoteRecord('io.github.someone/mcp'));
-    expect(login.record.evidence?.signals['namespace_verification']?.value).toBe('github');
+    expect(login.record.evidence?.sources.registry.signals['namespace_verification']).toBe('github');
     expect(login.record.trust_score).toBeLessThan(vendor.record.trust_score);
     // Less evidence never scores higher than the same facts with more measured: the full read wins.
     const read = score(
@@ -143,7 +149,10 @@ describe('mts-2', () => {
     const { record } = score(remoteRecord('com.example/mcp'), [{ source: broken, rules: REGISTRY_RULES }]);
     expect(record.trust_score).toBe(0);
     expect(record.flags).toContain('INSUFFICIENT_EVIDENCE');
-    expect(record.evidence?.sources.registry.missing).toMatch(/reading this source failed: entry unreadable/);
+    expect(record.evidence?.sources.registry).toMatchObject({
+      measured: false,
+      missing: expect.stringMatching(/reading this source failed: entry unreadable/),
+    });
     // Whatever subset of the rules is measured, a confidence under the threshold always carries the flag.
     for (let mask = 0; mask < 1 << 6; mask++) {
       // Every rule of the method listed: the masked ones measured, all the others missing (never left out).
@@ -244,7 +253,10 @@ describe('mts-2', () => {
       empty: 'not-found',
       archived: 'read',
     });
-    const missing = (record: ServerRecord) => score(record).record.evidence?.sources.repository.missing;
+    const missing = (record: ServerRecord) => {
+      const repository = score(record).record.evidence?.sources.repository;
+      return repository?.measured === false ? repository.missing : undefined;
+    };
     expect(missing(cases.gitlab)).toMatch(/not on GitHub.*\(gitlab\.com\)/);
     expect(missing(cases.dotted)).toMatch(/does not recognise this form of GitHub URL/);
     expect(missing(cases.unread)).toMatch(/not read by the scoring run: it got no GitHub answer/);
@@ -252,12 +264,18 @@ describe('mts-2', () => {
     // In this project's own run (another scored_at) only a 404 is an answer of nothing: a measurement.
     const ours = score({ ...cases.empty, scored_at: '2026-03-04T02:00:00Z' }).record.evidence!;
     expect(ours.sources.repository).toMatchObject({ measured: true, third_party: false, at: '2026-03-04T02:00:00Z' });
-    expect(ours.signals['repository_found']).toEqual({ source: 'repository', value: false, missing: null });
-    expect(ours.signals['github_stars']?.missing).toBe('repository not found on GitHub (404)');
+    expect(ours.sources.repository.signals['repository_found']).toBe(false);
+    expect(ours.sources.repository.signals['github_stars']).toBeNull();
+    expect(ours.sources.repository).toMatchObject({
+      missing_signals: { github_stars: 'repository not found on GitHub (404)' },
+    });
     const archived = score(cases.archived).record.evidence!;
-    expect(archived.sources.repository).toMatchObject({ measured: true, third_party: true });
-    expect(archived.sources.repository.by).toMatch(/MCP Scorecard/);
-    expect(archived.signals['repo_not_archived']?.value).toBe(false);
+    expect(archived.sources.repository).toMatchObject({
+      measured: true,
+      third_party: true,
+      by: expect.stringMatching(/MCP Scorecard/),
+    });
+    expect(archived.sources.repository.signals['repo_not_archived']).toBe(false);
   });
 
   it('every rule table is data: each rule belongs to a registered source and earns 0..max', () => {
@@ -281,7 +299,6 @@ describe('mts-2 on the committed dataset', () => {
     const names = [
       'com.notion/mcp',
       'app.linear/linear',
-      'io.github.upstash/context7',
       'com.stripe/mcp',
       'aws.api.us-east-1.eks-mcp/server',
       'io.github.github/github-mcp-server',
@@ -294,9 +311,24 @@ describe('mts-2 on the committed dataset', () => {
       expect(ServerRecordSchema.safeParse(record).success, name).toBe(true);
     }
     // Notion's remote has no repository: its score rests on the registry's verification, and says so.
-    expect(scored.get('com.notion/mcp')?.evidence?.sources.repository.missing).toBe(
-      'no repository in the registry entry',
-    );
+    expect(scored.get('com.notion/mcp')?.evidence?.sources.repository).toMatchObject({
+      measured: false,
+      missing: 'no repository in the registry entry',
+    });
+  });
+
+  it("counts a publisher's own word toward the confidence only when a verified domain or a read repository vouches for it", () => {
+    for (const record of scored.values()) {
+      const github = record.name.toLowerCase().startsWith('io.github.');
+      const repositoryRead = record.evidence?.sources.repository.measured === true;
+      expect(record.flags.includes('INSUFFICIENT_EVIDENCE'), record.name).toBe(github && !repositoryRead);
+    }
+    // context7's registry entry names its repository, but the upstream run never read it: its own entry and a
+    // GitHub login are all that is known, so it warns by default instead of passing.
+    const context7 = scored.get('io.github.upstash/context7')!;
+    expect(context7.evidence?.sources.repository.measured).toBe(false);
+    expect(context7.flags).toContain('INSUFFICIENT_EVIDENCE');
+    expect(context7.trust_score).toBeGreaterThanOrEqual(40);
   });
 
   it('reproduces every score it serves from the evidence it serves (the explanation recomputes it)', () => {

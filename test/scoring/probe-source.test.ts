@@ -1,4 +1,5 @@
 /** The probe source: a third party's probe of a remote, shown in the evidence and the verdict, never scored. */
+import { sourceEvidence } from '../../src/model/evidence.js';
 import { describe, expect, it } from 'vitest';
 import { judge, PolicySchema } from '../../src/model/check.js';
 import type { ProbeFile } from '../../src/model/probes.js';
@@ -72,14 +73,19 @@ describe('the probe source', () => {
   it('makes the verdict say that the remote did not answer, without changing it on one observation', () => {
     const down = remote('com.example/down');
     const reading = source.read({ record: down });
-    const state = { measured: true, at: '2026-02-21T00:00:00Z', by: 'test', third_party: true, missing: null };
+    const state = { measured: true, at: '2026-02-21T00:00:00Z', by: 'test', third_party: true, signals: {} } as const;
     const record = {
       ...down,
       evidence: {
         method: 'mts-2',
         confidence: 80,
-        sources: { registry: state, repository: state, packages: state, probe: reading.state, advisories: state },
-        signals: {},
+        sources: {
+          registry: state,
+          repository: state,
+          packages: state,
+          probe: sourceEvidence(reading.state, reading.signals),
+          advisories: state,
+        },
         probe: reading.detail,
       },
     };

@@ -13,7 +13,6 @@ import type { ServerRecord } from '../../model/schema.js';
 import type { EvidenceSource, SignalRule, SourceReading } from '../evidence-source.js';
 import { parseGitHubRepo } from '../facts.js';
 import { isTemplateDescription } from '../signals.js';
-import { CATALOG_NAMESPACE_PREFIX } from '../../model/catalog.js';
 import { measured, missing } from './reading.js';
 
 /** When the registry entries the dataset holds were read: the newest dump (data/README.md). */
@@ -106,7 +105,6 @@ function readRegistry(record: ServerRecord): SourceReading {
       hasPackage ? record.install.package_types.join(',') || 'unknown' : hasRemote ? 'remote only' : 'none',
     ),
   };
-  if (namespace.startsWith(CATALOG_NAMESPACE_PREFIX)) return notInRegistry(namespace, signals);
   const remoteTypes = types.filter((type) => REMOTE_TRANSPORTS.has(type));
   const findings =
     remoteTypes.length > 0 && remoteTypes.every((type) => type === 'sse')
@@ -120,21 +118,6 @@ function readRegistry(record: ServerRecord): SourceReading {
   };
 }
 
-/**
- * A server known only from a curated catalog (`catalog:<catalog>/<id>`, a name the registry refuses): no
- * registry entry exists, so nothing here was measured, whatever the catalog states.
- */
-function notInRegistry(namespace: string, signals: Record<string, SignalReading>): SourceReading {
-  const why = `not in the registry: listed only by a curated catalog (${namespace})`;
-  for (const signal of Object.keys(signals)) signals[signal] = missing('registry', why);
-  return {
-    source: 'registry',
-    state: { measured: false, at: null, by: null, third_party: false, missing: why },
-    signals,
-    findings: [],
-  };
-}
-
 export const registrySource: EvidenceSource = {
   name: 'registry',
   read: ({ record }) => readRegistry(record),
@@ -144,7 +127,9 @@ const yes = (value: boolean | number | string): boolean => value === true;
 
 /**
  * The registry's rules. Provenance: who the registry verified, and whether the entry names source that can
- * be inspected. Permissions: what the entry asks of the user (secrets, credentials) and how it runs.
+ * be inspected. Permissions: what the entry asks of the user (secrets, credentials) and how it runs. Only
+ * the namespace is verified by the registry; everything else is the publisher's own word (`declared`),
+ * which the confidence counts when a verified domain, a read repository, a package or a probe vouches for it.
  */
 export const REGISTRY_RULES: readonly SignalRule[] = [
   {
@@ -157,9 +142,13 @@ export const REGISTRY_RULES: readonly SignalRule[] = [
       v === 'domain'
         ? 'a namespace the registry granted after a proof of control of its domain'
         : 'a namespace the registry granted to a signed-in GitHub account',
+    // A domain names an organisation that proved control of it; a GitHub login is free to make, so on its
+    // own it vouches for nothing the entry declares.
+    vouches: (v) => v === 'domain',
   },
   {
     signal: 'source_repository_listed',
+    declared: true,
     source: 'registry',
     subscore: 'provenance',
     max: 15,
@@ -169,6 +158,7 @@ export const REGISTRY_RULES: readonly SignalRule[] = [
   },
   {
     signal: 'repository_owner_is_publisher',
+    declared: true,
     source: 'registry',
     subscore: 'provenance',
     max: 10,
@@ -180,6 +170,7 @@ export const REGISTRY_RULES: readonly SignalRule[] = [
   },
   {
     signal: 'distribution',
+    declared: true,
     source: 'registry',
     subscore: 'provenance',
     max: 10,
@@ -189,6 +180,7 @@ export const REGISTRY_RULES: readonly SignalRule[] = [
   },
   {
     signal: 'description_specific',
+    declared: true,
     source: 'registry',
     subscore: 'provenance',
     max: 5,
@@ -197,6 +189,7 @@ export const REGISTRY_RULES: readonly SignalRule[] = [
   },
   {
     signal: 'has_website',
+    declared: true,
     source: 'registry',
     subscore: 'provenance',
     max: 5,
@@ -205,6 +198,7 @@ export const REGISTRY_RULES: readonly SignalRule[] = [
   },
   {
     signal: 'secret_env_var_count',
+    declared: true,
     source: 'registry',
     subscore: 'permissions',
     max: 40,
@@ -214,6 +208,7 @@ export const REGISTRY_RULES: readonly SignalRule[] = [
   },
   {
     signal: 'credential_request',
+    declared: true,
     source: 'registry',
     subscore: 'permissions',
     max: 20,
@@ -227,6 +222,7 @@ export const REGISTRY_RULES: readonly SignalRule[] = [
   },
   {
     signal: 'transport',
+    declared: true,
     source: 'registry',
     subscore: 'permissions',
     max: 25,
@@ -246,6 +242,7 @@ export const REGISTRY_RULES: readonly SignalRule[] = [
   },
   {
     signal: 'package_registry',
+    declared: true,
     source: 'registry',
     subscore: 'permissions',
     max: 15,

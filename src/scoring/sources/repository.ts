@@ -19,7 +19,6 @@
  *   (`src/pipeline/github.ts`) keeps only a 404 as an answer of nothing, so in its datasets the pattern is a
  *   measurement: the repository was not found (404), which earns no `repository_found` points.
  */
-import { CATALOG_NAMESPACE_PREFIX } from '../../model/catalog.js';
 import type { SignalReading, SourceState } from '../../model/evidence.js';
 import type { ServerRecord } from '../../model/schema.js';
 import type { EvidenceSource, SignalRule, SourceReading } from '../evidence-source.js';
@@ -63,9 +62,6 @@ const REPOSITORY_SIGNALS = [
   'github_watchers',
 ] as const;
 
-/** Why a catalog-only server's repository has no facts yet: this checkout was made without network. */
-export const CATALOG_REPOSITORY_UNREAD = 'repository not yet read: waits for a night with network';
-
 /** Which case of the module comment a record is in, from its upstream signals, flags and repository URL. */
 export function repositoryCase(record: ServerRecord): {
   case: RepositoryCase;
@@ -73,11 +69,6 @@ export function repositoryCase(record: ServerRecord): {
   why?: string;
 } {
   const s = record.signals;
-  if (s === undefined && record.name.startsWith(CATALOG_NAMESPACE_PREFIX)) {
-    return record.install.repo_url === null
-      ? { case: 'no-repository', why: 'no repository in the catalog entry' }
-      : { case: 'not-read', why: CATALOG_REPOSITORY_UNREAD };
-  }
   if (s === undefined) return { case: 'no-signals' };
   if (s.has_source_repo !== true) return { case: 'no-repository', signals: s };
   const url = record.install.repo_url;
