@@ -66,11 +66,24 @@ export function pathParamNames(template: string): string[] {
     .map((segment) => segment.slice(1, segment.indexOf('}')));
 }
 
-/** `template` with each `{name}` replaced by its value, percent-encoded (so `/` in a value stays one segment). */
+/**
+ * Whether `value`, once percent-encoded, is a dot segment: `.` or `..` (encodeURIComponent leaves dots as they
+ * are, and `%2e%2e` written in a value becomes `%252e%252e`, no longer one).
+ */
+export function isDotSegment(value: string): boolean {
+  return value === '.' || value === '..';
+}
+
+/**
+ * `template` with each `{name}` replaced by its value, percent-encoded (so `/` in a value stays one segment);
+ * a value that would be a dot segment is refused.
+ */
 export function fillPath(template: string, values: Readonly<Record<string, string>> = {}): string {
   return template.replace(/\{([A-Za-z_]+)\}/g, (_, name: string) => {
     const value = values[name];
     if (value === undefined) throw new Error(`no value for path parameter ${name} of ${template}`);
+    // A URL parser resolves `.` and `..` (encoded as `%2e` too, so encoding cannot save them), and `servers/../stats` would ask for another route with the caller's key (issue 38, L7).
+    if (isDotSegment(value)) throw new RangeError(`path parameter ${name} may not be "." or ".."`);
     return encodeURIComponent(value);
   });
 }

@@ -171,7 +171,8 @@ export function createTrustApiClient(options: TrustApiClientOptions): TrustApiCl
     close() {},
 
     async getServer(name) {
-      // The tool's input schema has already checked the name; this guards other callers.
+      // The tool's input schema has already checked the name; this guards other callers (and `fillPath`
+      // refuses a part that is a dot segment, `../stats`).
       if (name.indexOf('/') <= 0) throw new RangeError('a server name is <namespace>/<id>');
       return (await get(apiPath('get', splitName(name)), ServerResponseSchema)).data;
     },

@@ -8,6 +8,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import { adviceFor } from './advice.js';
+import { dataForModel } from './publisher-values.js';
 import { offlineNotice, type TrustSource } from '../client/trust-source.js';
 import { READ_ONLY_ANNOTATIONS, SERVER_INSTRUCTIONS, TRUST_TOOLS, type TrustTool } from './tools.js';
 
@@ -22,30 +23,16 @@ async function callTool<Input extends z.ZodObject, Output extends z.ZodObject>(
 ): Promise<CallToolResult> {
   try {
     const { data, lead } = await tool.run(client, args);
-    const shown = withoutPublisherText(data);
+    // The text and the structured result are made from the same checked data (`publisher-values.ts`).
+    const shown = dataForModel(data);
     const notice = offlineNotice(client.origin);
-    const text = [lead, tool.text(data), notice === undefined ? undefined : `(${notice})`].filter(
+    const text = [lead, tool.text(shown), notice === undefined ? undefined : `(${notice})`].filter(
       (part) => part !== undefined,
     );
-    return { content: [{ type: 'text', text: text.join('\n') }], structuredContent: shown };
+    return { content: [{ type: 'text', text: text.join('\n') }], structuredContent: shown as Record<string, unknown> };
   } catch (error) {
     return { content: [{ type: 'text', text: adviceFor(error, tool.context?.(args)) }], isError: true };
   }
-}
-
-/**
- * A result without the publishers' free-text descriptions: text a publisher wrote reaches the model as data
- * it might follow, so no tool passes it on (search still matches it; the names, scores and flags are the
- * service's own). Records are the result itself or its `items`.
- */
-function withoutPublisherText(data: object): Record<string, unknown> {
-  const strip = (record: unknown) => {
-    if (typeof record !== 'object' || record === null || !('description' in record)) return record;
-    const { description: _publisherText, ...rest } = record as Record<string, unknown>;
-    return rest;
-  };
-  const result = strip(data) as Record<string, unknown>;
-  return Array.isArray(result.items) ? { ...result, items: result.items.map(strip) } : result;
 }
 
 /** A tool with its own types erased: the registry holds tools of different shapes side by side. */

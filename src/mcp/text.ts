@@ -29,6 +29,9 @@ export function scoredOn(scoredAt: string): string {
   return `scored on ${scoredAt.slice(0, 10)}`;
 }
 
+/** A publisher's value as quoted data, or `unknown`. */
+const quoted = (value: string | null): string => (value === null ? 'unknown' : JSON.stringify(value));
+
 /** One line per server, for lists: name, score, band, when scored, flags. */
 function recordLine(record: ServerRecord): string {
   const flags = record.flags.length === 0 ? '' : `, flags: ${record.flags.join(', ')}`;
@@ -46,7 +49,8 @@ export function recordText(record: ServerRecord): string {
     `Flags: ${flagsText(record.flags)}.`,
     `Badges: ${list(record.badges.map((badge) => badge.label))}.`,
     `Verified publisher: ${record.verified_publisher ? 'yes' : 'no'}. Targets: ${list(record.targets)}.`,
-    `Install: repository ${install.repo_url ?? 'unknown'}, version ${install.version ?? 'unknown'}, ` +
+    // The publisher's values are quoted (JSON-escaped) so they read as data, never as part of the sentence.
+    `Install: repository ${quoted(install.repo_url)}, version ${quoted(install.version)}, ` +
       // An empty install list means unknown (decisions, section 2), not "has none".
       `packages ${list(install.package_types, 'unknown')}, transports ${list(install.transport_types, 'unknown')}.`,
     `Scored at ${record.scored_at}.`,

@@ -11,6 +11,7 @@ import {
   ListParamsSchema,
   SearchParamsSchema,
   searchWords,
+  isFetchableName,
   serverName,
   SORT_FIELDS,
   type Stats,
@@ -129,6 +130,7 @@ export const checkServerTrust = defineTool({
   input: z
     .strictObject({
       name: serverName('; to find the exact name of a server, call search_servers with words of its name')
+        .refine(isFetchableName, { error: 'neither part of a name may be "." or ".."' })
         .describe('Exact server name <namespace>/<id> with one "/", e.g. "io.github.github/github-mcp-server"')
         .optional(),
       package: z
@@ -203,7 +205,10 @@ export const searchServers = defineTool({
   description:
     'Find MCP servers by words of their name when you do not know the exact <namespace>/<id> name, e.g. ' +
     '"postgres", "slack", "github mcp". Prefix matching ("postg" finds postgres), typo tolerance for words ' +
-    'of 4+ letters, several words must all match; best matches first, ties to the higher trust score. ' +
+    'of 4+ letters, several words must all match; compounds match their parts both ways ("file system" ' +
+    'finds filesystem). A namespace prefix such as io.github. matches only a query that writes it; a ' +
+    'publisher\'s name puts its own servers first ("github" gives io.github.github/github-mcp-server first), ' +
+    'then the best matches, ties to the higher trust score, then name. ' +
     'To find servers by what they do ("file system", "send email"), set in to "name,description": the ' +
     'registry descriptions are searched too, and servers whose name matches still come first. ' +
     `The query needs at least ${LIMITS.minQuery} characters. Each result is a full trust record ` +

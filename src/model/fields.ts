@@ -74,6 +74,16 @@ export const ServerNameSchema = serverName();
 export const FLAG_PATTERN = /^[A-Z][A-Z0-9_]*$/;
 export const FlagSchema = z.string().max(64).regex(FLAG_PATTERN, { error: 'flag names are UPPER_SNAKE_CASE' });
 
+/**
+ * Whether `name` can be asked for by its path (`/v1/servers/{namespace}/{id}`): a valid name whose parts are
+ * not `.` or `..`, which a URL parser would resolve into another route (the collector refuses such names too).
+ */
+export function isFetchableName(name: string): boolean {
+  if (name.length > MAX_NAME_LENGTH || !SERVER_NAME_PATTERN.test(name)) return false;
+  const { namespace, id } = splitName(name);
+  return namespace !== '.' && namespace !== '..' && id !== '.' && id !== '..';
+}
+
 /** Split a name into its namespace and id (the name is valid, so both exist). */
 export function splitName(name: string): { namespace: string; id: string } {
   const slash = name.indexOf('/');

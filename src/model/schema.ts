@@ -21,6 +21,7 @@ export {
   FLAG_PATTERN,
   FlagSchema,
   splitName,
+  isFetchableName,
 } from './fields.js';
 import { MAX_NAME_LENGTH } from './fields.js';
 

@@ -4,9 +4,10 @@
  * by its description. Pages are cut from the best `offset + limit` matches, never from a full sort.
  */
 import { LIMITS } from '../model/schema.js';
-import { exactKey } from './words.js';
+import { exactKey, ownerKeyOfQuery } from './words.js';
 import { FEW_RANKED, matchOrder, newRankScratch, rankByKeys, rankFew } from './rank-keys.js';
 import { topK } from './top-k.js';
+import { compoundReadings } from './compounds.js';
 import { matchBuffers, type MatchBuffers, type WordIndex, type WordMatches } from './word-index.js';
 
 /** What a search looks in: a record's name, or what it does (its description). */
@@ -43,6 +44,11 @@ const rankAllByKeys = (k: number, count: number) => k * 12 >= count;
  * each at most), afresh past it.
  */
 const WORD_RANKED = 1000;
+/**
+ * Added to the relevance of a publisher's own servers (its namespace's owner is the query's words run
+ * together): more than any sum of word scores, little enough that float32 keeps their own order.
+ */
+const OWN_BONUS = 4096;
 const WORDS_KEPT = 2000;
 const WORD_KEPT_MIN_MATCHES = LIMITS.search.max + 1;
 
@@ -68,6 +74,48 @@ export function createSearch(count: number, parts: SearchSources): Search {
   /** One-word searches' best matches in rank order, and how many match, by `exactKey` (see WORD_RANKED). */
   const rankedWords = new Map<string, { ids: number[]; total: number }>();
 
+  /** Where each record stands in a merged answer (`matchReadings`), valid where `mergedStamp` is current. */
+  let merged: { stamp: Uint32Array; at: Uint32Array; spare: MatchBuffers } | undefined;
+  let mergedGeneration = 0;
+
+  /**
+   * The matches of `query` in `index` (with `also`), and of its compound readings (`compounds.ts`): a record
+   * matching several readings counts once, with its best relevance.
+   */
+  function matchReadings(query: string, index: WordIndex, also: WordIndex[], into: MatchBuffers): WordMatches {
+    const readings = compoundReadings(
+      query,
+      (word) => index.hasTerm(word) || also.some((other) => other.hasTerm(word)),
+    );
+    const first = index.match(query, also, into);
+    if (readings.length === 0) return first;
+    merged ??= { stamp: new Uint32Array(count), at: new Uint32Array(count), spare: matchBuffers(count) };
+    const { stamp, at, spare } = merged;
+    const mark = ++mergedGeneration;
+    let size = first.ids.length;
+    for (let i = 0; i < size; i++) {
+      stamp[first.ids[i]!] = mark;
+      at[first.ids[i]!] = i;
+    }
+    for (const reading of readings) {
+      const more = index.match(reading, also, spare);
+      for (let i = 0; i < more.ids.length; i++) {
+        const id = more.ids[i]!;
+        if (stamp[id] === mark) {
+          const j = at[id]!;
+          if (more.scores[i]! > into.scores[j]!) into.scores[j] = more.scores[i]!;
+          continue;
+        }
+        stamp[id] = mark;
+        at[id] = size;
+        into.ids[size] = id;
+        into.scores[size] = more.scores[i]!;
+        size++;
+      }
+    }
+    return { ids: into.ids.subarray(0, size), scores: into.scores.subarray(0, size) };
+  }
+
   /** `total` counts every match; the page is the `limit` after `offset`. */
   function searchIds(
     q: string,
@@ -85,7 +133,7 @@ export function createSearch(count: number, parts: SearchSources): Search {
       // Within the kept matches, or all of them were kept (a page past the last is empty).
       if (kept !== undefined && (end <= kept.ids.length || kept.ids.length === kept.total))
         return { ids: kept.ids.slice(offset, end), total: kept.total };
-      const names = nameIndex.match(query, [], buffersOf().names);
+      const names = matchReadings(query, nameIndex, [], buffersOf().names);
       const total = names.ids.length;
       if (
         kept === undefined &&
@@ -93,24 +141,24 @@ export function createSearch(count: number, parts: SearchSources): Search {
         end <= WORD_RANKED &&
         new Set(key.split(' ')).size === 1
       ) {
-        const best = rankNames(names, key, WORD_RANKED);
+        const best = rankNames(names, key, WORD_RANKED, query);
         if (rankedWords.size >= WORDS_KEPT) rankedWords.clear();
         rankedWords.set(key, { ids: best, total });
         return { ids: best.slice(offset, end), total };
       }
-      return { ids: rankNames(names, key, end).slice(offset), total };
+      return { ids: rankNames(names, key, end, query).slice(offset), total };
     }
     const { descriptionIndex } = parts.descriptions();
     if (!byName) {
-      const described = descriptionIndex.match(query, [], buffersOf().all);
+      const described = matchReadings(query, descriptionIndex, [], buffersOf().all);
       return { ids: rankByScore(described, end).slice(offset), total: described.ids.length };
     }
-    const names = nameIndex.match(query, [], buffersOf().names);
+    const names = matchReadings(query, nameIndex, [], buffersOf().names);
     // Each word may match the name or the description, so every name match is among these too.
-    const all = nameIndex.match(query, [descriptionIndex], buffersOf().all);
+    const all = matchReadings(query, nameIndex, [descriptionIndex], buffersOf().all);
     const total = all.ids.length;
     if (offset >= total) return { ids: [], total };
-    const first = rankNames(names, exactKey(query), Math.min(end, names.ids.length));
+    const first = rankNames(names, exactKey(query), Math.min(end, names.ids.length), query);
     if (end <= names.ids.length) return { ids: first.slice(offset), total };
     const mark = ++generation;
     for (const id of names.ids) marks[id] = mark;
@@ -122,12 +170,23 @@ export function createSearch(count: number, parts: SearchSources): Search {
    * The best `k` name matches: exact id matches first (those filed under `key`, the query's `exactKey`); then
    * relevance; ties to the higher trust score, then name order.
    */
-  function rankNames({ ids, scores }: WordMatches, key: string, k: number): number[] {
+  function rankNames({ ids, scores }: WordMatches, key: string, k: number, query: string): number[] {
     const { nameIndex } = parts.search();
     const { trustScore } = columns();
     // Mark the exact id matches (few) so the comparison below is an array read, not a set lookup.
     const mark = ++exactGeneration;
     for (const id of nameIndex.exact(key)) exactMarks[id] = mark;
+    // The publisher's own servers (issue 43): with the exact ones, and above them by relevance.
+    const own = nameIndex.exact(ownerKeyOfQuery(query));
+    if (own.length > 0) {
+      const ownMark = ++exactGeneration;
+      for (const id of own) exactMarks[id] = ownMark;
+      for (let i = 0; i < ids.length; i++) {
+        if (exactMarks[ids[i]!] !== ownMark) continue;
+        exactMarks[ids[i]!] = mark;
+        scores[i] = scores[i]! + OWN_BONUS;
+      }
+    }
     const exact = (i: number) => exactMarks[ids[i]!] === mark;
     const exactId = (id: number) => exactMarks[id] === mark;
     if (k <= FEW_RANKED) return rankFew(ids, k, scores, trustScore, exactId);
@@ -139,8 +198,9 @@ export function createSearch(count: number, parts: SearchSources): Search {
       ids.length,
       k,
       matchOrder(ids, scores, trustScore, exactId),
-      // A lower relevance never beats the page's worst unless exactness decides.
-      (item, worst) => scores[item]! < scores[worst]! && exact(item) === exact(worst),
+      // A lower relevance never beats the page's worst unless exactness decides; nor does a match outside
+      // the first class (exact ids, the publisher's own) beat one inside it, which are many for a publisher.
+      (item, worst) => (exact(item) === exact(worst) ? scores[item]! < scores[worst]! : !exact(item)),
     );
     return best.map((i) => ids[i]!);
   }

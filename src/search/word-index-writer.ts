@@ -13,7 +13,7 @@
 import { U32Writer } from '../format/binary.js';
 import { addKeyedPostings, addPostings, addStrings } from '../format/tables.js';
 import { byCodeUnits } from '../format/name-order.js';
-import { exactKey, FIELD_BOOST, nameWords } from './words.js';
+import { exactKey, FIELD_BOOST, nameWords, namespaceWords, ownerKey } from './words.js';
 import { splitName } from '../model/schema.js';
 
 const BM25 = { k1: 1.2, b: 0.7 };
@@ -171,9 +171,26 @@ function exactIds(ids: readonly string[]): Record<string, number[]> {
 export function encodeNameIndex(names: readonly string[]): Buffer {
   const parts = names.map((name) => splitName(name));
   const exact = exactIds(parts.map((part) => part.id));
+  // Namespaces repeat (a publisher has many servers): each is split once.
+  const split = new Map<string, { words: string[]; owner: string }>();
+  const namespaces = parts.map(({ namespace }) => {
+    let known = split.get(namespace);
+    if (known === undefined) {
+      const { publisher, prefix } = namespaceWords(namespace);
+      known = { words: [...publisher, ...prefix], owner: ownerKey(namespace) };
+      split.set(namespace, known);
+    }
+    return known;
+  });
+  // Each publisher's own servers, under the owner's marked key (no exactKey has the mark).
+  namespaces.forEach(({ owner: key }, record) => {
+    if (Object.hasOwn(exact, key)) exact[key]!.push(record);
+    else exact[key] = [record];
+  });
   const { terms, postings } = bm25Postings(names.length, [
     { boost: FIELD_BOOST.server, words: (id) => nameWords(parts[id]!.id) },
-    { boost: FIELD_BOOST.namespace, words: (id) => nameWords(parts[id]!.namespace) },
+    // The publisher and the reverse-DNS prefix (marked: reached only by a query that writes a namespace).
+    { boost: FIELD_BOOST.namespace, words: (id) => namespaces[id]!.words },
   ]);
   return encodeWordIndex(names.length, terms, postings, exact);
 }

@@ -22,7 +22,7 @@ import {
   StringTable,
   type StringTableRanges,
 } from '../format/tables.js';
-import { FUZZY_WEIGHT, fuzziness, nameWords, PREFIX_WEIGHT } from './words.js';
+import { FUZZY_WEIGHT, fuzziness, NAMESPACE_MARK, nameWords, PREFIX_WEIGHT, writesNamespace } from './words.js';
 import type { Slicer } from '../format/slicer.js';
 import { DensePostings } from './dense-postings.js';
 import { SortedTerms } from './sorted-terms.js';
@@ -135,6 +135,11 @@ export class WordIndex {
     return new WordIndex(directory.document_count, terms, termPostings, exact, options.denseListMinIds);
   }
 
+  /** Whether `word` is one of the index's terms, as written. */
+  hasTerm(word: string): boolean {
+    return this.terms.find(word) !== -1;
+  }
+
   /** The records whose id has exactly the words of `key` (an `exactKey`), ascending. */
   exact(key: string): Uint32Array {
     return this.exactIds.get(key) ?? new Uint32Array(0);
@@ -186,7 +191,8 @@ export class WordIndex {
     this.terms.withPrefix(word, (term, at) => {
       if (term !== word) offer(at, (PREFIX_WEIGHT * word.length) / term.length);
     });
-    const distance = fuzziness(word);
+    // A marked word (a namespace's prefix) is matched as written or as a prefix, with no typos.
+    const distance = word.startsWith(NAMESPACE_MARK) ? false : fuzziness(word);
     if (distance !== false) {
       this.terms.withinDistance(word, distance, (term, at, edits) => {
         if (edits > 0) offer(at, (FUZZY_WEIGHT * term.length) / (term.length + edits));
@@ -218,6 +224,7 @@ export class WordIndex {
    */
   match(query: string, also: readonly WordIndex[] = [], into?: MatchBuffers): WordMatches {
     const words = [...new Set(nameWords(query))].slice(0, MAX_QUERY_WORDS);
+    const reachesPrefix = writesNamespace(query);
     const none = { ids: new Uint32Array(0), scores: new Float32Array(0) };
     if (words.length === 0) return none;
     const count = this.documentCount;
@@ -236,8 +243,10 @@ export class WordIndex {
     const expanded = words.map((word) => {
       const terms: ExpandedTerm[] = [];
       let size = 0;
+      // A namespace's prefix words (`io`, `github` of `io.github.`) only for a query that writes one.
+      const forms = reachesPrefix ? [word, NAMESPACE_MARK + word] : [word];
       for (const index of [this, ...also]) {
-        for (const { at, weight } of index.expansions(word)) {
+        for (const { at, weight } of forms.flatMap((form) => index.expansions(form))) {
           const postings = index.postings(at);
           terms.push({ postings, weight, at, index });
           size += postings.ids.length;

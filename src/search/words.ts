@@ -45,6 +45,60 @@ function splitCase(chunk: string, words: string[]): void {
   for (const word of spaced.split(' ')) if (word !== '') words.push(word.toLowerCase());
 }
 
+/**
+ * A namespace is not a name (issue 43): in a reverse-DNS namespace (`io.github.alice`, `com.microsoft`) the
+ * top-level domain, and a code host followed by an owner (`io.github.`), say where the publisher lives, not
+ * who it is. Those prefix words are filed with NAMESPACE_MARK in front, so only a query that writes a
+ * namespace (one with a `.`) reaches them; the rest, the publisher, is searched like the id. Three marks keep
+ * a marked term beyond the typo distance (2) of any query word.
+ */
+export const NAMESPACE_MARK = '\u0001\u0001\u0001';
+const CODE_HOSTS = new Set(['github', 'gitlab', 'bitbucket', 'codeberg', 'sourcehut']);
+
+/** Whether a query writes a namespace, and so may match a namespace's prefix words (`io.github`). */
+export const writesNamespace = (query: string): boolean => query.includes('.');
+
+/**
+ * A namespace's words: `publisher`, searched as any word of the name (the owner's words, and each owner
+ * segment run together, so `Dave-London` is found by `davelondon` and `GitHub30` by `github`), and `prefix`,
+ * the reverse-DNS words before it, already marked.
+ */
+export function namespaceWords(namespace: string): { publisher: string[]; prefix: string[] } {
+  const segments = namespace.split('.');
+  if (segments.length < 2) return { publisher: nameWords(namespace), prefix: [] };
+  const hosted = segments.length > 2 && CODE_HOSTS.has(segments[1]!.toLowerCase());
+  const cut = hosted ? 2 : 1;
+  const prefix = nameWords(segments.slice(0, cut).join('.')).map((word) => NAMESPACE_MARK + word);
+  const owner = segments.slice(cut);
+  const publisher = nameWords(owner.join('.'));
+  for (const segment of owner) {
+    const whole = segment.toLowerCase().replace(/[^a-z0-9]/g, '');
+    if (whole !== '' && !publisher.includes(whole)) publisher.push(whole);
+  }
+  return { publisher, prefix };
+}
+
+/**
+ * The key under which a record is filed as its publisher's own (in the exact table, marked): the namespace's
+ * owner part (after the reverse-DNS prefix) with everything but letters and digits left out, so
+ * `io.github.github` → `github`, `com.microsoft` → `microsoft`, `io.github.Dave-London` → `davelondon`. A
+ * query is the publisher's when its words run together give the same key (`ownerKeyOfQuery`).
+ */
+export function ownerKey(namespace: string): string {
+  const segments = namespace.split('.');
+  const hosted = segments.length > 2 && CODE_HOSTS.has(segments[1]!.toLowerCase());
+  const owner = segments.length < 2 ? segments : segments.slice(hosted ? 2 : 1);
+  return (
+    NAMESPACE_MARK +
+    owner
+      .join('')
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]/gu, '')
+  );
+}
+
+export const ownerKeyOfQuery = (query: string): string => NAMESPACE_MARK + nameWords(query).join('');
+
 /** Typo tolerance: none below 4 characters, one edit from 4, two from 8. */
 export function fuzziness(term: string): number | false {
   if (term.length >= 8) return 2;

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSnapshot } from '../../src/query/open.js';
 import type { QueryEngine, SearchField } from '../../src/query/types.js';
 import { nameWords } from '../../src/search/words.js';
-import { matchesAllWords } from '../support/naive-search.js';
+import { matchesAllWords, matchesName, nameIndexTerms, nameTerms, readingsOf } from '../support/naive-search.js';
 import { buildTestSnapshot, makeRecord } from '../support/records.js';
 
 const records = [
@@ -36,8 +36,14 @@ afterAll(() => engine.close());
 
 describe('search in descriptions', () => {
   it('finds servers by words of their description that no name has', () => {
-    expect(names('file system', ['name'])).toEqual([]);
-    expect(names('file system', ['name', 'description'])).toEqual(['com.acme/disk-tools']);
+    expect(names('send smtp', ['name'])).toEqual([]);
+    expect(names('send smtp', ['name', 'description'])).toEqual(['io.github.bob/mailer']);
+    // `file system` reads as `filesystem` too (issue 43): alice's name matches, and comes first.
+    expect(names('file system', ['name'])).toEqual(['io.github.alice/filesystem-mcp']);
+    expect(names('file system', ['name', 'description'])).toEqual([
+      'io.github.alice/filesystem-mcp',
+      'com.acme/disk-tools',
+    ]);
     expect(names('smtp', ['description'])).toEqual(['io.github.bob/mailer']);
   });
 
@@ -135,11 +141,22 @@ describe('search in descriptions against a naive oracle', () => {
         await snapshot.ready('descriptions');
         try {
           for (const q of queries) {
+            const nameReadings = readingsOf(q, nameIndexTerms(rows.map((row) => row.name)));
             const byName = new Set(
-              rows.filter((row) => matchesAllWords(nameWords(row.name), q)).map((row) => row.name),
+              rows
+                .filter((row) => nameReadings.some((reading) => matchesName(row.name, reading)))
+                .map((row) => row.name),
             );
+            const known = new Set([
+              ...nameIndexTerms(rows.map((row) => row.name)),
+              ...rows.flatMap((row) => nameWords(row.description ?? '')),
+            ]);
             const either = rows
-              .filter((row) => matchesAllWords([...nameWords(row.name), ...nameWords(row.description ?? '')], q))
+              .filter((row) => {
+                const { terms, prefix } = nameTerms(row.name);
+                const words = [...terms, ...nameWords(row.description ?? '')];
+                return readingsOf(q, known).some((reading) => matchesAllWords(words, reading, prefix));
+              })
               .map((row) => row.name);
             const page = snapshot.searchJson(q, 200, { in: ['name', 'description'] });
             const found = (JSON.parse(page.json) as { name: string }[]).map((r) => r.name);

@@ -6,8 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { nameWords } from '../../src/search/words.js';
-import { matchesAllWords } from '../support/naive-search.js';
+import { matchesName, nameIndexTerms, readingsOf } from '../support/naive-search.js';
 import { loadObjectEngine } from '../support/engine.js';
 import { buildTestSnapshot, makeRecord } from '../support/records.js';
 
@@ -29,7 +28,8 @@ const VOCABULARY = [
 const NAMESPACES = ['io.github.alice', 'com.acme', 'ai.mcp', 'dev.tools'];
 
 function naiveMatches(names: string[], query: string): Set<string> {
-  return new Set(names.filter((name) => matchesAllWords(nameWords(name), query)));
+  const readings = readingsOf(query, nameIndexTerms(names));
+  return new Set(names.filter((name) => readings.some((reading) => matchesName(name, reading))));
 }
 
 const typo = (word: string) =>

@@ -95,8 +95,12 @@ describe('search', () => {
       'io.github.carol/github-mcp-server',
       'io.github.github/github-mcp-server',
     ]);
-    // Every io.github.* server matches through its namespace, but after those whose id says github.
-    expect(search('github').total).toBe(names.filter(([n]) => n.toLowerCase().includes('github')).length);
+    // A namespace is not a name: `io.github.` says where a publisher lives, so only the servers whose id or
+    // publisher says github match; a query that writes the namespace reaches every io.github.* server.
+    expect(search('github').total).toBe(
+      names.filter(([n]) => /github/i.test(n.split('/')[1]!) || n.startsWith('io.github.github/')).length,
+    );
+    expect(search('io.github').total).toBe(names.filter(([n]) => n.startsWith('io.github.')).length);
   });
 
   it('ranks a server whose id is exactly the query first: q=mcp puts <namespace>/mcp at the top', () => {

@@ -2,7 +2,9 @@
  * The naive oracle of search matching, for tests: every query word must equal, begin, or (from 4
  * characters) be within the typo distance of some word of the text searched.
  */
-import { fuzziness, nameWords } from '../../src/search/words.js';
+import { splitName } from '../../src/model/schema.js';
+import { compoundReadings } from '../../src/search/compounds.js';
+import { fuzziness, NAMESPACE_MARK, namespaceWords, nameWords, writesNamespace } from '../../src/search/words.js';
 
 export function levenshtein(a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, j) => j);
@@ -19,14 +21,47 @@ export function levenshtein(a: string, b: string): number {
 }
 
 /** Whether every word of `query` matches one of `terms` (the words of a name, a description, or both). */
-export function matchesAllWords(terms: readonly string[], query: string): boolean {
+export function matchesAllWords(terms: readonly string[], query: string, prefixWords: readonly string[] = []): boolean {
   const words = [...new Set(nameWords(query))];
   if (words.length === 0) return false;
-  return words.every((word) =>
-    terms.some((term) => {
-      if (term === word || term.startsWith(word)) return true;
-      const distance = fuzziness(word);
-      return distance !== false && levenshtein(word, term) <= distance;
-    }),
+  const reachable = writesNamespace(query) ? prefixWords : [];
+  return words.every(
+    (word) =>
+      reachable.some((term) => term.startsWith(word)) ||
+      terms.some((term) => {
+        if (term === word || term.startsWith(word)) return true;
+        const distance = fuzziness(word);
+        return distance !== false && levenshtein(word, term) <= distance;
+      }),
   );
+}
+
+/**
+ * What a name search matches a name by: the id's words and the publisher's (`terms`), and the namespace's
+ * reverse-DNS prefix words (`prefix`, unmarked), which only a query that writes a namespace reaches, as
+ * written or begun, never through a typo.
+ */
+export function nameTerms(name: string): { terms: string[]; prefix: string[] } {
+  const { namespace, id } = splitName(name);
+  const { publisher, prefix } = namespaceWords(namespace);
+  return { terms: [...nameWords(id), ...publisher], prefix: prefix.map((word) => word.slice(NAMESPACE_MARK.length)) };
+}
+
+/** Whether a name search for `query` matches `name`. */
+export function matchesName(name: string, query: string): boolean {
+  const { terms, prefix } = nameTerms(name);
+  return matchesAllWords(terms, query, prefix);
+}
+
+/**
+ * `query` and its compound readings (`file system` → `filesystem`) that the terms `known` answer: a record
+ * matches when it matches one of them.
+ */
+export function readingsOf(query: string, known: ReadonlySet<string>): string[] {
+  return [query, ...compoundReadings(query, (word) => known.has(word))];
+}
+
+/** Every term a name index of `names` holds, unmarked (the marked prefix words are never a reading). */
+export function nameIndexTerms(names: readonly string[]): Set<string> {
+  return new Set(names.flatMap((name) => nameTerms(name).terms));
 }

@@ -1,0 +1,40 @@
+/**
+ * Words as people type them (issue 43): `file system` for a server named `filesystem`, `filesystem` for one
+ * named `file-system`. A query is also read with two neighbouring words run together, or with one word cut
+ * in two, when the index holds the result as written (the joined word; both halves); a record matching any
+ * reading matches, with its best relevance. Only readings the index can answer are tried, so a query whose
+ * words join into nothing the index knows costs one term lookup per neighbouring pair.
+ */
+import { nameWords, writesNamespace } from './words.js';
+
+/** The shortest half a word is cut into (`file` + `system`): `github` is not `git` + `hub`, nor `a` + `pple` a reading. */
+const MIN_PART = 4;
+/** At most this many readings besides the query's own: a query of many words stays a few searches. */
+const MAX_READINGS = 4;
+
+/**
+ * The other readings of `query`, as queries, that `known` (the searched indexes' terms) can answer: each
+ * pair of neighbouring words joined, each word cut once where both parts are terms (the first such cut).
+ * None for a query that writes a namespace (a name is written as it is).
+ */
+export function compoundReadings(query: string, known: (word: string) => boolean): string[] {
+  if (writesNamespace(query)) return [];
+  const words = nameWords(query);
+  const readings: string[] = [];
+  for (let i = 0; i + 1 < words.length && readings.length < MAX_READINGS; i++) {
+    const joined = words[i]! + words[i + 1]!;
+    if (known(joined)) readings.push([...words.slice(0, i), joined, ...words.slice(i + 2)].join(' '));
+  }
+  for (let i = 0; i < words.length && readings.length < MAX_READINGS; i++) {
+    const word = words[i]!;
+    for (let cut = MIN_PART; cut <= word.length - MIN_PART; cut++) {
+      const head = word.slice(0, cut);
+      const tail = word.slice(cut);
+      if (known(head) && known(tail)) {
+        readings.push([...words.slice(0, i), head, tail, ...words.slice(i + 1)].join(' '));
+        break;
+      }
+    }
+  }
+  return readings;
+}

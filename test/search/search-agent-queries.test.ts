@@ -1,0 +1,76 @@
+/**
+ * Issue 43: searches as an agent makes them, on the committed dataset (`data/servers.json`) built into a
+ * snapshot as `npm run build` builds it. A namespace is not a name, a publisher's own server comes first, and
+ * compounds match their parts both ways.
+ */
+import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSnapshot } from '../../src/query/open.js';
+import type { QueryEngine } from '../../src/query/types.js';
+import { buildTestSnapshot } from '../support/records.js';
+
+let engine: QueryEngine;
+let names: string[];
+
+beforeAll(async () => {
+  const records = JSON.parse(await readFile('data/servers.json', 'utf8')) as { name: string }[];
+  names = records.map((record) => record.name);
+  engine = await openSnapshot(await buildTestSnapshot(records));
+  await engine.ready('search');
+  await engine.ready('descriptions');
+}, 60_000);
+
+afterAll(() => engine.close());
+
+function search(q: string, fields: ('name' | 'description')[] = ['name'], limit = 20) {
+  const page = engine.searchJson(q, limit, { in: fields });
+  return { names: (JSON.parse(page.json) as { name: string }[]).map((record) => record.name), total: page.total };
+}
+
+describe('searches an agent makes, on the committed data', () => {
+  it('github finds the servers whose id or publisher says github, GitHub’s own first', () => {
+    const found = search('github', ['name'], 200);
+    expect(found.names[0]).toBe('io.github.github/github-mcp-server');
+    // Counted independently: a word of the id, or the owner after `io.github.` / the domain, begins with github.
+    const saysGithub = names.filter((name) => {
+      const [namespace, id] = name.split('/') as [string, string];
+      const segments = namespace.split('.');
+      const owner = segments.slice(segments[1] === 'github' && segments.length > 2 ? 2 : 1);
+      return /github/i.test(id) || owner.some((segment) => /^github/i.test(segment.replace(/[^A-Za-z0-9]/g, '')));
+    });
+    expect(found.total).toBe(saysGithub.length);
+    expect(found.total).toBeLessThan(20);
+    expect(new Set(found.names)).toEqual(new Set(saysGithub));
+  });
+
+  it('a query that writes the namespace still reaches every server under it', () => {
+    expect(search('io.github').total).toBe(names.filter((name) => name.startsWith('io.github.')).length);
+    expect(search('io.github.github/github-mcp-server').names[0]).toBe('io.github.github/github-mcp-server');
+  });
+
+  it('a publisher’s name puts its own servers first', () => {
+    const found = search('microsoft', ['name'], 200);
+    const own = names.filter((name) => name.toLowerCase().startsWith('com.microsoft/'));
+    expect(own.length).toBeGreaterThan(0);
+    expect(new Set(found.names.slice(0, own.length))).toEqual(new Set(own));
+  });
+});
+
+describe('compounds and their parts, both ways', () => {
+  const filesystemServers = () => names.filter((name) => /file-?_?system/i.test(name.split('/')[1]!));
+
+  it('file system, in names and descriptions, has filesystem servers in its first three', () => {
+    const found = search('file system', ['name', 'description']);
+    expect(found.names.slice(0, 3).every((name) => filesystemServers().includes(name))).toBe(true);
+    expect(found.names).toEqual(expect.arrayContaining(filesystemServers()));
+  });
+
+  it('file system and filesystem find the same servers by name', () => {
+    expect(search('file system').names).toEqual(search('filesystem').names);
+    expect(search('filesystem').total).toBe(filesystemServers().length);
+  });
+
+  it('github is not read as git hub', () => {
+    expect(search('github').names.every((name) => /github/i.test(name.replace(/^io\.github\./i, '')))).toBe(true);
+  });
+});
