@@ -168,8 +168,13 @@ export async function runCheck(
   if (options.user) {
     // Loaded only for --user: the clients' YAML and TOML parsers are most of what a check would load, and
     // the project files a CI job checks are JSON.
-    const { readUserConfigs } = await import('./user-configs.js');
+    const { readUserConfigs, userConfigHome } = await import('./user-configs.js');
     const user = await readUserConfigs(env);
+    if (files.length === 0 && user.files.length === 0) {
+      throw new CheckError(
+        `no MCP configuration file here (looked for ${DEFAULT_CONFIG_FILES.join(', ')}) nor any MCP client's user-level configuration under ${userConfigHome(env)}; name one`,
+      );
+    }
     entries.push(...user.entries);
     files.push(...user.files);
   }
@@ -190,7 +195,10 @@ export async function runCheck(
     });
   }
   const complete = rows.filter((row): row is ReportRow => row !== undefined);
-  const verdict = complete.some((row) => row.result.verdict === 'fail') ? 'fail' : 'pass';
+  // Fail closed: a file that should have been read and could not be (too large, unreadable, unparsable) may
+  // hold the very server the policy would refuse, so the check cannot pass (and exits 2, see checkCommand).
+  const unread = files.some((file) => !file.read);
+  const verdict = unread || complete.some((row) => row.result.verdict === 'fail') ? 'fail' : 'pass';
   const notice = offlineNotice(client.origin);
   return { verdict, policy: options.policy, files, rows: complete, ...(notice === undefined ? {} : { notice }) };
 }
@@ -214,5 +222,10 @@ export async function checkCommand(argv: readonly string[], source: () => Promis
   const text = formatReport(report, options.format);
   if (options.output) await writeFile(options.output, text);
   else process.stdout.write(text);
+  if (report.files.some((file) => !file.read)) {
+    const unread = report.files.flatMap((file) => (file.read ? [] : [file.reason]));
+    process.stderr.write(`${printable(`not checked: ${unread.join('; ')}`)}\n`);
+    return 2;
+  }
   return report.verdict === 'pass' ? 0 : 1;
 }

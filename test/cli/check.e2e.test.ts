@@ -181,7 +181,8 @@ describe('mcp-trust-score check', () => {
       APPDATA: path.join(home, 'AppData', 'Roaming'),
       XDG_CONFIG_HOME: '',
     });
-    expect(run.status, run.stderr).toBe(1);
+    // Exit 2, not 1: one file could not be read (see the fail-closed test below).
+    expect(run.status, run.stderr).toBe(2);
     const report = JSON.parse(run.stdout) as {
       files: { file: string; read: boolean }[];
       results: { name: string; server: string | null; verdict: string }[];
@@ -203,5 +204,31 @@ describe('mcp-trust-score check', () => {
     expect(text.stdout).toMatch(
       /^Could not read ~\/\.continue\/mcpServers\/broken\.yaml \(Continue\): not valid YAML/m,
     );
+  });
+
+  it('fails closed with --user when a user-level file cannot be read: exit 2, in every format, naming the file', async () => {
+    const home = path.join(dir, 'home-unreadable');
+    await mkdir(home, { recursive: true });
+    await writeFile(path.join(home, '.claude.json'), '{"mcpServers": {"x": ');
+    const env = { HOME: home, APPDATA: '', XDG_CONFIG_HOME: '' };
+    for (const format of ['text', 'json', 'sarif']) {
+      const run = cli(dir, ['--user', '--format', format], env);
+      expect(run.status, `${format}: ${run.stderr}`).toBe(2);
+      expect(run.stdout).toContain('.claude.json');
+      expect(run.stderr).toMatch(/^not checked: ~\/\.claude\.json: .+$/m);
+      if (format === 'json') expect((JSON.parse(run.stdout) as { verdict: string }).verdict).toBe('fail');
+    }
+  });
+
+  it('exits 2 with --user when neither the folder nor the home holds any configuration, saying where it looked', async () => {
+    const home = path.join(dir, 'home-empty');
+    await mkdir(home, { recursive: true });
+    const empty = path.join(dir, 'cwd-empty');
+    await mkdir(empty, { recursive: true });
+    const run = cli(empty, ['--user'], { HOME: home, APPDATA: '', XDG_CONFIG_HOME: '' });
+    expect(run.status).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toContain(`user-level configuration under ${home}`);
   });
 });
