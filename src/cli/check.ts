@@ -162,7 +162,7 @@ export async function runCheck(
   const files: FileOutcome[] = [];
   for (const { file, within } of filesToRead(options, cwd)) {
     const found = await readConfigFile(file, { cwd, ...(within === undefined ? {} : { within }) });
-    entries.push(...found);
+    for (const entry of found) entries.push(entry);
     files.push({ file, client: 'project', read: true, servers: found.length });
   }
   if (options.user) {
@@ -175,8 +175,9 @@ export async function runCheck(
         `no MCP configuration file here (looked for ${DEFAULT_CONFIG_FILES.join(', ')}) nor any MCP client's user-level configuration under ${userConfigHome(env)}; name one`,
       );
     }
-    entries.push(...user.entries);
-    files.push(...user.files);
+    // One by one, not spread: a file of 130,000 entries would overflow the call stack as arguments.
+    for (const entry of user.entries) entries.push(entry);
+    for (const outcome of user.files) files.push(outcome);
   }
   const rows: (ReportRow | undefined)[] = entries.map(() => undefined);
   const checkable: { index: number; item: NonNullable<ReportRow['item']> }[] = [];

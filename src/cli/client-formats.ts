@@ -32,17 +32,14 @@ function jsonEntries(file: string, text: string, shape: ClientShape): ConfigEntr
     // Servers of the user, then those Claude Code keeps for each project folder.
     const entries = [];
     const top = member(root, 'mcpServers');
-    if (top?.type === 'object') entries.push(...entriesOf(file, top, lineOf));
+    if (top?.type === 'object') for (const entry of entriesOf(file, top, lineOf)) entries.push(entry);
     for (const project of member(root, 'projects')?.children ?? []) {
       const [key, value] = project.children ?? [];
       const servers = member(value, 'mcpServers');
       if (typeof key?.value !== 'string' || servers?.type !== 'object') continue;
-      entries.push(
-        ...entriesOf(file, servers, lineOf).map((entry) => ({
-          ...entry,
-          name: `${entry.name} (project ${key.value})`,
-        })),
-      );
+      for (const entry of entriesOf(file, servers, lineOf)) {
+        entries.push({ ...entry, name: `${entry.name} (project ${key.value})` });
+      }
     }
     return entries;
   }
