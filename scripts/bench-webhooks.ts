@@ -77,6 +77,8 @@ export async function benchWebhooks(events = 10_000): Promise<WebhookBench> {
       allowHttp: true,
       allowPrivate: true,
       baseUrl: 'https://bench.example',
+      // The subscription's owner: a valid key, as the dispatcher checks before delivering.
+      apiKeyHashes: ['b'.repeat(64)],
     };
     const notifications = createNotifications(store, settings)!;
     await notifications.subscriptions.create('b'.repeat(64), {

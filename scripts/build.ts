@@ -16,8 +16,10 @@ import { DEFAULT_INPUT_GLOB, DEFAULT_SNAPSHOT_DIR, defaultRegistryData } from '.
 import { snapshotIsStale } from '../src/build/staleness.js';
 import { InputError } from '../src/build/read-input.js';
 import { DEFAULT_HISTORY_LENGTH } from '../src/history/history.js';
+import { isMethodId, METHOD_IDS, MTS2_METHOD, UPSTREAM_METHOD } from '../src/scoring/methods.js';
 
-const USAGE = `usage: npm run build -- [--input "<glob>"] [--registry <file>] [--out <dir>] [--previous <dir>] [--max-removed <share>] [--max-score-changed <share>] [--force]
+const USAGE = `usage: npm run build -- [--input "<glob>"] [--registry <file>] [--out <dir>] [--previous <dir>] [--max-removed <share>] [--max-score-changed <share>] [--method <id>] [--force]
+  --method <id>               ${MTS2_METHOD} (default: score every record from its evidence, docs/method.md) or ${UPSTREAM_METHOD} (the dataset's own scores)
   --registry <file>           the registry entries of the feed (/v0.1); default data/registry/servers.json when --input is not given
   --previous <dir>            compare with the snapshot this one replaces, write changes.json, apply the guards
   --max-removed <share>       refuse when more than this share of the previous servers is gone (default ${DEFAULT_GUARDS.maxRemovedShare})
@@ -46,6 +48,7 @@ async function main(): Promise<number> {
         'max-score-changed': { type: 'string' },
         force: { type: 'boolean', default: false },
         history: { type: 'string' },
+        method: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -58,6 +61,11 @@ async function main(): Promise<number> {
   if (values.help) {
     console.log(USAGE);
     return 0;
+  }
+  const method = values.method ?? MTS2_METHOD;
+  if (!isMethodId(method)) {
+    console.error(`build: --method must be one of ${METHOD_IDS.join(', ')}, not "${method.slice(0, 40)}"`);
+    return 2;
   }
   const input = values.input ?? DEFAULT_INPUT_GLOB;
   const out = values.out ?? DEFAULT_SNAPSHOT_DIR;
@@ -80,7 +88,7 @@ async function main(): Promise<number> {
   // A release builds and checks a snapshot, then the platform runs this same command: a snapshot that is
   // already current for the dataset (same input hash, same artifact version) is kept as it is, with its
   // changes.json, so what deploys is exactly what was checked.
-  if (values.previous === undefined && !values.force && !(await snapshotIsStale(out, input, registry))) {
+  if (values.previous === undefined && !values.force && !(await snapshotIsStale(out, input, registry, method))) {
     const manifest = await readManifest(out);
     console.log(
       `snapshot ${manifest.snapshot_id} in ${out} is current for "${input}" (same input hash): kept as it is` +
@@ -104,11 +112,12 @@ async function main(): Promise<number> {
       guards,
       force: values.force,
       historyLength,
+      method,
     });
     if (diff) console.log(summarizeDiff(diff));
     const seconds = ((performance.now() - started) / 1000).toFixed(2);
     console.log(
-      `built snapshot ${manifest.snapshot_id}: ${manifest.record_count} records from "${input}" into ${out} in ${seconds} s ` +
+      `built snapshot ${manifest.snapshot_id}: ${manifest.record_count} records from "${input}" into ${out}, scored with ${method}, in ${seconds} s ` +
         `(schema checked on ${checkedBy === 'worker' ? 'a worker thread' : 'the build thread'})`,
     );
     // The OpenAPI document is generated from the same schemas; keep the published copy in step.

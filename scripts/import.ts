@@ -11,7 +11,7 @@ import { dirname, join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { ImportError, parseInput, RegistryDumpSchema, ScorecardIndexSchema } from '../src/import/inputs.js';
-import { joinDatasets, serializeDataset, type ImportSummary } from '../src/import/join.js';
+import { joinDatasets, serializeDataset, type ImportSummary, type LeftOut } from '../src/import/join.js';
 import { importRegistryEntries, type RegistryImport, serializeRegistryData } from '../src/import/registry.js';
 import { DEFAULT_REGISTRY_DATA } from '../src/registry/artifact.js';
 
@@ -68,6 +68,18 @@ function report(summary: ImportSummary, out: string): string {
   ].join('\n');
 }
 
+/** Names and reasons are the publishers' text: control characters escaped, length bounded. */
+function leftOutReport(leftOut: readonly LeftOut[]): string {
+  const safe = (text: string, max: number) => {
+    const escaped = JSON.stringify(text).slice(1, -1);
+    return escaped.length > max ? `${escaped.slice(0, max)}…` : escaped;
+  };
+  return [
+    `  left out, making no valid record: ${leftOut.length}`,
+    ...leftOut.map(({ name, reason }) => `    ${safe(name, 120)}: ${safe(reason, 300)}`),
+  ].join('\n');
+}
+
 function registryReport(result: RegistryImport, out: string): string {
   return [
     `wrote ${result.entries.length} registry entries to ${out}` +
@@ -116,7 +128,7 @@ function main(argv: string[]): number {
     const registry = texts.flatMap(({ file, text }) => parseInput(text, file, RegistryDumpSchema));
     // The same dumps as they are (parseInput keeps only what the join reads), entry for entry.
     const raw = texts.flatMap(({ file, text }) => parseInput(text, file, z.array(z.unknown())));
-    const { records, summary } = joinDatasets(scorecard, registry);
+    const { records, leftOut, summary } = joinDatasets(scorecard, registry);
     const entries = importRegistryEntries(
       records.map((record) => record.name),
       registry,
@@ -133,6 +145,7 @@ function main(argv: string[]): number {
       }
     }
     console.log(report(summary, out));
+    if (leftOut.length > 0) console.log(leftOutReport(leftOut));
     console.log(registryReport(entries, registryOut));
     return 0;
   } catch (error) {

@@ -4,7 +4,13 @@
  *
  *   create [--plan free] [--label TEXT]   prints the new key once, alone on the last line of stdout
  *   list                                  hash prefix, plan, label, created_at; never a key
- *   revoke <hash-prefix>                  removes the key whose hash starts with the prefix (8+ hex)
+ *   revoke <hash-prefix>                  removes the key whose hash starts with the prefix (8+ hex), and
+ *                                         deletes its webhook subscriptions (shared stores)
+ *   webhooks list <hash-prefix>           the key's webhook subscriptions (id, status, receiver's host)
+ *   webhooks delete <hash-prefix> [<id>]  deletes one of them, or all of them
+ *
+ * With the memory store the subscriptions live inside the `npm start` process, out of this command's reach:
+ * there a revoked key's subscriptions are disabled by the server at their next delivery (it checks the owner).
  *
  * Only the SHA-256 hash of a key is stored, so a key cannot be shown again: a lost key is revoked and
  * replaced. A running `npm start` picks up a change to the key file without a restart.
@@ -18,11 +24,15 @@ import { escapeLabel, LABEL_FORBIDDEN } from '../src/keys/label.js';
 import { isPlanName, PLAN_NAMES, planTable } from '../src/keys/plans.js';
 import { createStore } from '../src/service/store.js';
 import type { Store } from '../src/stores/types.js';
+import { SUBSCRIPTION_ID_PATTERN } from '../src/notify/subscription.js';
+import { deleteSubscription, deleteSubscriptionsOfKey, subscriptionsOfKey } from '../src/notify/subscriptions.js';
 
 const USAGE = `Usage:
   npm run keys -- create [--plan free] [--label TEXT]
   npm run keys -- list
-  npm run keys -- revoke <hash-prefix>`;
+  npm run keys -- revoke <hash-prefix>
+  npm run keys -- webhooks list <hash-prefix>
+  npm run keys -- webhooks delete <hash-prefix> [<subscription-id>]`;
 
 /** A mistake of the caller: printed as one message with a non-zero exit, never a stack trace. */
 
@@ -85,14 +95,80 @@ async function list(store: Store, args: string[], apiKeyCount: number): Promise<
   if (apiKeyCount > 0) console.log(`(plus ${apiKeyCount} free-plan key(s) from API_KEYS, which are not stored)`);
 }
 
-async function revoke(store: Store, args: string[]): Promise<void> {
-  const [prefix, ...rest] = args;
-  if (prefix === undefined || rest.length > 0) throw new UsageError(`revoke takes one hash prefix\n${USAGE}`);
+function checkPrefix(prefix: string): string {
   if (!/^[0-9a-fA-F]{8,64}$/.test(prefix)) {
     throw new UsageError('A hash prefix is 8 to 64 hex characters, as shown by: npm run keys -- list');
   }
-  if (!(await store.revokeKey(prefix))) throw new UsageError(`No key's hash starts with ${prefix.toLowerCase()}`);
-  console.log(`Revoked the key ${prefix.toLowerCase()}. Requests with it now get 401.`);
+  return prefix.toLowerCase();
+}
+
+/** The one full hash, of an issued key or of API_KEYS, that starts with `prefix`. */
+async function hashOf(store: Store, prefix: string, apiKeyHashes: readonly string[]): Promise<string> {
+  const hashes = new Set([...(await store.listKeys()).map((record) => record.hash), ...apiKeyHashes]);
+  const found = [...hashes].filter((hash) => hash.startsWith(prefix));
+  if (found.length === 0) throw new UsageError(`No key's hash starts with ${prefix}`);
+  if (found.length > 1) throw new UsageError(`More than one key's hash starts with ${prefix}; give more of it`);
+  return found[0]!;
+}
+
+const MEMORY_WEBHOOKS =
+  'With STORE=memory the webhook subscriptions live inside the npm start process, out of reach of this command';
+
+async function revoke(store: Store, args: string[]): Promise<void> {
+  const [given, ...rest] = args;
+  if (given === undefined || rest.length > 0) throw new UsageError(`revoke takes one hash prefix\n${USAGE}`);
+  const prefix = checkPrefix(given);
+  const hash = (await store.listKeys()).find((record) => record.hash.startsWith(prefix))?.hash;
+  if (!(await store.revokeKey(prefix)) || hash === undefined)
+    throw new UsageError(`No key's hash starts with ${prefix}`);
+  console.log(`Revoked the key ${prefix}. Requests with it now get 401.`);
+  if (store.kind === 'memory') {
+    console.log(`${MEMORY_WEBHOOKS}: the server disables them at their next delivery.`);
+    return;
+  }
+  const deleted = await deleteSubscriptionsOfKey(store, hash);
+  console.log(`Deleted its ${deleted} webhook subscription(s); none of them is delivered again.`);
+}
+
+async function webhooks(store: Store, args: string[], apiKeyHashes: readonly string[]): Promise<void> {
+  const [action, given, id, ...rest] = args;
+  const usage = `webhooks takes list <hash-prefix>, or delete <hash-prefix> [<subscription-id>]\n${USAGE}`;
+  if (given === undefined || rest.length > 0 || (action === 'list' && id !== undefined)) throw new UsageError(usage);
+  if (action !== 'list' && action !== 'delete') throw new UsageError(usage);
+  if (store.kind === 'memory') throw new UsageError(`${MEMORY_WEBHOOKS}; use the /v1/webhooks routes with the key`);
+  const hash = await hashOf(store, checkPrefix(given), apiKeyHashes);
+  if (action === 'delete') {
+    if (id === undefined) {
+      console.log(
+        `Deleted ${await deleteSubscriptionsOfKey(store, hash)} webhook subscription(s) of ${hashPrefix(hash)}.`,
+      );
+      return;
+    }
+    if (!SUBSCRIPTION_ID_PATTERN.test(id) || !(await deleteSubscription(store, hash, id)))
+      throw new UsageError(
+        `The key ${hashPrefix(hash)} has no webhook subscription ${JSON.stringify(id.slice(0, 40))}`,
+      );
+    console.log(`Deleted the webhook subscription ${id} of ${hashPrefix(hash)}.`);
+    return;
+  }
+  const records = await subscriptionsOfKey(store, hash);
+  if (records.length === 0) {
+    console.log(`The key ${hashPrefix(hash)} has no webhook subscriptions.`);
+    return;
+  }
+  // The receiver's host only: its path and query may hold the receiver's own token.
+  const rows = records.map((record) => [
+    record.id,
+    record.status,
+    record.created_at,
+    escapeLabel(new URL(record.url).host),
+  ]);
+  const header = ['ID', 'STATUS', 'CREATED_AT', 'RECEIVER_HOST'];
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]?.length ?? 0)));
+  for (const row of [header, ...rows])
+    console.log(
+      row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column] ?? 0))).join('  '),
+    );
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -108,6 +184,7 @@ async function main(argv: string[]): Promise<void> {
     if (command === 'create') await create(store, args, config.freeDailyLimit);
     else if (command === 'list') await list(store, args, config.apiKeyHashes.length);
     else if (command === 'revoke') await revoke(store, args);
+    else if (command === 'webhooks') await webhooks(store, args, config.apiKeyHashes);
     else throw new UsageError(`Unknown command "${command}"\n${USAGE}`);
   } finally {
     await store.close();

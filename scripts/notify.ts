@@ -1,22 +1,47 @@
 /**
- * `npm run notify -- --snapshot <dir>`: deliver the webhook events of the snapshot in `<dir>` (its changes
- * since the snapshot before it, once per snapshot) and every retry that is due, then exit. The last step of a
- * republish, for deployments where no long-running server does it: the subscriptions and the delivery state
- * are in the shared store (`STORE=redis` or `upstash`), so whichever instance runs first delivers, once.
+ * `npm run notify -- --snapshot <dir> [--wait <seconds>]`: deliver the webhook events of the snapshot in
+ * `<dir>` (its changes since the snapshot before it, once per snapshot) and every retry that is due, then exit.
+ * The last step of a republish, for deployments where no long-running server does it: the subscriptions and
+ * the delivery state are in the shared store (`STORE=redis` or `upstash`), so whichever instance runs first
+ * delivers, once.
+ *
+ * When another instance holds the delivery lease, this run waits for it (up to `--wait`, default 60 s, the
+ * lease's own length, so a crashed holder's lease has ended by then) and then delivers this snapshot itself.
+ * Nobody can tell that the other instance serves this snapshot, so this command never claims it does: when
+ * the wait ends with the lease still held, it says that nothing was delivered and exits 1.
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { OperatorError } from '../src/errors/operator-error.js';
+import { checkSecretsKey, keyCheckLine } from '../src/notify/key-check.js';
 import { createNotifications, notifyWarnings } from '../src/notify/service.js';
 import { openSnapshot } from '../src/query/open.js';
 import { loadConfig } from '../src/service/config.js';
 import { createStore } from '../src/service/store.js';
 import { runMain } from './lib/main.js';
 
+const USAGE = `Usage: npm run notify -- --snapshot <dir> [--wait <seconds>]
+  Delivers the webhook events of the snapshot in <dir> and every retry that is due, then exits.
+  --wait  how long to wait for another instance's delivery run to end (default 60, at most 3600)
+  Needs WEBHOOK_SECRETS_KEY and a shared store (STORE=redis or STORE=upstash).`;
+
+/** Between two tries of the lease while another instance holds it. */
+const LEASE_POLL_MS = 1000;
+
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { snapshot: { type: 'string' } }, strict: true });
-  if (values.snapshot === undefined)
-    throw new OperatorError('Usage: npm run notify -- --snapshot <dir>', { exitCode: 2 });
+  const { values } = parseArgs({
+    options: { snapshot: { type: 'string' }, wait: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    strict: true,
+  });
+  if (values.help === true) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (values.snapshot === undefined) throw new OperatorError(USAGE, { exitCode: 2 });
+  const wait = values.wait ?? '60';
+  if (!/^\d{1,4}$/.test(wait) || Number(wait) > 3600)
+    throw new OperatorError('--wait must be a whole number of seconds from 0 to 3600', { exitCode: 2 });
+  const waitMs = Number(wait) * 1000;
   const config = loadConfig();
   if (config.notify.secretsKey === undefined) {
     throw new OperatorError('Webhooks are off: set WEBHOOK_SECRETS_KEY (the key the signing secrets were sealed with)');
@@ -28,16 +53,34 @@ async function main(): Promise<number> {
   }
   for (const line of notifyWarnings(config.notify)) console.error(line);
   const store = await createStore(config);
+  const check = await checkSecretsKey(store, config.notify.secretsKey, config.notify.previousSecretsKeys);
+  const verdict = keyCheckLine(check);
+  if (verdict !== undefined) console.error(verdict.line);
+  if (verdict?.fatal === true) {
+    await store.close();
+    return 1;
+  }
+  if (check.resealed > 0)
+    console.log(`Sealed the signing secrets of ${check.resealed} webhook subscription(s) again under the new key.`);
   const engine = await openSnapshot(path.resolve(values.snapshot));
   const notifications = createNotifications(store, {
     ...config.notify,
     baseUrl: config.notify.publicUrl ?? `http://${config.host}:${config.port}`,
+    apiKeyHashes: config.apiKeyHashes,
   })!;
   try {
-    const report = await notifications.dispatcher.run(engine);
+    const deadline = Date.now() + waitMs;
+    let report = await notifications.dispatcher.run(engine);
+    if (!report.ran) console.log(`Another instance is delivering; waiting up to ${wait} s for its run to end.`);
+    while (!report.ran && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, Math.min(LEASE_POLL_MS, deadline - Date.now())));
+      report = await notifications.dispatcher.run(engine);
+    }
     if (!report.ran) {
-      console.log('Another instance is delivering right now; it will deliver this snapshot too. Nothing done.');
-      return 0;
+      console.error(
+        `Another instance held the delivery lease for all of ${wait} s: nothing of snapshot ${engine.snapshot.id.slice(0, 12)} was delivered by this run. Run npm run notify again (a longer --wait), or let that instance's next run deliver it.`,
+      );
+      return 1;
     }
     const fan = report.fanOut;
     console.log(

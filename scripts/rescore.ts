@@ -1,11 +1,13 @@
 /**
  * `npm run rescore -- [--registry-url <base>] [--github-api-url <base>] [--as-of <ISO time>] [--out <dir>]
- *   [--cache <dir>] [--max-wait <duration>] [--max-unenriched <share>] [--backoff <ms>] [--timeout <duration>]`
+ *   [--cache <dir>] [--max-wait <duration>] [--max-unenriched <share>] [--backoff <ms>] [--timeout <duration>]
+ *   [--method msc-7bc729d]`
  *
  * The nightly rescoring run (logic in `src/pipeline/`, method in `src/scoring/`): collects the MCP registry,
  * enriches from GitHub (`GITHUB_TOKEN` from the environment), scores, and writes `<out>/servers.json` and
- * `<out>/registry/servers.json` as `npm run import` does, atomically. Prints one summary line; on any failure one
- * line starting with `rescore:`, a non-zero exit, and nothing written to `--out`.
+ * `<out>/registry/servers.json` as `npm run import` does, atomically. `--out` defaults to `data`, the committed
+ * dataset of the checkout. Prints one summary line; on any failure one line starting with `rescore:`, a non-zero
+ * exit, and nothing written to `--out`. `--help` prints the usage and exits 0.
  */
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
@@ -13,10 +15,16 @@ import { PipelineError, printable } from '../src/pipeline/errors.js';
 import { GITHUB_API_URL } from '../src/pipeline/github.js';
 import { DEFAULT_HTTP_POLICY } from '../src/pipeline/http-json.js';
 import { rescore, type RescoreSummary } from '../src/pipeline/rescore.js';
+import { MTS2_METHOD, UPSTREAM_METHOD } from '../src/scoring/methods.js';
 
-const USAGE =
-  'usage: npm run rescore -- [--registry-url <base>] [--github-api-url <base>] [--as-of <ISO time>] [--out <dir>] ' +
-  '[--cache <dir>] [--max-wait <duration, e.g. 15m>] [--max-unenriched <share 0-1>] [--backoff <ms>] [--timeout <duration>]';
+const USAGE = [
+  'usage: npm run rescore -- [--registry-url <base>] [--github-api-url <base>] [--as-of <ISO time>] [--out <dir>]',
+  '  [--cache <dir>] [--max-wait <duration, e.g. 15m>] [--max-unenriched <share 0-1>] [--backoff <ms>] [--timeout <duration>]',
+  `  [--method ${UPSTREAM_METHOD}] [--packages on|off] [--npm-url <base>] [--pypi-url <base>] [--crates-url <base>]`,
+  'Writes <out>/servers.json and <out>/registry/servers.json; --out defaults to data, the committed dataset of this',
+  'checkout (tracked by git): give --out <another dir> to write elsewhere. --cache defaults to .local/rescore-cache.',
+  'With --packages on (the default) it also writes <out>/evidence/packages.json from the npm, PyPI and crates.io APIs.',
+].join('\n');
 const REGISTRY_URL = 'https://registry.modelcontextprotocol.io';
 
 /** `90`, `90s`, `15m` or `1h` → milliseconds. */
@@ -40,6 +48,17 @@ const ArgsSchema = z.strictObject({
   'max-unenriched': z.coerce.number().min(0).max(1).default(0.1),
   backoff: z.coerce.number().int().min(0).max(60_000).optional(),
   timeout: Duration.default(30_000),
+  packages: z.enum(['on', 'off']).default('on'),
+  'npm-url': HttpBase.default('https://registry.npmjs.org'),
+  'pypi-url': HttpBase.default('https://pypi.org'),
+  'crates-url': HttpBase.default('https://crates.io'),
+  // The dataset is the upstream method's: its signals and scores are what the import writes and what the
+  // reproduction holds. The build scores it with mts-2 (docs/method.md); rescoring never writes mts-2 scores.
+  method: z
+    .literal(UPSTREAM_METHOD, {
+      error: `the dataset is written with the upstream method ${UPSTREAM_METHOD}; ${MTS2_METHOD} is applied by npm run build`,
+    })
+    .default(UPSTREAM_METHOD),
 });
 
 const EnvSchema = z.object({
@@ -50,14 +69,41 @@ const EnvSchema = z.object({
     .or(z.literal('').transform(() => undefined)),
 });
 
+/** How many servers were left out, and the first few names, escaped: names are the publishers' text. */
+function leftOutPart(s: RescoreSummary): string {
+  if (s.leftOut.length === 0) return '';
+  const shown = s.leftOut.slice(0, 5).map((left) => printable(left.name, 80));
+  const more = s.leftOut.length - shown.length;
+  return `, left out ${s.leftOut.length} that make no valid record (${shown.join(', ')}${more > 0 ? `, and ${more} more` : ''})`;
+}
+
 function summaryLine(s: RescoreSummary, out: string): string {
   return (
     `rescore: wrote ${out}: collected ${s.collected} servers (${s.notActive} not active left out` +
     `${s.incremental ? ', incremental' : ''}), enriched ${s.enriched} of ${s.repositories} GitHub repositories` +
     ` (${s.notFound} found nothing, ${s.unchangedRepositories} unchanged), ${s.unchanged} records unchanged since the last run,` +
-    ` scored ${s.scored}, flagged ${s.flagged}; ${s.githubRequests} GitHub requests, ${s.notModified} answered 304;` +
-    ` ${s.registryRequests} registry requests`
+    ` scored ${s.scored}, flagged ${s.flagged}${leftOutPart(s)}; ${s.githubRequests} GitHub requests, ${s.notModified} answered 304;` +
+    ` ${s.registryRequests} registry requests` +
+    (s.packages
+      ? `; packages: ${s.packages.read} read (${s.packages.notFound} not found), ${s.packages.unread} unread,` +
+        ` ${s.packages.requests} requests, ${s.packages.notModified} answered 304`
+      : '')
   );
+}
+
+/**
+ * On a terminal, one line rewritten in place at most once a second (and at the end): how many GitHub
+ * repositories are done. Never in a log, where it would be noise: only when stderr is a TTY.
+ */
+function progressLine(): (done: number, total: number) => void {
+  let last = 0;
+  return (done, total) => {
+    const now = Date.now();
+    if (done < total && now - last < 1000) return;
+    last = now;
+    process.stderr.write(`\rrescore: GitHub ${done} of ${total} repositories`);
+    if (done === total) process.stderr.write('\n');
+  };
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -66,11 +112,19 @@ async function main(argv: string[]): Promise<number> {
   try {
     const { values } = parseArgs({
       args: argv,
-      options: Object.fromEntries(Object.keys(ArgsSchema.shape).map((key) => [key, { type: 'string' as const }])),
+      options: {
+        ...Object.fromEntries(Object.keys(ArgsSchema.shape).map((key) => [key, { type: 'string' as const }])),
+        help: { type: 'boolean', short: 'h' },
+      },
       strict: true,
       allowPositionals: false,
     });
-    const parsed = ArgsSchema.safeParse(values);
+    const { help, ...options } = values;
+    if (help === true) {
+      console.log(USAGE);
+      return 0;
+    }
+    const parsed = ArgsSchema.safeParse(options);
     if (!parsed.success)
       throw new Error(parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('; '));
     args = parsed.data;
@@ -105,11 +159,30 @@ async function main(argv: string[]): Promise<number> {
         retries: 3,
         retryBaseMs: backoff ?? 1000,
       },
+      packages:
+        args.packages === 'off'
+          ? undefined
+          : {
+              urls: { npm: args['npm-url'], pypi: args['pypi-url'], cargo: args['crates-url'] },
+              concurrency: 8,
+              // crates.io's data access policy: at most one request a second from a crawler.
+              minIntervalMs: { cargo: 1000 },
+              oci: { timeoutMs: args.timeout },
+              policy: {
+                ...DEFAULT_HTTP_POLICY,
+                timeoutMs: args.timeout,
+                retries: 2,
+                ...(backoff !== undefined ? { backoffMs: backoff } : {}),
+              },
+            },
       log: (line) => console.error(`rescore: ${printable(line)}`),
+      ...(process.stderr.isTTY ? { progress: progressLine() } : {}),
     });
     if (token === undefined)
       console.error('rescore: no GITHUB_TOKEN: GitHub was asked without one (60 requests an hour)');
     for (const note of summary.notes) console.error(`rescore: ${printable(note)}`);
+    for (const left of summary.leftOut)
+      console.error(`rescore: left out ${printable(left.name, 120)}: ${printable(left.reason, 300)}`);
     if (summary.stopped)
       console.error(
         `rescore: stopped asking GitHub: ${printable(summary.stopped)}; what was fetched is cached for the next run`,

@@ -28,6 +28,7 @@ import {
 import { createStaticHandler } from '../src/http/static-files.js';
 import { notifyWarnings } from '../src/notify/service.js';
 import { scheduleDispatching } from '../src/notify/schedule.js';
+import { checkSecretsKey, keyCheckLine } from '../src/notify/key-check.js';
 import { generateKey, hashKey, hashPrefix } from '../src/keys/keys.js';
 import { PLANS } from '../src/keys/plans.js';
 import { createServiceContext, type ServiceContext } from '../src/service/runtime.js';
@@ -36,6 +37,10 @@ import { snapshotIsStale } from '../src/build/staleness.js';
 
 /** How long open requests get to finish after a stop signal before connections are cut. */
 const SHUTDOWN_GRACE_MS = 5000;
+/** What webhook attempts under way get after a stop signal before they are interrupted (events stay due). */
+const NOTIFY_STOP_GRACE_MS = 3000;
+/** The longest a stop may take, whatever is still open: then the process exits regardless. */
+const SHUTDOWN_BOUND_MS = 10_000;
 const PUBLIC_DIR = path.resolve('public');
 
 function fail(message: string): never {
@@ -94,6 +99,28 @@ async function ensureLocalKey(context: ServiceContext): Promise<string | undefin
   return key;
 }
 
+/** Stops with one line when `WEBHOOK_SECRETS_KEY` opens no stored signing secret (`key-check.ts`). */
+async function checkWebhookKey(context: ServiceContext): Promise<void> {
+  const { secretsKey, previousSecretsKeys } = context.config.notify;
+  if (context.notifications === undefined || secretsKey === undefined) return;
+  let check;
+  try {
+    check = await checkSecretsKey(context.store, secretsKey, previousSecretsKeys);
+  } catch (error) {
+    if (!(error instanceof StoreUnavailableError)) throw error;
+    console.error(`notify: WEBHOOK_SECRETS_KEY not checked at start: the ${context.store.kind} store did not answer`);
+    return;
+  }
+  const verdict = keyCheckLine(check);
+  if (verdict?.fatal === true) fail(verdict.line);
+  if (verdict !== undefined) console.error(verdict.line);
+  if (check.resealed > 0) {
+    console.log(
+      `Sealed the signing secrets of ${check.resealed} webhook subscription(s) again under the new WEBHOOK_SECRETS_KEY.`,
+    );
+  }
+}
+
 function addressOf(server: http.Server): string {
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -113,6 +140,7 @@ async function main(): Promise<void> {
   const context = await createServiceContext(config, { log: (line) => logs.write(formatRequestLogLine(line)) });
   const { engine, store } = context;
   const newKey = await ensureLocalKey(context);
+  await checkWebhookKey(context);
 
   const api = createNodeHandler(context.gateway);
   const files = createStaticHandler(PUBLIC_DIR);
@@ -177,7 +205,7 @@ async function main(): Promise<void> {
     );
   }
   console.log(`Listening on ${base} (API under ${base}/v1, site from ${display(PUBLIC_DIR)}/)`);
-  for (const line of notifyWarnings(config.notify)) console.log(line);
+  for (const line of notifyWarnings({ ...config.notify, store: config.store })) console.log(line);
   // Webhooks: the served snapshot's changes at start (once per snapshot, whichever instance is first) and
   // due retries, then every WEBHOOKS_INTERVAL_SECONDS.
   const notifying =
@@ -219,10 +247,14 @@ async function main(): Promise<void> {
     stopping = true;
     const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
     force.unref();
+    // Whatever still holds the process after the bound (a store that does not answer its close), it exits.
+    setTimeout(() => process.exit(code === 0 ? 1 : code), SHUTDOWN_BOUND_MS).unref();
+    // Webhook deliveries under way stop alongside the requests, not after them.
+    const notifyStopped = Promise.resolve(notifying?.stop(NOTIFY_STOP_GRACE_MS)).catch(() => undefined);
     server.close(() => {
       logs.flush();
       if (lastLine !== undefined) console.error(lastLine);
-      void Promise.resolve(notifying?.stop())
+      void notifyStopped
         .then(() => context.notifications?.close())
         .then(() => store.close())
         .finally(() => process.exit(code));

@@ -22,6 +22,7 @@ describe('loadConfig', () => {
       staleAfterDays: 3,
       notify: {
         secretsKey: undefined,
+        previousSecretsKeys: [],
         allowHttp: false,
         allowPrivate: false,
         publicUrl: undefined,

@@ -1,5 +1,6 @@
 /** The explanation module: per-signal rules on hand-made signals, then the whole committed dataset. */
 import { readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXPLAIN_METHOD_VERSION, explainRecord, roundHalfEven, type Explanation } from '../src/explain/explain.js';
@@ -9,6 +10,8 @@ import { harness } from './gateway/harness.js';
 // Imported here, not inside a test: the module's clean-up hook belongs to this file only when it is loaded
 // with it (a folder made by a module first loaded inside a test was never removed).
 import { buildTestSnapshot, makeRecord, SIGNALS } from './support/records.js';
+import { makeTempDir } from './support/temp.js';
+import { buildSnapshot } from '../src/build/build.js';
 
 const BASE_SIGNALS: Signals = {
   has_source_repo: true,
@@ -181,5 +184,61 @@ describe('GET /v1/servers/{namespace}/{id}/explain', () => {
     const bare = (await (await h.call('/v1/servers/io.example/bare/explain')).json()) as { data: Explanation };
     expect(bare.data.summary).toMatch(/carries no signals, so its scores cannot be explained/);
     expect((await h.call('/v1/servers/io.example/explained/explain', { key: null })).status).toBe(401);
+  });
+});
+
+describe('GET /v1/servers/{namespace}/{id}/explain on a snapshot scored with mts-2', () => {
+  it('explains mts-2 from the evidence it serves, saying what was not measured and why, never 0 stars', async () => {
+    const noGitHub = {
+      ...SIGNALS,
+      has_source_repo: false,
+      repo_not_archived: false,
+      has_license: false,
+      namespace_matches_owner: false,
+      repo_age_over_90d: false,
+      last_push_recency: 0,
+      active_commit_weeks: null,
+      contributor_count: null,
+      releases_past_year: 0,
+      github_stars: 0,
+      github_forks: 0,
+      github_watchers: 0,
+    };
+    const vendor = makeRecord({
+      name: 'com.example/remote',
+      trust_score: 22,
+      description: 'Read and write the pages of your workspace',
+      install: { repo_url: null, version: '1.0.0', package_types: [], transport_types: ['streamable-http'] },
+      remotes: [{ type: 'streamable-http', url: 'https://mcp.example.com/mcp' }],
+      signals: noGitHub,
+    });
+    const dir = await makeTempDir('mts-explain-');
+    const input = path.join(dir, 'servers.json');
+    await writeFile(input, JSON.stringify([vendor]));
+    await buildSnapshot({ input, out: path.join(dir, 'snapshot') });
+    const engine = await loadSnapshot(path.join(dir, 'snapshot'));
+    const h = await harness({ engine });
+    const served = (await (await h.call('/v1/servers/com.example/remote')).json()) as { data: ServerRecord };
+    expect(served.data.evidence?.method).toBe('mts-2');
+    const response = await h.call('/v1/servers/com.example/remote/explain');
+    expect(response.status).toBe(200);
+    const { data } = (await response.json()) as { data: Explanation };
+    expect(data).toMatchObject({ method: 'mts-2', reproduced: true, confidence: served.data.evidence?.confidence });
+    expect(data.trust_score).toEqual({ computed: served.data.trust_score, stored: served.data.trust_score });
+    expect(data.trust_score.stored).toBeGreaterThan(22);
+    const popularity = sub(data, 'popularity');
+    expect(popularity.measured).toBe(false);
+    for (const contribution of popularity.contributions) {
+      expect(contribution).toMatchObject({
+        measured: false,
+        value: null,
+        missing: 'no repository in the registry entry',
+      });
+      expect(contribution.note).toMatch(/^Not measured \(no repository in the registry entry\)/);
+    }
+    expect(data.summary).toMatch(/popularity was not measured \(no repository in the registry entry\)/);
+    expect(data.summary).not.toMatch(/0 (GitHub )?stars|repository has 0/);
+    const namespace = sub(data, 'provenance').contributions.find((c) => c.signal === 'namespace_verification');
+    expect(namespace).toMatchObject({ value: 'domain', points: 30, measured: true });
   });
 });

@@ -267,6 +267,41 @@ describe('registry extras of one version', () => {
   });
 });
 
+describe('entries that cannot make a record', () => {
+  const scored = Object.values(scorecard.servers)[0]!;
+  const scoredAs = (...names: string[]) => ({
+    generated_at: scorecard.generated_at,
+    servers: Object.fromEntries(names.map((name) => [name, scored])),
+  });
+
+  it('leaves out and names a server whose entry breaks the record’s bounds, and joins the others', () => {
+    const long = version({
+      name: 'io.example/long',
+      isLatest: true,
+      remotes: [{ type: 'streamable-http', url: `https://mcp.example.com/${'a'.repeat(576)}` }],
+    });
+    const fine = version({ name: 'io.example/fine', isLatest: true });
+    const result = joinDatasets(scoredAs('io.example/long', 'io.example/fine'), [long, fine]);
+    expect(result.records.map((r) => r.name)).toEqual(['io.example/fine']);
+    expect(result.leftOut).toEqual([{ name: 'io.example/long', reason: expect.stringMatching(/remotes\[0\]\.url/) }]);
+  });
+
+  it('keeps the name published first among names equal but for case, and leaves out the others', () => {
+    const early = version({ name: 'io.example/twin', isLatest: true, publishedAt: '2025-01-01T00:00:00Z' });
+    const late = version({ name: 'io.example/TWIN', isLatest: true, publishedAt: '2026-01-01T00:00:00Z' });
+    const result = joinDatasets(scoredAs('io.example/TWIN', 'io.example/twin'), [late, early]);
+    expect(result.records.map((r) => r.name)).toEqual(['io.example/twin']);
+    expect(result.leftOut.map((left) => left.name)).toEqual(['io.example/TWIN']);
+  });
+
+  it('leaves out names whose id or namespace is a dot segment', () => {
+    const result = joinDatasets(scoredAs('io.example/..', 'io.example/.', '../x', 'io.example/a..b'), []);
+    expect(result.records.map((r) => r.name)).toEqual(['io.example/a..b']);
+    expect(result.leftOut.map((left) => left.name).sort()).toEqual(['../x', 'io.example/.', 'io.example/..']);
+    expect(result.leftOut[0]!.reason).toMatch(/dot segment/);
+  });
+});
+
 describe('scored_at', () => {
   it('keeps a UTC timestamp with microseconds as it is, since z.iso.datetime accepts it', () => {
     expect(normaliseScoredAt('2026-02-21T22:49:33.106359Z')).toBe('2026-02-21T22:49:33.106359Z');

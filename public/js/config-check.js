@@ -94,17 +94,32 @@ function entriesOf(file, servers, lineOf) {
   return (servers.children ?? []).flatMap((property) => {
     const [key, value] = property.children ?? [];
     if (key === void 0 || typeof key.value !== "string") return [];
-    return [{ file, name: key.value, line: lineOf(key.offset), ...entryFields(nodeValue(value)) }];
+    const plain = nodeValue(value, 0);
+    if (plain === TOO_DEEP) {
+      throw new ConfigFileError(
+        `${file}: the server "${key.value.slice(0, 80)}" is nested more than ${MAX_DEPTH} levels deep`
+      );
+    }
+    return [{ file, name: key.value, line: lineOf(key.offset), ...entryFields(plain) }];
   });
 }
-function nodeValue(node) {
+var MAX_DEPTH = 64;
+var TOO_DEEP = /* @__PURE__ */ Symbol("too deep");
+function nodeValue(node, depth) {
   if (node === void 0) return void 0;
-  if (node.type === "array") return (node.children ?? []).map(nodeValue);
+  if (depth > MAX_DEPTH) return TOO_DEEP;
+  if (node.type === "array") {
+    const items = (node.children ?? []).map((child) => nodeValue(child, depth + 1));
+    return items.includes(TOO_DEEP) ? TOO_DEEP : items;
+  }
   if (node.type === "object") {
     const out = {};
     for (const property of node.children ?? []) {
       const [key, value] = property.children ?? [];
-      if (typeof key?.value === "string") out[key.value] = nodeValue(value);
+      if (typeof key?.value !== "string") continue;
+      const member2 = nodeValue(value, depth + 1);
+      if (member2 === TOO_DEEP) return TOO_DEEP;
+      out[key.value] = member2;
     }
     return out;
   }

@@ -32,10 +32,14 @@ function explainView(explanation) {
     { class: 'explain-list' },
     ...subscores.map((subscore) => {
       const weight = `${Math.round(Number(subscore.weight) * 100)}%`;
-      // Where the recomputation differs, both values are said: the stored one is what the API serves.
-      const value = subscore.reproduced
-        ? `${subscore.stored} of 100`
-        : `${subscore.stored} of 100 (recomputed: ${subscore.computed ?? 'not possible'})`;
+      // Where the recomputation differs, both values are said: the stored one is what the API serves. A
+      // sub-score nothing of which was measured (mts-2) says so: its 0 is not a finding.
+      const value =
+        subscore.measured === false
+          ? 'not measured: left out of the trust score'
+          : subscore.reproduced
+            ? `${subscore.stored} of 100`
+            : `${subscore.stored} of 100 (recomputed: ${subscore.computed ?? 'not possible'})`;
       const contributions = /** @type {any[]} */ (subscore.contributions ?? []);
       return h(
         'li',
@@ -53,7 +57,12 @@ function explainView(explanation) {
               { class: 'explain-notes' },
               ...contributions.map((contribution) =>
                 h('li', {
-                  class: contribution.points < contribution.max ? 'short' : undefined,
+                  class:
+                    contribution.measured === false
+                      ? 'unmeasured'
+                      : contribution.points < contribution.max
+                        ? 'short'
+                        : undefined,
                   text: contribution.note,
                 }),
               ),
@@ -68,7 +77,15 @@ function explainView(explanation) {
       { class: 'explain-details' },
       h('summary', { text: 'Each sub-score, signal by signal' }),
       list,
-      explanation.method ? h('p', { class: 'hint', text: `Method: ${explanation.method}.` }) : null,
+      explanation.method
+        ? h('p', {
+            class: 'hint',
+            text:
+              typeof explanation.confidence === 'number'
+                ? `Method: ${explanation.method}; confidence ${explanation.confidence}/100 (the share of the method's weight that was measured).`
+                : `Method: ${explanation.method}.`,
+          })
+        : null,
     ),
   ];
   return parts;

@@ -161,15 +161,20 @@ export const ChangesResponseSchema = envelope(z.array(ServerChangeSchema).max(LI
 
 const ContributionSchema = z.strictObject({
   signal: z.string(),
-  value: z.union([z.boolean(), z.number(), z.null()]),
+  value: z.union([z.boolean(), z.number(), z.string(), z.null()]),
   points: z.number(),
   max: z.number(),
   note: z.string(),
+  /** mts-2: whether the signal was measured, and why not (an unmeasured signal leaves the sub-score). */
+  measured: z.boolean().optional(),
+  missing: z.string().nullable().optional(),
 });
 export const ExplanationSchema = z.strictObject({
   name: z.string(),
   method: z.string(),
   reproduced: z.boolean(),
+  /** mts-2: the share of the method's weight that was measured, 0 to 100. */
+  confidence: z.number().int().min(0).max(100).optional(),
   trust_score: z.strictObject({ computed: z.number().int().nullable(), stored: z.number().int() }),
   subscores: z.array(
     z.strictObject({
@@ -178,6 +183,7 @@ export const ExplanationSchema = z.strictObject({
       computed: z.number().int(),
       stored: z.number().int(),
       reproduced: z.boolean(),
+      measured: z.boolean().optional(),
       contributions: z.array(ContributionSchema),
     }),
   ),
@@ -196,7 +202,7 @@ export const HealthResponseSchema = envelope(HealthDataSchema, ResponseMetaSchem
 
 /** The component names of `components.schemas`, each with the zod schema it is generated from. */
 export const COMPONENTS = {
-  ServerRecord: [ServerRecordSchema, `A scored MCP server (specification 2.2), plus \`signals\`, the evidence behind the scores. \`trust_label\` is the band of \`trust_score\`: ${BANDS_TEXT}. \`install.repo_url\` and \`install.version\` are null when unknown; nothing is invented. Known flags (the list is open-ended): ${FLAGS.map((flag) => `\`${flag.name}\` (${flag.severity}): ${flag.meaning}`).join('; ')}.`],
+  ServerRecord: [ServerRecordSchema, `A scored MCP server (specification 2.2), plus \`signals\`, the upstream scoring run's signals, and \`evidence\`: the method that made the scores (\`mts-2\` by default, docs/method.md), its confidence (0-100, the share of the method's weight that was measured; below 50 the record carries INSUFFICIENT_EVIDENCE), and per source (registry, repository, packages, probe, advisories) whether it was measured, when and by whom (\`third_party\` when not by this project) or why not (\`missing\`), and its signals, each its value or null when not measured (never 0 for a fact not measured): an unmeasured source's \`missing\` is the reason for all of its signals, a measured source's \`missing_signals\` names the reason for each of its null ones. \`trust_label\` is the band of \`trust_score\`: ${BANDS_TEXT}. \`install.repo_url\` and \`install.version\` are null when unknown; nothing is invented. Known flags (the list is open-ended): ${FLAGS.map((flag) => `\`${flag.name}\` (${flag.severity}): ${flag.meaning}`).join('; ')}.`],
   Scores: [ScoresSchema, 'The four sub-scores, integers 0 to 100.'],
   Badge: [BadgeSchema, 'A positive fact read from one signal, with that signal as evidence.'],
   Install: [InstallSchema, 'What the registry says about installing the server: null or empty when unknown.'],

@@ -56,9 +56,9 @@ const SEARCH_PARAMS: Record<keyof SearchParams, string> = {
 
 const LOOKUP_PARAMS: Record<keyof LookupParams, string> = {
   package:
-    '`<registry_type>:<identifier>` with registry_type one of npm, pypi, oci, nuget, mcpb (for example `npm:@modelcontextprotocol/server-filesystem`, `pypi:mcp-server-git`, `oci:docker.io/mcp/github`).',
+    '`<registry_type>:<identifier>` with registry_type one of npm, pypi, oci, nuget, mcpb, cargo (for example `npm:@modelcontextprotocol/server-filesystem`, `pypi:mcp-server-git`, `oci:docker.io/mcp/github`).',
   url: 'The URL of a remote MCP server (http or https), as a client configuration gives it.',
-  purl: 'A package URL (purl, ECMA-427) of type npm, pypi, oci (with `repository_url`), docker or nuget (for example `pkg:npm/%40modelcontextprotocol/server-filesystem`, `pkg:pypi/mcp-server-git`, `pkg:oci/github?repository_url=docker.io/mcp/github`); a version is ignored.',
+  purl: 'A package URL (purl, ECMA-427) of type npm, pypi, oci (with `repository_url`), docker, nuget or cargo (for example `pkg:npm/%40modelcontextprotocol/server-filesystem`, `pkg:pypi/mcp-server-git`, `pkg:oci/github?repository_url=docker.io/mcp/github`); a version is ignored.',
 };
 
 const CHANGES_PARAMS: Record<keyof ChangesParams, string> = {
@@ -230,7 +230,7 @@ export const ROUTES: readonly Route[] = [
       operationId: 'explainServer',
       summary: 'Score Explanation',
       description:
-        "How the server's four sub-scores and its trust score are made from its signals, following the published method of the scoring pipeline the data comes from (MCP Scorecard: provenance 30%, maintenance 25%, popularity 20%, permissions 25%, and its points per signal): for each sub-score, every signal with its value and the points it gave, the computed and the stored value, and a summary in words. Where the recomputation does not reproduce the stored scores, `reproduced` is false and the summary says so with the stored values: never an invented breakdown. 404 as Get Server.",
+        "How the server's four sub-scores and its trust score are made, by the method the record names (`evidence.method`): for `mts-2` (the default, docs/method.md: provenance 40%, maintenance 25%, popularity 10%, permissions 25%) from its `evidence`, each signal either measured, with its value and points, or not measured, with the reason, leaving the sub-score (`measured: false`) rather than counting as 0, and the `confidence`; for a record without evidence, from its `signals` by the upstream method of MCP Scorecard (provenance 30%, maintenance 25%, popularity 20%, permissions 25%). For each sub-score: the computed and the stored value, and a summary in words that states only what was measured. Where the recomputation does not reproduce the stored scores, `reproduced` is false and the summary says so with the stored values: never an invented breakdown. 404 as Get Server.",
       tag: 'Servers',
       body: 'ExplanationResponse',
       path: { schema: ServerPathSchema, descriptions: SERVER_PATH },

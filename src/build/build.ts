@@ -14,6 +14,7 @@ import type { BuildWorkers } from './worker-module.js';
 import { encodeColumns, encodeNames, encodePostings, encodeSortIndexes, lookupLines } from '../format/index-layout.js';
 import { historyLines } from '../history/history-layout.js';
 import {
+  ADVISORIES_FILE,
   ARTIFACT_FILES,
   ARTIFACT_VERSION,
   CHANGES_FILE,
@@ -29,6 +30,7 @@ import {
   type SnapshotDiff,
 } from '../history/changes.js';
 import { readHistory, readRecordSummaries } from '../query/previous-snapshot.js';
+import { methodHash } from './input-files.js';
 import {
   combineRegistryHash,
   type DatasetInput,
@@ -44,6 +46,13 @@ import {
   serializeRegistryArtifact,
 } from '../registry/artifact.js';
 import type { RegistryEntry } from '../registry/schema.js';
+import { MTS2_METHOD, type MethodId } from '../scoring/methods.js';
+import { advisoriesText } from './advisories-artifact.js';
+import { AS_GIVEN, makeRecordScorer, mts2Scoring, type ScoringChoice } from './score-records.js';
+
+function scoringFor(method: MethodId | undefined, fallback: MethodId): ScoringChoice {
+  return (method ?? fallback) === MTS2_METHOD ? mts2Scoring() : AS_GIVEN;
+}
 
 export interface BuildOptions {
   /** Build time recorded in the manifest; defaults to now. */
@@ -59,6 +68,12 @@ export interface BuildOptions {
   registry?: string | undefined;
   /** When to hand work to worker threads (default: by the dataset's size; `worker-module.ts`). */
   workers?: BuildWorkers | undefined;
+  /**
+   * The method the snapshot is scored with: `mts-2` (the default for a dataset read from files: every record
+   * is scored from its evidence, `score-records.ts`), or `msc-7bc729d`, the scores the dataset holds (the
+   * upstream method's). `writeSnapshot` keeps the records as given unless told otherwise.
+   */
+  method?: MethodId | undefined;
 }
 
 /** A guard refused the new snapshot; nothing was written and the previous snapshot is untouched. */
@@ -97,7 +112,7 @@ class UncheckedRecords extends Error {}
  * here, so a bad record is reported as it always was, before any guard's objection.
  */
 export async function buildSnapshotWithDiff(opts: { input: string; out: string } & BuildOptions): Promise<BuildResult> {
-  const read = await startReadingDataset(opts.input, process.cwd(), opts.workers);
+  const read = await startReadingDataset(opts.input, process.cwd(), opts.workers, scoringFor(opts.method, MTS2_METHOD));
   const { checked, validate } = read;
   if (read.parsed !== undefined) {
     try {
@@ -128,6 +143,7 @@ async function buildFromDataset(
 ): Promise<BuildResult> {
   let registry: RegistryEntry[] | undefined;
   let inputHash = dataset.inputHash;
+  inputHash = methodHash(inputHash, opts.method);
   if (opts.registry !== undefined) {
     const bytes = await readFile(opts.registry).catch((error: NodeJS.ErrnoException) => {
       throw new InputError([`${opts.registry}: cannot read the registry data (${error.code ?? String(error)})`]);
@@ -154,6 +170,7 @@ async function buildFromDataset(
     historyLength: opts.historyLength,
     workers: opts.workers,
     beforePublish,
+    advisories: await advisoriesText(opts.method),
   });
   const made = { checkedBy: dataset.checkedBy, wordIndexesMadeBy };
   return diff ? { manifest, diff, ...made } : { manifest, ...made };
@@ -179,7 +196,8 @@ export async function writeSnapshot(
   options: Omit<BuildOptions, 'registry'> & { registry?: readonly unknown[] } = {},
 ): Promise<Manifest> {
   const collector = new RecordCollector();
-  records.forEach((raw, index) => collector.add(raw, '(records)', `record #${index + 1}`));
+  const score = await makeRecordScorer(scoringFor(options.method, AS_GIVEN.method));
+  records.forEach((raw, index) => collector.add(score(raw), '(records)', `record #${index + 1}`));
   const valid = collector.result();
   try {
     const registry =
@@ -210,6 +228,8 @@ async function writeArtifacts(
     /** Runs before the snapshot is put in place; when it throws, nothing is. */
     beforePublish?: (() => Promise<void>) | undefined;
     workers?: BuildWorkers | undefined;
+    /** The advisory file's text, when the snapshot is scored with one. */
+    advisories?: string | undefined;
   },
 ): Promise<{ manifest: Manifest; wordIndexesMadeBy: WordIndexes['madeBy'] }> {
   const artifacts: Artifacts = computeArtifacts(records);
@@ -253,6 +273,9 @@ async function writeArtifacts(
         serializeRegistryArtifact(artifact),
       );
     }
+    // Checks answer from the advisories, so they are part of the id.
+    if (opts.advisories !== undefined)
+      fileTable[ADVISORIES_FILE] = await writeText(path.join(temporary, ADVISORIES_FILE), opts.advisories);
     if (opts.diff)
       fileTable[CHANGES_FILE] = await writeText(path.join(temporary, CHANGES_FILE), JSON.stringify(opts.diff));
     // The id depends on the content only, never on when or where it was built.

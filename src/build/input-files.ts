@@ -3,8 +3,9 @@
  * manifest records, so `npm start` tells whether the committed dataset changed since the snapshot was
  * built without loading the validators (`read-input.ts`) or a glob engine for the usual `data/*.json`.
  */
+import { MTS2_METHOD, type MethodId } from '../scoring/methods.js';
 import { createHash } from 'node:crypto';
-import type { Dirent } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, type Dirent } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -97,9 +98,45 @@ export function combineRegistryHash(datasetHash: string, registryFile: string, b
   return createHash('sha256').update(`${datasetHash}\n${registryFile}\0${registryHash}\n`).digest('hex');
 }
 
+/**
+ * The bytes of the committed evidence files (`data/evidence/*.json` below `cwd`) as one hash: a snapshot
+ * scored with mts-2 is made from them too, so a new advisory or probe file makes it stale.
+ */
+export function evidenceHash(cwd = process.cwd()): string {
+  const dir = path.resolve(cwd, 'data', 'evidence');
+  const hash = createHash('sha256');
+  const files = existsSync(dir)
+    ? readdirSync(dir)
+        .filter((name) => name.endsWith('.json'))
+        .sort()
+    : [];
+  for (const file of files)
+    hash
+      .update(`${file}\0`)
+      .update(readFileSync(path.join(dir, file)))
+      .update('\n');
+  return hash.digest('hex');
+}
+
+/**
+ * The dataset's hash as a snapshot scored with `method` records it: the method and, for mts-2, the evidence
+ * files it reads are part of it, so a snapshot of the dataset's own scores (`msc-7bc729d`), one made by an
+ * older build that did not score at all, and one made before an evidence file changed are never taken for
+ * the current mts-2 snapshot of the same files.
+ */
+export function methodHash(datasetHash: string, method: MethodId = MTS2_METHOD, cwd = process.cwd()): string {
+  const evidence = method === MTS2_METHOD ? `evidence ${evidenceHash(cwd)}\n` : '';
+  return createHash('sha256').update(`${datasetHash}\nmethod ${method}\n${evidence}`).digest('hex');
+}
+
 /** `hashInput`, with the registry data file when there is one (how `npm start` tells what changed). */
-export async function hashInputs(glob: string, registryFile: string | undefined, cwd = process.cwd()): Promise<string> {
-  const datasetHash = await hashInput(glob, cwd);
+export async function hashInputs(
+  glob: string,
+  registryFile: string | undefined,
+  cwd = process.cwd(),
+  method: MethodId = MTS2_METHOD,
+): Promise<string> {
+  const datasetHash = methodHash(await hashInput(glob, cwd), method, cwd);
   if (registryFile === undefined) return datasetHash;
   return combineRegistryHash(datasetHash, registryFile, await readOrFail(path.resolve(cwd, registryFile)));
 }

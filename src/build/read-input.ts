@@ -16,6 +16,7 @@ import { rawRecords } from './raw-records.js';
 import { RecordTexts } from './record-texts.js';
 import { startSchemaCheck } from './schema-check.js';
 import type { BuildWorkers } from './worker-module.js';
+import { AS_GIVEN, makeRecordScorer, type RecordScorer, type ScoringChoice } from './score-records.js';
 
 export {
   combineRegistryHash,
@@ -126,16 +127,18 @@ export async function startReadingDataset(
   glob: string,
   cwd = process.cwd(),
   workers: BuildWorkers = 'by size',
+  scoring: ScoringChoice = AS_GIVEN,
 ): Promise<DatasetRead> {
   const files = await findInputFiles(glob, cwd);
-  const validate = () => validateDataset(glob, files, cwd);
+  const score = await makeRecordScorer(scoring);
+  const validate = () => validateDataset(glob, files, cwd, score);
   if (workers === 'by size' && (await totalBytes(files, cwd)) < SCHEMA_CHECK_MIN_BYTES) {
     return { parsed: undefined, checked: Promise.resolve(false), validate };
   }
-  const check = startSchemaCheck(files, cwd);
+  const check = startSchemaCheck(files, cwd, scoring);
   let parsed: DatasetInput | undefined;
   try {
-    parsed = await parseDataset(files, cwd);
+    parsed = await parseDataset(files, cwd, score);
   } catch (error) {
     // Malformed input: the validating pass meets it too, after the problems it would report before it.
     if (!(error instanceof InputError)) throw error;
@@ -156,8 +159,9 @@ export async function readDataset(
   glob: string,
   cwd = process.cwd(),
   workers: BuildWorkers = 'by size',
+  scoring: ScoringChoice = AS_GIVEN,
 ): Promise<DatasetInput> {
-  const read = await startReadingDataset(glob, cwd, workers);
+  const read = await startReadingDataset(glob, cwd, workers, scoring);
   if (read.parsed !== undefined && (await read.checked)) return read.parsed;
   return read.validate();
 }
@@ -167,7 +171,11 @@ export async function readDataset(
  * keys put in the schema's order. Undefined as soon as a record has no name or repeats one, and when there
  * are no records: the validating pass reports what is wrong, in order with the rest.
  */
-async function parseDataset(files: readonly string[], cwd: string): Promise<DatasetInput | undefined> {
+async function parseDataset(
+  files: readonly string[],
+  cwd: string,
+  score: RecordScorer,
+): Promise<DatasetInput | undefined> {
   const inputHash = createHash('sha256');
   const records: IndexedRecord[] = [];
   const texts = new RecordTexts();
@@ -178,7 +186,7 @@ async function parseDataset(files: readonly string[], cwd: string): Promise<Data
       for await (const batch of rawRecords(file, path.resolve(cwd, file), fileHash)) {
         for (const { raw } of batch) {
           // Only kept once the worker has found it valid: until then it is unchecked input.
-          const record = inSchemaOrder(raw, ServerRecordSchema) as ServerRecord;
+          const record = inSchemaOrder(score(raw), ServerRecordSchema) as ServerRecord;
           const key = typeof record?.name === 'string' ? record.name.toLowerCase() : undefined;
           if (key === undefined || seen.has(key)) {
             texts.close();
@@ -200,7 +208,7 @@ async function parseDataset(files: readonly string[], cwd: string): Promise<Data
 }
 
 /** Read and validate on this thread, collecting every problem (up to MAX_REPORTED_PROBLEMS). */
-async function validateDataset(glob: string, files: string[], cwd: string): Promise<DatasetInput> {
+async function validateDataset(glob: string, files: string[], cwd: string, score: RecordScorer): Promise<DatasetInput> {
   const inputHash = createHash('sha256');
   const collector = new RecordCollector();
   for (const file of files) {
@@ -208,7 +216,7 @@ async function validateDataset(glob: string, files: string[], cwd: string): Prom
     reading: for await (const batch of rawRecords(file, path.resolve(cwd, file), fileHash)) {
       for (const { raw, position } of batch) {
         if (collector.full) break reading;
-        collector.add(raw, file, position);
+        collector.add(score(raw), file, position);
       }
     }
     inputHash.update(`${file}\0${fileHash.digest('hex')}\n`);

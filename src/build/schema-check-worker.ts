@@ -10,6 +10,7 @@ import path from 'node:path';
 import { ServerRecordSchema } from '../model/record-schema.js';
 import { inSchemaOrder } from '../model/schema-order.js';
 import { rawRecords } from './raw-records.js';
+import { makeRecordScorer } from './score-records.js';
 import type { SchemaCheckRequest, SchemaCheckVerdict } from './schema-check.js';
 
 /** True when `output` is `input`: equal values, objects with the same keys in the same order. */
@@ -36,12 +37,14 @@ export function isParsedAsIs(input: unknown, output: unknown): boolean {
 }
 
 /** Check every record of `files`; stop at the first that fails the schema or that the build would make otherwise. */
-export async function checkRecords({ files, cwd }: SchemaCheckRequest): Promise<SchemaCheckVerdict> {
+export async function checkRecords({ files, cwd, scoring }: SchemaCheckRequest): Promise<SchemaCheckVerdict> {
   let records = 0;
   try {
+    const score = await makeRecordScorer(scoring);
     for (const file of files) {
       for await (const batch of rawRecords(file, path.resolve(cwd, file))) {
-        for (const { raw } of batch) {
+        for (const { raw: given } of batch) {
+          const raw = score(given);
           const result = ServerRecordSchema.safeParse(raw);
           if (!result.success || !isParsedAsIs(inSchemaOrder(raw, ServerRecordSchema), result.data))
             return { asIs: false };

@@ -7,11 +7,14 @@
  * the build validates on its own thread as before (`read-input.ts`).
  */
 import { answerOf, startBuildWorker } from './worker-module.js';
+import type { ScoringChoice } from './score-records.js';
 
 export interface SchemaCheckRequest {
   kind: 'schema-check';
   files: string[];
   cwd: string;
+  /** How the build scores each record before it is checked: the worker scores the same way. */
+  scoring: ScoringChoice;
 }
 
 /**
@@ -26,8 +29,8 @@ export interface SchemaCheck {
   stop(): Promise<void>;
 }
 
-export function startSchemaCheck(files: readonly string[], cwd: string): SchemaCheck {
-  const request: SchemaCheckRequest = { kind: 'schema-check', files: [...files], cwd };
+export function startSchemaCheck(files: readonly string[], cwd: string, scoring: ScoringChoice): SchemaCheck {
+  const request: SchemaCheckRequest = { kind: 'schema-check', files: [...files], cwd, scoring };
   const worker = startBuildWorker('schema-check-worker', request);
   return {
     verdict: answerOf<SchemaCheckVerdict>(worker, { asIs: false }),

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fingerprintInputs, hashInputs } from './input-files.js';
 import { readManifest } from '../query/load.js';
 import { ARTIFACT_VERSION } from '../format/manifest.js';
+import { MTS2_METHOD, type MethodId } from '../scoring/methods.js';
 
 /**
  * Where `npm start` keeps the fingerprint of the inputs it last found matching the snapshot's input hash.
@@ -18,18 +19,28 @@ export const INPUT_FINGERPRINT_FILE = 'input-fingerprint.txt';
 
 /**
  * True when the snapshot in `dir` should be (re)built from `inputGlob`: it is missing or unreadable, was
- * made by another artifact version, or the dataset has changed since (the manifest records its hash). The
+ * made by another artifact version, or the dataset has changed since (the manifest records its hash, which
+ * says the method too: `method` is the one the caller would build with, mts-2 by default). The
  * dataset is hashed only when its files' fingerprint (sizes, times, inodes) is not the one recorded the last
  * time its hash matched: on an unchanged checkout that spares reading and hashing megabytes at every start.
  */
-export async function snapshotIsStale(dir: string, inputGlob: string, registryFile?: string): Promise<boolean> {
+export async function snapshotIsStale(
+  dir: string,
+  inputGlob: string,
+  registryFile?: string,
+  method: MethodId = MTS2_METHOD,
+): Promise<boolean> {
   try {
     const manifest = await readManifest(dir);
     if (manifest.artifact_version !== ARTIFACT_VERSION) return true;
     const fingerprintFile = path.join(dir, INPUT_FINGERPRINT_FILE);
-    const fingerprint = `${manifest.input_hash}\n${await fingerprintInputs(inputGlob, registryFile)}`;
+    // The method is part of it: a snapshot current for one method is stale for the other.
+    // So are the evidence files mts-2 reads (by their sizes and times, like the dataset's).
+    const evidence =
+      method === MTS2_METHOD ? await fingerprintInputs('data/evidence/*.json', undefined).catch(() => 'none') : '';
+    const fingerprint = `${manifest.input_hash}\n${method}\n${await fingerprintInputs(inputGlob, registryFile)}\n${evidence}`;
     if ((await readFile(fingerprintFile, 'utf8').catch(() => undefined)) === fingerprint) return false;
-    if (manifest.input_hash !== (await hashInputs(inputGlob, registryFile))) return true;
+    if (manifest.input_hash !== (await hashInputs(inputGlob, registryFile, process.cwd(), method))) return true;
     // Best effort: a folder that cannot be written (a read-only deployment) only means hashing next time.
     await writeFile(fingerprintFile, fingerprint).catch(() => undefined);
     return false;

@@ -14,7 +14,15 @@ import { type ConfigEntry, ConfigFileError, entriesOf, entryFields, member, pars
  * TOML (`mcp_servers`).
  */
 export type ClientShape =
-  'mcpServers' | 'claude-code' | 'vscode-mcp' | 'vscode-settings' | 'zed' | 'opencode' | 'continue-yaml' | 'codex-toml';
+  | 'mcpServers'
+  | 'claude-code'
+  | 'vscode-mcp'
+  | 'vscode-settings'
+  | 'zed'
+  | 'opencode'
+  | 'amp'
+  | 'continue-yaml'
+  | 'codex-toml';
 
 /** The path of members, from the root, to each object of servers a JSON shape keeps. */
 const JSON_PATHS: Record<Exclude<ClientShape, 'continue-yaml' | 'codex-toml' | 'claude-code'>, string[]> = {
@@ -23,6 +31,8 @@ const JSON_PATHS: Record<Exclude<ClientShape, 'continue-yaml' | 'codex-toml' | '
   'vscode-settings': ['mcp', 'servers'],
   zed: ['context_servers'],
   opencode: ['mcp'],
+  // Amp keeps its servers under one dotted key of its settings file.
+  amp: ['amp.mcpServers'],
 };
 
 function jsonEntries(file: string, text: string, shape: ClientShape): ConfigEntry[] {
@@ -69,6 +79,28 @@ function yamlEntries(file: string, text: string): ConfigEntry[] {
   });
 }
 
+/**
+ * A TOML basic string's text (`"a\\u00e9\\U0001F600"`): TOML's escapes are JSON's plus `\\U` with eight hex
+ * digits, which JSON lacks. Undefined when it is not one (the parser already accepted the file; this only
+ * finds a header's line).
+ */
+function tomlBasicString(quoted: string): string | undefined {
+  const json = quoted.replace(
+    /\\(\\|U([0-9A-Fa-f]{8}))/g,
+    (whole: string, _escape: string, hex: string | undefined) => {
+      if (hex === undefined) return whole;
+      const code = Number.parseInt(hex, 16);
+      return code <= 0x10ffff ? JSON.stringify(String.fromCodePoint(code)).slice(1, -1) : whole;
+    },
+  );
+  try {
+    const value: unknown = JSON.parse(json);
+    return typeof value === 'string' ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Codex's TOML: a table `[mcp_servers.<name>]` per server, with `command`, `args` or `url`. */
 function tomlEntries(file: string, text: string): ConfigEntry[] {
   let root: Record<string, unknown>;
@@ -85,7 +117,8 @@ function tomlEntries(file: string, text: string): ConfigEntry[] {
   text.split('\n').forEach((line, index) => {
     const match = /^\s*\[\s*mcp_servers\s*\.\s*("(?:[^"\\]|\\.)*"|'[^']*'|[A-Za-z0-9_-]+)\s*\]/.exec(line);
     if (match?.[1] === undefined) return;
-    const key = match[1].startsWith('"') ? (JSON.parse(match[1]) as string) : match[1].replace(/^'|'$/g, '');
+    const key = match[1].startsWith('"') ? tomlBasicString(match[1]) : match[1].replace(/^'|'$/g, '');
+    if (key === undefined) return;
     if (!headers.has(key)) headers.set(key, index + 1);
   });
   return Object.entries(servers as Record<string, unknown>).map(([name, value]) => ({

@@ -112,19 +112,36 @@ export function entriesOf(file: string, servers: Node, lineOf: (offset: number) 
   return (servers.children ?? []).flatMap((property) => {
     const [key, value] = property.children ?? [];
     if (key === undefined || typeof key.value !== 'string') return [];
-    return [{ file, name: key.value, line: lineOf(key.offset), ...entryFields(nodeValue(value)) }];
+    const plain = nodeValue(value, 0);
+    if (plain === TOO_DEEP) {
+      throw new ConfigFileError(
+        `${file}: the server "${key.value.slice(0, 80)}" is nested more than ${MAX_DEPTH} levels deep`,
+      );
+    }
+    return [{ file, name: key.value, line: lineOf(key.offset), ...entryFields(plain) }];
   });
 }
 
+/** How deep a server's value may nest: far more than any client writes, far less than the stack allows. */
+const MAX_DEPTH = 64;
+const TOO_DEEP = Symbol('too deep');
+
 /** A node's value as plain JSON (jsonc-parser's `getNodeValue`, kept to what an entry needs). */
-function nodeValue(node: Node | undefined): unknown {
+function nodeValue(node: Node | undefined, depth: number): unknown {
   if (node === undefined) return undefined;
-  if (node.type === 'array') return (node.children ?? []).map(nodeValue);
+  if (depth > MAX_DEPTH) return TOO_DEEP;
+  if (node.type === 'array') {
+    const items = (node.children ?? []).map((child) => nodeValue(child, depth + 1));
+    return items.includes(TOO_DEEP) ? TOO_DEEP : items;
+  }
   if (node.type === 'object') {
     const out: Record<string, unknown> = {};
     for (const property of node.children ?? []) {
       const [key, value] = property.children ?? [];
-      if (typeof key?.value === 'string') out[key.value] = nodeValue(value);
+      if (typeof key?.value !== 'string') continue;
+      const member = nodeValue(value, depth + 1);
+      if (member === TOO_DEEP) return TOO_DEEP;
+      out[key.value] = member;
     }
     return out;
   }

@@ -28,6 +28,8 @@ export interface Report {
   verdict: 'pass' | 'fail';
   /** The policy the check applied, defaults filled in: every format begins by stating it. */
   policy: Policy;
+  /** The policy file the policy was read from, when one was. */
+  policyFile?: string;
   /** Each configuration file looked at: read (with its number of servers) or not (with the reason). */
   files: FileOutcome[];
   rows: ReportRow[];
@@ -42,6 +44,16 @@ const fileLines = (files: readonly FileOutcome[]) =>
       ? `Read ${file.file}${file.client === 'project' ? '' : ` (${file.client})`}: ${file.servers} ${file.servers === 1 ? 'server' : 'servers'}`
       : `Could not read ${file.file} (${file.client}): ${file.reason.replace(`${file.file}: `, '')}`,
   );
+
+const policyFileLines = (report: Report) =>
+  report.policyFile === undefined ? [] : [`Policy file: ${report.policyFile}`];
+
+/** The policy as programs read it: its members, where it came from, and the sentence every report states. */
+const policyOf = (report: Report) => ({
+  ...report.policy,
+  ...(report.policyFile === undefined ? {} : { file: report.policyFile }),
+  text: describePolicy(report.policy),
+});
 
 /** The rule of a reason; a not-checkable entry has its own. */
 const ruleOf = (reason: string): string => `mcp-trust/${reasonKind(reason) ?? 'not-checkable'}`;
@@ -67,7 +79,11 @@ const counts = (rows: readonly ReportRow[]) => {
 };
 
 function text(report: Report): string {
-  const lines: string[] = [`Policy: ${describePolicy(report.policy)}`, ...fileLines(report.files)];
+  const lines: string[] = [
+    `Policy: ${describePolicy(report.policy)}`,
+    ...policyFileLines(report),
+    ...fileLines(report.files),
+  ];
   for (const { entry, item, result } of report.rows) {
     const server =
       result.server === null ? 'no scored server' : `${result.server} ${result.trust_score} ${result.trust_label}`;
@@ -90,7 +106,7 @@ function json(report: Report): string {
     ...result,
     input: inputOf(item),
   }));
-  const policy = { ...report.policy, text: describePolicy(report.policy) };
+  const policy = policyOf(report);
   const notice = report.notice === undefined ? {} : { notice: report.notice };
   const answer = { policy, files: report.files, verdict: report.verdict, ...notice, results };
   return `${printableJson(JSON.stringify(answer, null, 2))}\n`;
@@ -98,7 +114,7 @@ function json(report: Report): string {
 
 function sarif(report: Report): string {
   const rules = [
-    ...REASON_KINDS.filter((kind) => kind.id !== 'allowed-server' && kind.id !== 'shared-package'),
+    ...REASON_KINDS.filter((kind) => !['allowed-server', 'excepted-server', 'shared-package'].includes(kind.id)),
     { id: 'not-checkable', summary: 'A server entry the check cannot identify' },
   ].map((kind) => ({
     id: `mcp-trust/${kind.id}`,
@@ -130,8 +146,13 @@ function sarif(report: Report): string {
     version: '2.1.0',
     runs: [
       {
-        // SARIF's property bag: the policy the results were judged by, first in the run.
-        properties: { policy: { ...report.policy, text: describePolicy(report.policy) }, files: report.files },
+        // SARIF's property bag: the policy the results were judged by, the files read and, offline, where the
+        // scores came from (one bag: a second `properties` member would replace the first).
+        properties: {
+          policy: policyOf(report),
+          files: report.files,
+          ...(report.notice === undefined ? {} : { notice: report.notice }),
+        },
         tool: {
           driver: {
             name: 'mcp-trust-score',
@@ -141,7 +162,6 @@ function sarif(report: Report): string {
           },
         },
         results,
-        ...(report.notice === undefined ? {} : { properties: { notice: report.notice } }),
       },
     ],
   };
@@ -157,6 +177,7 @@ const escapeProperty = (value: string) => escapeData(value).replace(/:/g, '%3A')
 
 function github(report: Report): string {
   const lines: string[] = [`MCP trust policy: ${escapeData(describePolicy(report.policy))}`];
+  if (report.policyFile !== undefined) lines.push(`MCP trust policy file: ${escapeData(report.policyFile)}`);
   for (const file of report.files) {
     if (file.read) lines.push(escapeData(fileLines([file])[0]!));
     else

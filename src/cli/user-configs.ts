@@ -71,6 +71,36 @@ export function userConfigPlaces(env: Env = process.env): ClientConfigPlace[] {
     ['Zed', perSystem([path.join(xdg, 'zed', 'settings.json')], [path.join('Zed', 'settings.json')]), 'zed'],
     ['Continue', [path.join(home, '.continue', 'config.yaml')], 'continue-yaml'],
     ['Codex', [path.join(env.CODEX_HOME || path.join(home, '.codex'), 'config.toml')], 'codex-toml'],
+    // The clients Snyk Agent Scan discovers (snyk/agent-scan, src/agent_scan/well_known_clients.py and
+    // agents/github_copilot.py): Kiro, Antigravity, Amazon Q Developer (its MCP file and its agents' files),
+    // GitHub Copilot (COPILOT_HOME, ~/.copilot by default); each keeps `mcpServers`.
+    ['Kiro', [path.join(home, '.kiro', 'settings', 'mcp.json')], 'mcpServers'],
+    ['Antigravity', [path.join(home, '.gemini', 'antigravity', 'mcp_config.json')], 'mcpServers'],
+    [
+      'Amazon Q Developer',
+      [
+        path.join(home, '.aws', 'amazonq', 'mcp.json'),
+        path.join(home, '.aws', 'amazonq', 'agents', 'default.json'),
+        path.join(home, '.aws', 'amazonq', 'agents', 'mcp.json'),
+      ],
+      'mcpServers',
+    ],
+    ['GitHub Copilot', [path.join(env.COPILOT_HOME || path.join(home, '.copilot'), 'mcp-config.json')], 'mcpServers'],
+    // Amp's settings (its manual: ~/.config/amp/settings.json, servers under "amp.mcpServers").
+    ['Amp', [path.join(xdg, 'amp', 'settings.json')], 'amp'],
+    // Cline and Roo Code keep their servers in VS Code's global storage of the extension.
+    ...(['Cline', 'Roo Code'] as const).map((client): [string, string[], ClientShape] => {
+      const [extension, file] =
+        client === 'Cline'
+          ? ['saoudrizwan.claude-dev', 'cline_mcp_settings.json']
+          : ['rooveterinaryinc.roo-cline', 'mcp_settings.json'];
+      const inCode = (base: string) => path.join(base, 'User', 'globalStorage', extension, 'settings', file);
+      return [
+        client,
+        perSystem([inCode(path.join(macSupport, 'Code')), inCode(path.join(xdg, 'Code'))], [inCode('Code')]),
+        'mcpServers',
+      ];
+    }),
     [
       'opencode',
       [path.join(xdg, 'opencode', 'opencode.json'), path.join(xdg, 'opencode', 'opencode.jsonc')],

@@ -9,6 +9,10 @@
  */
 import type { ServerRecord, Signals } from '../model/schema.js';
 import { signalWords } from '../model/signal-words.js';
+import { explainMts2 } from './explain-mts2.js';
+import type { Explanation, SignalContribution, SubScoreExplanation } from './explanation.js';
+
+export type { Explanation, SignalContribution, SubScoreExplanation } from './explanation.js';
 import { METHOD_VERSION, WEIGHTS, type SubScoreName } from '../scoring/method.js';
 import {
   maintenancePoints,
@@ -23,32 +27,6 @@ import {
 
 export { roundHalfEven };
 export const EXPLAIN_METHOD_VERSION = METHOD_VERSION;
-
-export interface SignalContribution {
-  signal: keyof Signals;
-  value: boolean | number | null;
-  points: number;
-  max: number;
-  note: string;
-}
-
-export interface SubScoreExplanation {
-  name: SubScoreName;
-  weight: number;
-  computed: number;
-  stored: number;
-  reproduced: boolean;
-  contributions: SignalContribution[];
-}
-
-export interface Explanation {
-  name: string;
-  method: string;
-  reproduced: boolean;
-  trust_score: { computed: number; stored: number };
-  subscores: SubScoreExplanation[];
-  summary: string;
-}
 
 /** Points to show: two decimals are enough for a reader; the sums use the unrounded values. */
 const shown = (points: number): number => Math.round(points * 100) / 100;
@@ -132,7 +110,7 @@ function weakestReason(sub: SubScoreExplanation, s: Signals): string {
     .filter((c) => c.points < c.max)
     .sort((a, b) => b.max - b.points - (a.max - a.points))
     .slice(0, 3)
-    .map((c) => `${words(c.signal, c.value)} (${c.points} of ${c.max})`);
+    .map((c) => `${words(c.signal as keyof Signals, c.value as boolean | number | null)} (${c.points} of ${c.max})`);
   return missing.length === 0
     ? `${sub.name} is ${sub.computed}, every signal at full points`
     : `${sub.name} is ${sub.computed}, held back mostly by ${missing.join(', ')}`;
@@ -143,10 +121,16 @@ function formula(parts: Array<{ name: string; weight: number; score: number }>):
 }
 
 /**
- * Recompute and explain a record's scores, or `undefined` when the record carries no signals (nothing to
- * explain from). `reproduced` is true only when all four sub-scores and the trust score match exactly.
+ * Recompute and explain a record's scores with the method that made them: mts-2 from its `evidence`
+ * (`explain-mts2.ts`), the upstream method from its `signals`; `undefined` when the record carries neither
+ * (nothing to explain from). `reproduced` is true only when all four sub-scores and the trust score match.
  */
 export function explainRecord(record: ServerRecord): Explanation | undefined {
+  return explainMts2(record) ?? explainUpstream(record);
+}
+
+/** The upstream method's explanation, from the record's `signals`. */
+export function explainUpstream(record: ServerRecord): Explanation | undefined {
   const s = record.signals;
   if (s === undefined) return undefined;
 

@@ -4,8 +4,11 @@
  */
 import { z } from 'zod';
 
-/** Bump whenever the layout or meaning of any artifact changes (5: the manifest names the newest `scored_at`). */
-export const ARTIFACT_VERSION = 5;
+/**
+ * Bump whenever the layout or meaning of any artifact changes (5: the manifest names the newest `scored_at`;
+ * 6: records scored with mts-2 carry `evidence`, and the advisories they were scored with are a file).
+ */
+export const ARTIFACT_VERSION = 6;
 
 /** The artifact files of a snapshot, by role. */
 export const ARTIFACT_FILES = {
@@ -36,6 +39,12 @@ export const MANIFEST_FILE = 'manifest.json';
 
 /** Written when a snapshot was built against the one it replaces: what changed (servers, scores, flags). */
 export const CHANGES_FILE = 'changes.json';
+
+/**
+ * The advisories the snapshot was scored with (`src/model/advisories.ts`), when the build had any: a check
+ * judges a package no record holds by them (known malware fails whether or not a server is scored).
+ */
+export const ADVISORIES_FILE = 'advisories.json';
 
 const Sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 

@@ -64,9 +64,21 @@ export interface ImportSummary {
   badges: Record<string, number>;
 }
 
+/** A scored server that makes no record, and why (one line, to be printed escaped). */
+export interface LeftOut {
+  name: string;
+  reason: string;
+}
+
 export interface ImportResult {
   /** Sorted by name (compareNames). */
   records: ServerRecord[];
+  /**
+   * Scored servers left out: their entry cannot make a valid record (a remote URL or identifier past the
+   * record's bounds, too many remotes), their name is refused, or it differs only in case from another kept
+   * one. One bad entry never stops the rest: the caller names these and publishes the others.
+   */
+  leftOut: LeftOut[];
   summary: ImportSummary;
 }
 
@@ -119,6 +131,52 @@ function countInto(counts: Map<string, number>, keys: Iterable<string>): void {
   for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
 }
 
+/**
+ * Why a name cannot be a record's even though the record schema's pattern takes it: an id (or namespace) of
+ * only dots is a dot segment, which every URL parser collapses, so `/v1/servers/ns/..` could never be fetched.
+ */
+export function refusedNameReason(name: string): string | undefined {
+  const { namespace, id } = splitName(name);
+  if (/^\.{1,2}$/.test(id) || /^\.{1,2}$/.test(namespace)) {
+    return 'its name has a dot segment ("." or "..") as a part, which a URL path cannot carry';
+  }
+  return undefined;
+}
+
+/** The `publishedAt` of the newest registry version of a name, for choosing among names equal but for case. */
+function firstPublished(versions: readonly RegistryEntry[]): string | undefined {
+  return pickNewestVersion(versions)?._meta?.['io.modelcontextprotocol.registry/official']?.publishedAt ?? undefined;
+}
+
+/**
+ * Names equal but for case, which the build refuses: the one published first stays (the later one cannot
+ * push an existing server out of the dataset), ties and unknown times by name order; the others are left out.
+ */
+function caseTwins(names: readonly string[], versionsByName: Map<string, RegistryEntry[]>): LeftOut[] {
+  const groups = new Map<string, string[]>();
+  for (const name of names) {
+    const group = groups.get(name.toLowerCase());
+    if (group) group.push(name);
+    else groups.set(name.toLowerCase(), [name]);
+  }
+  const leftOut: LeftOut[] = [];
+  for (const group of groups.values()) {
+    if (group.length < 2) continue;
+    const ordered = [...group].sort((a, b) => {
+      const byTime = compareTimestamps(
+        firstPublished(versionsByName.get(a) ?? []) ?? '9999',
+        firstPublished(versionsByName.get(b) ?? []) ?? '9999',
+      );
+      return byTime !== 0 ? byTime : compareNames(a, b);
+    });
+    const kept = ordered[0]!;
+    for (const name of ordered.slice(1)) {
+      leftOut.push({ name, reason: `its name differs only in case from ${kept}, published earlier` });
+    }
+  }
+  return leftOut;
+}
+
 /** Join the scorecard with the registry dump into server records sorted by name, and count what happened. */
 export function joinDatasets(scorecard: ScorecardIndex, registry: readonly RegistryEntry[]): ImportResult {
   const scoredAt = normaliseScoredAt(scorecard.generated_at);
@@ -130,17 +188,22 @@ export function joinDatasets(scorecard: ScorecardIndex, registry: readonly Regis
     else versionsByName.set(entry.server.name, [entry]);
   }
 
-  // The build refuses names that differ only in case; say so here, where the cause is visible.
-  const seen = new Map<string, string>();
+  const leftOut: LeftOut[] = [];
+  const refusedNames = new Set<string>();
   for (const name of Object.keys(scorecard.servers)) {
-    const other = seen.get(name.toLowerCase());
-    if (other !== undefined) {
-      throw new ImportError(`scored servers ${JSON.stringify(other)} and ${JSON.stringify(name)} differ only in case`);
-    }
-    seen.set(name.toLowerCase(), name);
+    const reason = refusedNameReason(name);
+    if (reason === undefined) continue;
+    leftOut.push({ name, reason });
+    refusedNames.add(name);
+  }
+  // The build refuses names that differ only in case: one of them stays, the others are left out here.
+  const candidates = Object.keys(scorecard.servers).filter((name) => !refusedNames.has(name));
+  for (const twin of caseTwins(candidates, versionsByName)) {
+    leftOut.push(twin);
+    refusedNames.add(twin.name);
   }
 
-  const names = Object.keys(scorecard.servers).sort(compareNames);
+  const names = candidates.filter((name) => !refusedNames.has(name)).sort(compareNames);
   const records: ServerRecord[] = [];
   const targetCounts = new Map<string, number>();
   const badgeCounts = new Map<string, number>(BADGE_RULES.map((rule) => [rule.id, 0]));
@@ -155,7 +218,14 @@ export function joinDatasets(scorecard: ScorecardIndex, registry: readonly Regis
     if (scored === undefined) continue;
     const versions = versionsByName.get(name) ?? [];
     const newest = pickNewestVersion(versions);
-    const record = buildServerRecord(name, scored, newest, scoredAt);
+    let record: ServerRecord;
+    try {
+      record = buildServerRecord(name, scored, newest, scoredAt);
+    } catch (error) {
+      if (!(error instanceof ImportError)) throw error;
+      leftOut.push({ name, reason: error.message.replace(/^scored server .* does not make a valid record: /, '') });
+      continue;
+    }
     records.push(record);
 
     if (newest !== undefined) {
@@ -173,9 +243,10 @@ export function joinDatasets(scorecard: ScorecardIndex, registry: readonly Regis
     );
   }
 
-  const scoredNames = new Set(names);
+  const scoredNames = new Set(Object.keys(scorecard.servers));
   return {
     records,
+    leftOut: leftOut.sort((a, b) => compareNames(a.name, b.name)),
     summary: {
       records: records.length,
       withRegistryEntry,

@@ -2,6 +2,7 @@
  * The short human-readable text each MCP tool returns beside its `structuredContent`: written for a model
  * deciding what to tell a user, so it leads with the verdict (score and band) and explains flags in words.
  */
+import { EVIDENCE_SOURCES, type Evidence } from '../model/evidence.js';
 import type { ServerRecord, Stats } from '../model/schema.js';
 import { flagDefinition, TRUST_BANDS } from '../model/vocabulary.js';
 import type { RecordPage } from '../client/trust-source.js';
@@ -49,7 +50,19 @@ export function recordText(record: ServerRecord): string {
       // An empty install list means unknown (decisions, section 2), not "has none".
       `packages ${list(install.package_types, 'unknown')}, transports ${list(install.transport_types, 'unknown')}.`,
     `Scored at ${record.scored_at}.`,
+    ...(record.evidence === undefined ? [] : [evidenceText(record.evidence)]),
   ].join('\n');
+}
+
+/** What was measured and what was not (with why), so a model never reads a missing fact as a bad one. */
+function evidenceText(evidence: Evidence): string {
+  const sources = EVIDENCE_SOURCES.map((name) => [name, evidence.sources[name]] as const);
+  const measured = sources.filter(([, state]) => state.measured).map(([name]) => name);
+  const missing = sources.flatMap(([name, state]) => (state.measured ? [] : [`${name} (${state.missing})`]));
+  return (
+    `Evidence (method ${evidence.method}, confidence ${evidence.confidence}/100): measured ${list(measured)}; ` +
+    `not measured, and left out of the score rather than counted as 0: ${list(missing)}.`
+  );
 }
 
 const matchCount = (total: number) => (total === 1 ? '1 server matches' : `${total} servers match`);

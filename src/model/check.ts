@@ -5,24 +5,33 @@
  * the same rules.
  */
 import { z } from 'zod';
-import { IdentifierError, parsePackageRef, parseRemoteUrl } from './identifiers.js';
+import { IdentifierError, packageKey, parsePackageRef, parseRemoteUrl, urlKey } from './identifiers.js';
+import {
+  BLOCKING_FLAGS,
+  CHECK_LIMITS,
+  DEFAULT_POLICY,
+  exceptionTargetText,
+  FAILING_FLAGS,
+  identifier,
+  INSUFFICIENT_EVIDENCE_FLAG,
+  lowerFlags,
+  type Policy,
+  type PolicyException,
+  PolicySchema,
+  type PolicyTarget,
+  policyTarget,
+  todayUtc,
+  unknownVerdict,
+  type Verdict,
+  WARNING_FLAGS,
+} from './policy.js';
+import type { AdvisoryDetail } from './advisories.js';
+import { advisoriesAtPinnedVersion, knownBadPackage } from './pinned-version.js';
 import { purlKey } from './purl.js';
-import { FlagSchema, LIMITS, ServerNameSchema, type ServerRecord } from './schema.js';
+import { LIMITS, ServerNameSchema, type ServerRecord } from './schema.js';
 import { flagDefinition } from './vocabulary.js';
 
-export const CHECK_LIMITS = { maxItems: 100, maxNames: 500, maxBodyBytes: 64 * 1024 } as const;
-
-/** A zod check that `parse` accepts the text, with its message as the issue's. */
-function identifier(parse: (text: string) => string) {
-  return z.superRefine<string>((text, context) => {
-    try {
-      parse(text);
-    } catch (error) {
-      if (!(error instanceof IdentifierError)) throw error;
-      context.addIssue({ code: 'custom', message: error.message });
-    }
-  });
-}
+export * from './policy.js';
 
 export const CheckItemSchema = z.union(
   [
@@ -38,33 +47,6 @@ export const CheckItemSchema = z.union(
 );
 export type CheckItem = z.infer<typeof CheckItemSchema>;
 
-export const UNKNOWN_VERDICTS = ['fail', 'warn', 'pass'] as const;
-
-/**
- * The policy of a check that sets nothing: a server below 40 (Very Low Trust and below) fails, and so does
- * a server that matches no scored server. Each member a policy leaves out takes its value from here.
- */
-export const DEFAULT_POLICY = { min_score: 40, unknown: 'fail' } as const;
-
-export const PolicySchema = z.strictObject({
-  min_score: z
-    .number({ error: 'policy.min_score must be an integer from 0 to 100' })
-    .int({ error: 'policy.min_score must be an integer from 0 to 100' })
-    .min(0, { error: 'policy.min_score must be an integer from 0 to 100' })
-    .max(100, { error: 'policy.min_score must be an integer from 0 to 100' })
-    .default(DEFAULT_POLICY.min_score),
-  deny_flags: z.array(FlagSchema).max(64).optional(),
-  require_verified_publisher: z
-    .boolean({ error: 'policy.require_verified_publisher must be true or false' })
-    .optional(),
-  allow: z.array(ServerNameSchema).max(CHECK_LIMITS.maxNames).optional(),
-  deny: z.array(ServerNameSchema).max(CHECK_LIMITS.maxNames).optional(),
-  unknown: z
-    .enum(UNKNOWN_VERDICTS, { error: 'policy.unknown must be fail, warn or pass' })
-    .default(DEFAULT_POLICY.unknown),
-});
-export type Policy = z.infer<typeof PolicySchema>;
-
 export const CheckRequestSchema = z.strictObject({
   servers: z
     .array(CheckItemSchema)
@@ -73,8 +55,6 @@ export const CheckRequestSchema = z.strictObject({
   policy: PolicySchema.default({ ...DEFAULT_POLICY }),
 });
 export type CheckRequest = z.infer<typeof CheckRequestSchema>;
-
-export type Verdict = 'pass' | 'warn' | 'fail';
 
 export const CheckResultSchema = z.strictObject({
   input: CheckItemSchema,
@@ -86,7 +66,16 @@ export const CheckResultSchema = z.strictObject({
 });
 export type CheckResult = z.infer<typeof CheckResultSchema>;
 
+/**
+ * The answer: the policy it applied in words (`describePolicy`, as every report of the CLI begins), the overall
+ * verdict and one result per item. `policy` is optional here only so that a newer CLI still reads the answer
+ * of an older deployment; this gateway always sends it.
+ */
 export const CheckAnswerSchema = z.strictObject({
+  policy: z
+    .string()
+    .max(256 * 1024)
+    .optional(),
   verdict: z.enum(['pass', 'fail']),
   results: z.array(CheckResultSchema),
 });
@@ -103,20 +92,6 @@ export function itemQuery(item: CheckItem): ItemQuery {
   return { kind: 'url', key: parseRemoteUrl(item.url) };
 }
 
-/**
- * The policy in one line, as every report of the CLI begins: "fail below trust score 40; fail servers that
- * match no scored server". Members are named in a fixed order; lists of names are given in full.
- */
-export function describePolicy(policy: Policy): string {
-  const parts = [`fail below trust score ${policy.min_score}`];
-  if (policy.deny_flags?.length) parts.push(`fail a server carrying ${policy.deny_flags.join(', ')}`);
-  if (policy.require_verified_publisher) parts.push('fail a server whose publisher is not verified');
-  parts.push(`${policy.unknown} a server that matches no scored server`);
-  if (policy.allow?.length) parts.push(`always pass ${policy.allow.join(', ')}`);
-  if (policy.deny?.length) parts.push(`always fail ${policy.deny.join(', ')}`);
-  return parts.join('; ');
-}
-
 /** What an item is, in words, for reasons: `io.x/y`, `package npm:@a/b`, `url https://…`. */
 export function describeItem(item: CheckItem): string {
   if (typeof item === 'string') return item;
@@ -126,59 +101,187 @@ export function describeItem(item: CheckItem): string {
 
 const lower = (names: readonly string[] | undefined) => new Set((names ?? []).map((name) => name.toLowerCase()));
 
+function exceptionTarget(exception: PolicyException): PolicyTarget {
+  if (exception.server !== undefined) return { kind: 'name', name: exception.server.toLowerCase() };
+  if (exception.package !== undefined) return { kind: 'package', key: parsePackageRef(exception.package) };
+  if (exception.purl !== undefined) return { kind: 'package', key: purlKey(exception.purl) };
+  return { kind: 'url', key: parseRemoteUrl(exception.url ?? '') };
+}
+
+/** Whether a policy target names this item, or the record it resolved to (by name, one of its packages or remotes). */
+function targets(target: PolicyTarget, item: CheckItem, record: ServerRecord | undefined): boolean {
+  const query = itemQuery(item);
+  if (target.kind === 'name') {
+    return (
+      (query.kind === 'name' && query.name.toLowerCase() === target.name) || record?.name.toLowerCase() === target.name
+    );
+  }
+  if (query.kind === target.kind && query.key === target.key) return true;
+  if (record === undefined) return false;
+  if (target.kind === 'package') {
+    return (record.packages ?? []).some((pkg) => packageKey(pkg.registry_type, pkg.identifier) === target.key);
+  }
+  return (record.remotes ?? []).some((remote) => urlKey(remote.url) === target.key);
+}
+
+/** The policy's allow entry that names the item, if any. */
+function allowedBy(policy: Policy, item: CheckItem, record: ServerRecord | undefined): string | undefined {
+  return policy.allow?.find((text) => targets(policyTarget(text), item, record));
+}
+
+/** The policy's exceptions that name the item: those in force today, and those that have expired. */
+function exceptionsFor(policy: Policy, item: CheckItem, record: ServerRecord | undefined, today: string) {
+  const matching = (policy.exceptions ?? []).filter((exception) => targets(exceptionTarget(exception), item, record));
+  return {
+    active: matching.find((exception) => exception.until >= today),
+    expired: matching.filter((exception) => exception.until < today),
+  };
+}
+
+const expiredReason = (exception: PolicyException) =>
+  `the exception for ${exceptionTargetText(exception)} expired on ${exception.until} (${exception.reason}); it no longer applies`;
+const exceptionReason = (exception: PolicyException) =>
+  `excepted until ${exception.until} by the policy: ${exception.reason}`;
+
+/** What a record's evidence says was not measured, in words: "repository: no repository in the registry entry". */
+export function missingEvidence(record: ServerRecord): string {
+  const evidence = record.evidence;
+  if (evidence === undefined) return 'the record does not say what was measured';
+  const missing = Object.entries(evidence.sources).flatMap(([source, state]) =>
+    state.measured ? [] : [`${source}: ${state.missing}`],
+  );
+  return `confidence ${evidence.confidence} of 100; not measured: ${missing.join('; ') || 'nothing'}`;
+}
+
+const flagMeaning = (flag: string) => {
+  const meaning = flagDefinition(flag)?.meaning;
+  return meaning ? ` (${meaning})` : '';
+};
+
+/**
+ * A sentence when the record's latest probe found its remote not answering: said in the verdict, which one
+ * observation does not change (REMOTE_UNREACHABLE is for failures on consecutive probes).
+ */
+function unreachableRemote(record: ServerRecord): string | undefined {
+  const probe = ProbeNoteSchema.safeParse(record.evidence?.probe);
+  if (!probe.success || probe.data.reachable) return undefined;
+  const state = record.evidence?.sources.probe;
+  const by = state?.measured === true ? state.by : 'a probe';
+  return `its remote did not answer when probed on ${probe.data.probed_at.slice(0, 10)} (${by}); one observation, so no flag yet`;
+}
+const ProbeNoteSchema = z.looseObject({ reachable: z.boolean(), probed_at: z.string() });
+
 /**
  * The verdict of one item. `matches` are the records it resolved to, most trusted first (empty: unknown);
- * the first is the one judged, and the others are named so nobody is surprised.
+ * the first is the one judged, and the others are named so nobody is surprised. `today` (a UTC date) decides
+ * which of the policy's exceptions are still in force.
  */
-export function judge(item: CheckItem, matches: readonly ServerRecord[], policy: Policy): CheckResult {
+export function judge(
+  item: CheckItem,
+  matches: readonly ServerRecord[],
+  policy: Policy,
+  today: string = todayUtc(),
+  unknownAdvisories: readonly AdvisoryDetail[] = [],
+): CheckResult {
   const record = matches[0];
+  const { active, expired } = exceptionsFor(policy, item, record, today);
+  const notes = expired.map(expiredReason);
+  const allowed = allowedBy(policy, item, record);
   if (record === undefined) {
-    const reason = `No scored server matches ${describeItem(item)}; the policy treats unknown servers as "${policy.unknown}"`;
-    return {
-      input: item,
-      server: null,
-      trust_score: null,
-      trust_label: null,
-      verdict: policy.unknown,
-      reasons: [reason],
-    };
+    const base = { input: item, server: null, trust_score: null, trust_label: null };
+    const known = knownBadPackage(item, unknownAdvisories);
+    if (known.length > 0) return { ...base, verdict: 'fail', reasons: [...known, ...notes] };
+    if (allowed !== undefined) {
+      return { ...base, verdict: 'pass', reasons: [`${describeItem(item)} is on the policy's allow list`, ...notes] };
+    }
+    if (active !== undefined) return { ...base, verdict: 'pass', reasons: [exceptionReason(active), ...notes] };
+    const verdict = unknownVerdict(policy);
+    const why = policy.strict && policy.unknown === undefined ? ' (strict)' : '';
+    const reason = `No scored server matches ${describeItem(item)}; no evidence of it was measured (no registry entry, repository, package, probe or advisory record); the policy treats unknown servers as "${verdict}"${why}`;
+    return { ...base, verdict, reasons: [reason, ...notes] };
   }
   const base = { input: item, server: record.name, trust_score: record.trust_score, trust_label: record.trust_label };
   const others = matches.slice(1).map((other) => other.name);
   const also =
     others.length === 0 ? [] : [`${describeItem(item)} also belongs to ${others.join(', ')}; judged: ${record.name}`];
-  const name = record.name.toLowerCase();
-  if (lower(policy.deny).has(name)) {
-    return { ...base, verdict: 'fail', reasons: [`${record.name} is on the policy's deny list`, ...also] };
+  const pinned = advisoriesAtPinnedVersion(item, record);
+  const flags = pinned?.flags ?? new Set(record.flags.map((flag) => flag.toUpperCase()));
+  notes.unshift(...(pinned?.reasons ?? []));
+  const blocking = [...flags].filter((flag) => BLOCKING_FLAGS.has(flag));
+  if (blocking.length > 0) {
+    const reasons = blocking.map(
+      (flag) =>
+        `carries the flag ${flag}${flagMeaning(flag)}, which fails every policy, allow lists and exceptions included`,
+    );
+    return { ...base, verdict: 'fail', reasons: [...reasons, ...notes, ...also] };
   }
-  if (lower(policy.allow).has(name)) {
-    return { ...base, verdict: 'pass', reasons: [`${record.name} is on the policy's allow list`, ...also] };
+  if (lower(policy.deny).has(record.name.toLowerCase())) {
+    return { ...base, verdict: 'fail', reasons: [`${record.name} is on the policy's deny list`, ...notes, ...also] };
   }
-  const reasons: string[] = [];
+  if (allowed !== undefined) {
+    return { ...base, verdict: 'pass', reasons: [`${record.name} is on the policy's allow list`, ...notes, ...also] };
+  }
+  if (active !== undefined) return { ...base, verdict: 'pass', reasons: [exceptionReason(active), ...notes, ...also] };
+
+  const failures: string[] = [];
+  const warnings: string[] = [];
+  const insufficient = flags.has(INSUFFICIENT_EVIDENCE_FLAG);
   if (record.trust_score < policy.min_score) {
-    reasons.push(
-      `trust score ${record.trust_score} (${record.trust_label}) is below the policy's minimum of ${policy.min_score}`,
+    const below = `trust score ${record.trust_score} (${record.trust_label}) is below the policy's minimum of ${policy.min_score}`;
+    if (!insufficient) failures.push(below);
+    else if (policy.strict) failures.push(`${below}, and it rests on too little measured evidence (strict)`);
+  }
+  if (insufficient) {
+    const reason = `too little of it was measured to rely on its score (INSUFFICIENT_EVIDENCE: ${missingEvidence(record)})`;
+    (policy.strict ? failures : warnings).push(
+      policy.strict ? `${reason}; the strict policy fails it` : `${reason}; the policy warns`,
     );
   }
-  const denied = new Set((policy.deny_flags ?? []).map((flag) => flag.toUpperCase()));
-  for (const flag of record.flags) {
-    if (!denied.has(flag.toUpperCase())) continue;
-    const meaning = flagDefinition(flag)?.meaning;
-    reasons.push(`carries the flag ${flag}${meaning ? ` (${meaning})` : ''}, which the policy denies`);
+  const denied = lowerFlags(policy.deny_flags);
+  for (const flag of flags) {
+    const upper = flag.toUpperCase();
+    if (denied.has(upper)) failures.push(`carries the flag ${flag}${flagMeaning(upper)}, which the policy denies`);
+    else if (FAILING_FLAGS.has(upper))
+      failures.push(`carries the flag ${flag}${flagMeaning(upper)}, known-bad evidence the policy fails`);
+    else if (WARNING_FLAGS.has(upper)) warnings.push(`carries the flag ${flag}${flagMeaning(upper)}; the policy warns`);
   }
   if (policy.require_verified_publisher && !record.verified_publisher) {
-    reasons.push(`its publisher namespace is not a verified publisher, which the policy requires`);
+    failures.push(`its publisher namespace is not a verified publisher, which the policy requires`);
   }
-  return { ...base, verdict: reasons.length > 0 ? 'fail' : 'pass', reasons: [...reasons, ...also] };
+  const probe = unreachableRemote(record);
+  if (probe !== undefined) notes.push(probe);
+  const verdict: Verdict = failures.length > 0 ? 'fail' : warnings.length > 0 ? 'warn' : 'pass';
+  return { ...base, verdict, reasons: [...failures, ...warnings, ...notes, ...also] };
 }
 
 /**
- * The kinds of reason, each a stable id (SARIF rule ids, annotations), recognised by the start of the
- * sentences `judge` writes above, so the two are kept side by side here.
+ * The kinds of reason, each a stable id (SARIF rule ids, annotations), recognised by the sentences `judge`
+ * writes above, so the two are kept side by side here. The first kind whose pattern matches is the reason's.
  */
 export const REASON_KINDS = [
+  {
+    id: 'blocking-flag',
+    pattern: /, which fails every policy, allow lists and exceptions included$/,
+    summary: 'Known-bad evidence that fails every policy (malware, a takedown)',
+  },
   { id: 'denied-server', pattern: /is on the policy's deny list$/, summary: 'A server on the deny list' },
   { id: 'allowed-server', pattern: /is on the policy's allow list$/, summary: 'A server on the allow list' },
+  { id: 'excepted-server', pattern: /^excepted until \S+ by the policy: /, summary: 'A server excepted by the policy' },
+  {
+    id: 'expired-exception',
+    pattern: /^the exception for .* expired on \S+ .*; it no longer applies$/,
+    summary: 'An exception of the policy that has expired',
+  },
+  {
+    id: 'pinned-advisory',
+    pattern: /^the version pinned, .* is affected by \S+ /,
+    summary: 'A pinned version an advisory names (malware or a vulnerability)',
+  },
+  {
+    id: 'remote-not-answering',
+    pattern: /^its remote did not answer when probed on /,
+    summary: 'A remote that did not answer a probe',
+  },
   { id: 'unknown-server', pattern: /^No scored server matches /, summary: 'A server that matches no scored server' },
   {
     id: 'below-min-score',
@@ -186,9 +289,24 @@ export const REASON_KINDS = [
     summary: 'A trust score below the minimum',
   },
   {
+    id: 'insufficient-evidence',
+    pattern: /^too little of it was measured to rely on its score/,
+    summary: 'A score resting on too little measured evidence',
+  },
+  {
     id: 'denied-flag',
     pattern: /^carries the flag \S+.*, which the policy denies$/,
     summary: 'A flag the policy denies',
+  },
+  {
+    id: 'failing-flag',
+    pattern: /^carries the flag \S+.*, known-bad evidence the policy fails$/,
+    summary: 'Known-bad evidence (a vulnerable version)',
+  },
+  {
+    id: 'warning-flag',
+    pattern: /^carries the flag \S+.*; the policy warns$/,
+    summary: 'Live evidence the policy warns about',
   },
   {
     id: 'unverified-publisher',

@@ -23,14 +23,30 @@ export function editDistance(a: string, b: string): number {
   return previous[b.length]!;
 }
 
+/** Most edits a suggestion may be away: a third of the name, at least 2 (a typo, not another word). */
+const closeEnough = (name: string) => Math.max(2, Math.floor(name.length / 3));
+
 /**
- * The known flags closest to `name`, nearest first (ties by name), at most `count`: a known flag that starts
- * with or contains the name (`SENSITIVE_CRED` → `SENSITIVE_CRED_REQUEST`) counts as nearest.
+ * Whether `flag` holds `name` as a part of it a person would type: whole words of it (`CRED`, `SENSITIVE_CRED` in
+ * `SENSITIVE_CRED_REQUEST`), or its first half or more (`SENSITIVE_CR`). Letters that merely occur inside a
+ * word (`OUR` in `NO_SOURCE`, `ACT` in `STAGING_ARTIFACT`) do not count.
+ */
+function holds(flag: string, name: string): boolean {
+  if (name.length < 3) return false;
+  return `_${flag}_`.includes(`_${name}_`) || (flag.startsWith(name) && name.length * 2 >= flag.length);
+}
+
+/**
+ * The known flags close to `name`, nearest first (ties by name), at most `count`: a known flag that holds the
+ * name (`SENSITIVE_CRED` → `SENSITIVE_CRED_REQUEST`) or one a few edits away (a typo). None when no flag
+ * is close: an unrelated suggestion only misleads.
  */
 export function closestFlags(name: string, known: Iterable<string>, count = 3): string[] {
   const upper = name.toUpperCase();
+  const bound = closeEnough(upper);
   return [...known]
-    .map((flag) => ({ flag, distance: flag.includes(upper) ? 0 : editDistance(upper, flag) }))
+    .map((flag) => ({ flag, distance: holds(flag, upper) ? 0 : editDistance(upper, flag) }))
+    .filter(({ distance }) => distance <= bound)
     .sort((a, b) => a.distance - b.distance || (a.flag < b.flag ? -1 : a.flag > b.flag ? 1 : 0))
     .slice(0, count)
     .map(({ flag }) => flag);
@@ -47,7 +63,10 @@ export function unknownFlagsProblem(
 ): string | undefined {
   const unknown = [...new Set(flags.map((flag) => flag.toUpperCase()))].filter((flag) => !known.has(flag));
   if (unknown.length === 0) return undefined;
-  const each = unknown.map((flag) => `"${flag}" (did you mean ${closestFlags(flag, known).join(', ')}?)`);
+  const each = unknown.map((flag) => {
+    const close = closestFlags(flag, known);
+    return close.length === 0 ? `"${flag}" (no known flag is close)` : `"${flag}" (did you mean ${close.join(', ')}?)`;
+  });
   const noun = unknown.length === 1 ? 'a flag' : 'flags';
   return (
     `${what} names ${noun} no scored server has ever carried: ${each.join('; ')}. ` +

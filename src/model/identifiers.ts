@@ -5,8 +5,8 @@
  * client's identifier up under the same key, so the two sides can never normalise differently.
  */
 
-/** The package registries the official MCP registry knows. */
-export const PACKAGE_REGISTRIES = ['npm', 'pypi', 'oci', 'nuget', 'mcpb'] as const;
+/** The package registries the official MCP registry knows (`cargo`: crates.io, added by the registry in 2026). */
+export const PACKAGE_REGISTRIES = ['npm', 'pypi', 'oci', 'nuget', 'mcpb', 'cargo'] as const;
 export type PackageRegistry = (typeof PACKAGE_REGISTRIES)[number];
 
 export function isPackageRegistry(text: string): text is PackageRegistry {
@@ -72,6 +72,9 @@ export function packageKey(registryType: string, identifier: string): string {
     case 'nuget':
       // NuGet package ids are case-insensitive.
       return `nuget:${id.toLowerCase()}`;
+    case 'cargo':
+      // crates.io compares crate names case-insensitively and takes `-` and `_` as the same; a version is dropped.
+      return `cargo:${(id.split('@', 1)[0] ?? '').toLowerCase().replace(/_/g, '-')}`;
     case 'mcpb':
       // An MCP bundle is named by the URL it is downloaded from.
       return `mcpb:${urlKey(id) ?? id}`;

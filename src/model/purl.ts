@@ -1,6 +1,6 @@
 /**
  * Package URLs (purl, ECMA-427: `pkg:npm/%40scope/name@1.0`, `pkg:pypi/name`, `pkg:oci/name?repository_url=...`,
- * `pkg:nuget/Name`), the identifier supply-chain services take for a package, read and normalised by
+ * `pkg:nuget/Name`, `pkg:cargo/name`), the identifier supply-chain services take for a package, read and normalised by
  * `packageurl-js` and then filed under the same key as the project's own `<registry_type>:<identifier>`
  * (`identifiers.ts`), so both compare by each ecosystem's rules: PyPI names as PEP 503 says, npm scopes
  * decoded, OCI images by registry and repository (from `repository_url`), NuGet ids in any case. A version is
@@ -10,7 +10,7 @@ import { PackageURL } from 'packageurl-js';
 import { IdentifierError, packageKey } from './identifiers.js';
 
 /** The purl types a package of the MCP registry can have (`docker` is read as the OCI image it names). */
-export const PURL_TYPES = ['npm', 'pypi', 'oci', 'docker', 'nuget'] as const;
+export const PURL_TYPES = ['npm', 'pypi', 'oci', 'docker', 'nuget', 'cargo'] as const;
 
 const EXAMPLE = 'for example pkg:npm/%40modelcontextprotocol/server-filesystem or pkg:pypi/mcp-server-git';
 
@@ -46,6 +46,8 @@ export function purlKey(text: string): string {
       return packageKey('pypi', purl.name);
     case 'nuget':
       return packageKey('nuget', purl.name);
+    case 'cargo':
+      return packageKey('cargo', purl.name);
     case 'oci':
     case 'docker':
       return packageKey('oci', ociReference(purl));
@@ -86,6 +88,10 @@ export function purlOf(ref: string): string | undefined {
     }
     if (type === 'nuget')
       return new PackageURL('nuget', undefined, identifier, undefined, undefined, undefined).toString();
+    if (type === 'cargo') {
+      const [name = '', version] = identifier.split('@', 2);
+      return new PackageURL('cargo', undefined, name, version || undefined, undefined, undefined).toString();
+    }
     if (type === 'oci') {
       const key = packageKey('oci', identifier).slice('oci:'.length);
       const name = key.slice(key.lastIndexOf('/') + 1);

@@ -4,6 +4,7 @@
  * artifacts by their hashes) never constructs these validators at start; `schema.ts` re-exports the types.
  */
 import { z } from 'zod';
+import { EvidenceSchema } from './evidence.js';
 import { FlagSchema, isoUtc, labelForScore, MAX_TEXT, ServerNameSchema, TRUST_LABELS } from './fields.js';
 
 const Score = z.number().int().min(0).max(100);
@@ -120,6 +121,8 @@ export const ServerRecordSchema = z
     description: z.string().min(1).max(MAX_TEXT).nullable().optional(),
     packages: z.array(PackageRefSchema).max(64).optional(),
     remotes: z.array(RemoteRefSchema).max(64).optional(),
+    // What was measured and by whom, per source and per signal, and the method that scored it (`evidence.ts`).
+    evidence: EvidenceSchema.optional(),
   })
   .refine((record) => record.trust_label === labelForScore(record.trust_score), {
     error:
@@ -130,13 +133,13 @@ export type ServerRecord = z.infer<typeof ServerRecordSchema>;
 
 /**
  * What the build's indexes, statistics and history read of a record: all of it but the evidence (badges,
- * install, signals), which only the records file carries. The build holds a summary per record and the
+ * install, signals, evidence), which only the records file carries. The build holds a summary per record and the
  * record itself as text (`src/build/record-texts.ts`), which at a million records halves its memory.
  */
-export type IndexedRecord = Omit<ServerRecord, 'badges' | 'install' | 'signals'>;
+export type IndexedRecord = Omit<ServerRecord, 'badges' | 'install' | 'signals' | 'evidence'>;
 
 export function indexedPartOf(record: ServerRecord): IndexedRecord {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars -- what is left out is the point
-  const { badges, install, signals, ...summary } = record;
+  const { badges, install, signals, evidence, ...summary } = record;
   return summary;
 }

@@ -10,8 +10,10 @@
  * rebinding) still cannot reach a private address. Deliveries follow no redirect (see `post.ts`).
  * `WEBHOOKS_ALLOW_PRIVATE=true` lifts the address rules, for local testing only.
  */
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import type http from 'node:http';
+import { isIP, type LookupFunction, Socket, type TcpNetConnectOpts } from 'node:net';
+import type { Duplex } from 'node:stream';
 import ipaddr from 'ipaddr.js';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
 import { WebhookError } from './errors.js';
@@ -33,6 +35,24 @@ const RULE_NAMES: Record<string, string> = {
   uniqueLocal: 'unique-local (fc00::/7)',
 };
 
+/**
+ * IPv6 forms that carry an IPv4 address in their bits and that ipaddr.js calls `unicast`: refused whatever
+ * IPv4 address they carry (a system may route them to it; no receiver needs them). `::/96` holds the
+ * IPv4-compatible addresses (`::127.0.0.1` is written `::7f00:1`); `64:ff9b:1::/48` is local-use NAT64.
+ * The well-known NAT64 prefix, 6to4, Teredo and `::ffff:0:0:0/96` are already special-purpose ranges.
+ */
+const EMBEDDED_IPV4_RANGES: readonly [string, string][] = [
+  ['::/96', 'IPv4-compatible IPv6 (::/96, embeds an IPv4 address)'],
+  ['64:ff9b:1::/48', 'local-use NAT64 (64:ff9b:1::/48, embeds an IPv4 address)'],
+];
+const EMBEDDED_IPV4_CIDRS = EMBEDDED_IPV4_RANGES.map(([cidr, rule]) => [ipaddr.parseCIDR(cidr), rule] as const);
+
+/** An ISATAP interface identifier (`…:0:5efe:a.b.c.d` or `…:200:5efe:a.b.c.d`) embeds an IPv4 address. */
+function isIsatap(address: ipaddr.IPv6): boolean {
+  const [, , , , high = 0, low = 0] = address.parts;
+  return (high === 0 || high === 0x200) && low === 0x5efe;
+}
+
 /** Why `address` may not be reached (a rule's name), or undefined when it is a public unicast address. */
 export function refusedRule(address: string): string | undefined {
   let parsed: ipaddr.IPv4 | ipaddr.IPv6;
@@ -49,7 +69,13 @@ export function refusedRule(address: string): string | undefined {
     return 'cloud metadata service';
   }
   const range = parsed.range();
-  return range === 'unicast' ? undefined : (RULE_NAMES[range] ?? `special-purpose range (${range})`);
+  if (range !== 'unicast') return RULE_NAMES[range] ?? `special-purpose range (${range})`;
+  if (parsed.kind() === 'ipv6') {
+    const v6 = parsed as ipaddr.IPv6;
+    for (const [cidr, rule] of EMBEDDED_IPV4_CIDRS) if (v6.match(cidr)) return rule;
+    if (isIsatap(v6)) return 'ISATAP (embeds an IPv4 address)';
+  }
+  return undefined;
 }
 
 export interface ReceiverRules {
@@ -91,8 +117,10 @@ export type Lookup = (
 const hostOf = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, '$1');
 
 /**
- * Resolves the URL's host and refuses it (WebhookError `address`, naming the rule and the address) when any
- * address it resolves to may not be reached. Nothing is refused with `allowPrivate`.
+ * Resolves the URL's host and refuses it (WebhookError `address`) when any address it resolves to may not be
+ * reached. A literal address is refused naming its rule (the caller wrote it). A name is refused with one
+ * sentence whether it does not resolve or resolves to a refused address, and never says to what it resolves:
+ * the answer must not map this network's names. Nothing is refused with `allowPrivate`.
  */
 export async function checkReceiverAddress(
   url: URL,
@@ -101,21 +129,23 @@ export async function checkReceiverAddress(
 ): Promise<void> {
   if (allowPrivate) return;
   const host = hostOf(url);
+  if (isIP(host) !== 0) {
+    const rule = refusedRule(host);
+    if (rule !== undefined) {
+      throw new WebhookError('address', `url points at a ${rule} address; receivers must be on the public internet`);
+    }
+    return;
+  }
+  const refused = new WebhookError(
+    'address',
+    `url's host is not allowed: receivers must be on the public internet, under a name that resolves only to public addresses`,
+  );
   const addresses = await new Promise<LookupAddress[]>((resolve, reject) =>
     lookup(host, { all: true }, (error, found) => (error ? reject(error) : resolve(found))),
-  ).catch((error: NodeJS.ErrnoException) => {
-    throw new WebhookError('address', `url's host ${host} does not resolve (${error.code ?? 'lookup failed'})`);
+  ).catch(() => {
+    throw refused;
   });
-  for (const { address } of addresses) {
-    const rule = refusedRule(address);
-    if (rule !== undefined) {
-      const via = address === host ? '' : ` (${host} resolves to ${address})`;
-      throw new WebhookError(
-        'address',
-        `url points at a ${rule} address${via}; receivers must be on the public internet`,
-      );
-    }
-  }
+  if (addresses.length === 0 || addresses.some(({ address }) => refusedRule(address) !== undefined)) throw refused;
 }
 
 /** The agents every delivery goes through: they refuse a refused address at connection time. */
@@ -123,6 +153,64 @@ export interface ReceiverAgents {
   http: http.Agent;
   https: http.Agent;
   destroy(): void;
+}
+
+type ConnectionListener = (error: Error | null, socket: Duplex) => void;
+type ConnectionOptions = TcpNetConnectOpts;
+
+/** `lookup` whose answers pass `refusedRule` too (the library's own check knows only ipaddr.js's classes). */
+function checkedLookup(lookup: LookupFunction): LookupFunction {
+  return ((hostname: string, options: LookupOptions, callback: (...args: unknown[]) => void) => {
+    lookup(hostname, options, ((
+      error: NodeJS.ErrnoException | null,
+      address: string | LookupAddress[],
+      family?: number,
+    ) => {
+      if (error) return callback(error);
+      const all = typeof address === 'string' ? [{ address }] : address;
+      const bad = all.find((found) => refusedRule(found.address) !== undefined);
+      if (bad !== undefined) return callback(refusal(bad.address));
+      return callback(null, address, family);
+    }) as never);
+  }) as LookupFunction;
+}
+
+const refusal = (address: string) =>
+  new Error(`address ${address} is not allowed (${refusedRule(address) ?? 'refused'})`);
+
+/**
+ * Before the library's agent connects: a literal address is checked here, and every lookup's answer is
+ * checked by `checkedLookup` before the socket connects to it. `connect` is the library's own step.
+ */
+function ruledConnection(
+  options: ConnectionOptions,
+  listener: ConnectionListener | undefined,
+  connect: (options: ConnectionOptions, listener?: ConnectionListener) => Duplex,
+): Duplex {
+  const host = options.host?.replace(/^\[(.*)\]$/, '$1');
+  if (host !== undefined && isIP(host) !== 0 && refusedRule(host) !== undefined) {
+    const socket = new Socket();
+    if (listener !== undefined) listener(refusal(host), socket);
+    else process.nextTick(() => socket.destroy(refusal(host)));
+    return socket;
+  }
+  return connect({ ...options, lookup: checkedLookup(options.lookup ?? (dnsLookup as LookupFunction)) }, listener);
+}
+
+type LibraryConnect = (options: ConnectionOptions, listener?: ConnectionListener) => Duplex;
+
+class RuledHttpAgent extends RequestFilteringHttpAgent {
+  override createConnection(options: ConnectionOptions, listener?: ConnectionListener): Duplex {
+    const connect = (super.createConnection as unknown as LibraryConnect).bind(this);
+    return ruledConnection(options, listener, connect);
+  }
+}
+
+class RuledHttpsAgent extends RequestFilteringHttpsAgent {
+  override createConnection(options: ConnectionOptions, listener?: ConnectionListener): Duplex {
+    const connect = (super.createConnection as unknown as LibraryConnect).bind(this);
+    return ruledConnection(options, listener, connect);
+  }
 }
 
 export function receiverAgents(allowPrivate: boolean): ReceiverAgents {
@@ -133,9 +221,11 @@ export function receiverAgents(allowPrivate: boolean): ReceiverAgents {
     maxSockets: 64,
     allowPrivateIPAddress: allowPrivate,
     allowMetaIPAddress: allowPrivate,
-    denyIPAddressList: allowPrivate ? [] : [...CLOUD_METADATA],
+    denyIPAddressList: allowPrivate ? [] : [...CLOUD_METADATA, ...EMBEDDED_IPV4_RANGES.map(([cidr]) => cidr)],
   };
-  const agents = { http: new RequestFilteringHttpAgent(options), https: new RequestFilteringHttpsAgent(options) };
+  const agents = allowPrivate
+    ? { http: new RequestFilteringHttpAgent(options), https: new RequestFilteringHttpsAgent(options) }
+    : { http: new RuledHttpAgent(options), https: new RuledHttpsAgent(options) };
   return {
     ...agents,
     destroy() {

@@ -6,11 +6,11 @@
  * marked notified and is never fanned out again.
  */
 import { createHash } from 'node:crypto';
-import { itemQuery } from '../model/check.js';
 import type { QueryEngine } from '../query/types.js';
 import type { NotifyStore } from '../stores/types.js';
 import { deliveriesOf, type DeliveryRecord, DUE_QUEUE, queueMember } from './delivery.js';
 import { type ChangeEvent, snapshotEvents } from './events.js';
+import { namesIn, resolvedBefore, resolvesItems } from './watched.js';
 import { decodeSubscription, OWNERS, type SubscriptionRecord, subscriptionsOf } from './subscription.js';
 
 /** Snapshot id → when its events were fanned out (and how many). */
@@ -34,33 +34,26 @@ export async function allSubscriptions(store: NotifyStore): Promise<Subscription
   return records;
 }
 
-/** The lower-cased names of the servers a subscription watches in this snapshot; undefined: every server. */
-function watchedNames(engine: QueryEngine, subscription: SubscriptionRecord): Set<string> | undefined {
-  if (subscription.servers === null) return undefined;
-  const names = new Set<string>();
-  for (const item of subscription.servers) {
-    const query = itemQuery(item);
-    if (query.kind === 'name') {
-      // A name stays watched after its server left the snapshot: its `server.removed` is the news.
-      names.add(query.name.toLowerCase());
-      continue;
-    }
-    for (const record of JSON.parse(engine.lookupJson(query).json) as { name: string }[])
-      names.add(record.name.toLowerCase());
-  }
-  return names;
+/**
+ * The lower-cased names a subscription watches for this snapshot's events; undefined: every server. A name
+ * stays watched after its server left (its `server.removed` is the news); a package's or URL's server is
+ * watched for `server.removed` too when the last resolution found it (`watched.ts`).
+ */
+interface Watched {
+  now: Set<string>;
+  removed: Set<string>;
 }
 
-function matches(subscription: SubscriptionRecord, watched: Set<string> | undefined, event: ChangeEvent): boolean {
+function matches(subscription: SubscriptionRecord, watched: Watched | undefined, event: ChangeEvent): boolean {
   if (!subscription.events.includes(event.type)) return false;
-  if (watched !== undefined && !watched.has(event.server.toLowerCase())) return false;
+  const names = event.type === 'server.removed' ? watched?.removed : watched?.now;
+  if (names !== undefined && !names.has(event.server.toLowerCase())) return false;
   return !(
     event.type === 'score.changed' &&
     subscription.min_change !== null &&
     event.scoreMove < subscription.min_change
   );
 }
-
 /** The event's id for one subscription: the same whoever computes it, so a second fan-out finds it. */
 export function eventId(subscriptionId: string, snapshotId: string, event: ChangeEvent): string {
   const digest = createHash('sha256')
@@ -96,7 +89,14 @@ export async function fanOut(
   let queued = 0;
   const createdAt = new Date(nowMs).toISOString();
   for (const subscription of subscriptions) {
-    const watched = watchedNames(engine, subscription);
+    let watched: Watched | undefined;
+    if (subscription.servers !== null) {
+      const now = namesIn(engine, subscription.servers);
+      watched = { now, removed: now };
+      if (resolvesItems(subscription.servers)) {
+        watched.removed = new Set([...now, ...(await resolvedBefore(store, subscription.id, snapshotId, now))]);
+      }
+    }
     for (const event of found.events) {
       if (!matches(subscription, watched, event)) continue;
       const id = eventId(subscription.id, snapshotId, event);
@@ -114,11 +114,16 @@ export async function fanOut(
         last_error: null,
       };
       const collection = deliveriesOf(subscription.id);
-      const written = await store.recordPut(collection, id, JSON.stringify(delivery), 'absent');
-      // Queued when new, or when a crash came between writing it and queueing it (never attempted yet).
-      const existing = written ? undefined : await store.recordGet(collection, id);
-      if (written || (existing !== undefined && (JSON.parse(existing) as DeliveryRecord).attempts === 0)) {
-        await store.queueAdd(DUE_QUEUE, queueMember(subscription.id, id), nowMs);
+      const member = queueMember(subscription.id, id);
+      // Written and queued in one step when new; an existing one never attempted (a crash of an older version
+      // between its write and its queueing) is queued again.
+      if (await store.recordPutQueued(collection, id, JSON.stringify(delivery), 'absent', DUE_QUEUE, member, nowMs)) {
+        queued++;
+        continue;
+      }
+      const existing = await store.recordGet(collection, id);
+      if (existing !== undefined && (JSON.parse(existing) as DeliveryRecord).attempts === 0) {
+        await store.queueAdd(DUE_QUEUE, member, nowMs);
         queued++;
       }
     }

@@ -1,14 +1,18 @@
 /**
  * The timer of a long-running server (`npm start`): a dispatcher run at start and then every interval, on the
  * snapshot being served. Runs never overlap (a slow run makes the next one wait for its turn); a failed run
- * is one line on stderr and the next run tries again. The timer does not keep the process alive.
+ * is one line on stderr and the next run tries again. The timer does not keep the process alive. `stop`
+ * is bounded: attempts under way get `graceMs`, then are interrupted (their events stay due for the next run).
  */
 import type { QueryEngine } from '../query/types.js';
 import type { Dispatcher } from './dispatcher.js';
 
+/** What the attempts under way get at a stop before they are interrupted. */
+export const STOP_GRACE_MS = 3000;
+
 export interface Schedule {
-  /** Waits for a run in progress, and starts no more. */
-  stop(): Promise<void>;
+  /** Starts no more runs, and ends the run in progress within about `graceMs` (default 3 s). */
+  stop(graceMs?: number): Promise<void>;
 }
 
 export function scheduleDispatching(
@@ -39,8 +43,9 @@ export function scheduleDispatching(
   first.unref();
   timer.unref();
   return {
-    async stop() {
+    async stop(graceMs = STOP_GRACE_MS) {
       stopped = true;
+      dispatcher.stop(graceMs);
       clearTimeout(first);
       clearInterval(timer);
       await running;

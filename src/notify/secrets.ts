@@ -49,3 +49,27 @@ export function openSecret(key: Buffer, sealed: SealedSecret, subscriptionId: st
     );
   }
 }
+
+/**
+ * The secret sealed by `sealSecret`, opened with `key` or else with one of `previous` (a change of key under
+ * way); `previous` is true when it took an old key. Undefined when none opens it.
+ */
+export function openSecretWithAny(
+  key: Buffer,
+  previous: readonly Buffer[],
+  sealed: SealedSecret,
+  subscriptionId: string,
+): { secret: string; previous: boolean } | undefined {
+  for (const [index, candidate] of [key, ...previous].entries()) {
+    try {
+      return { secret: openSecret(candidate, sealed, subscriptionId), previous: index > 0 };
+    } catch {
+      // the next key
+    }
+  }
+  return undefined;
+}
+
+/** What an attempt reports when no configured key opens the subscription's secret (never the secret). */
+export const UNOPENED_SECRET =
+  "its signing secret does not open with this service's WEBHOOK_SECRETS_KEY (the operator changed the key without WEBHOOK_SECRETS_KEY_PREVIOUS)";

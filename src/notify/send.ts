@@ -5,12 +5,14 @@
 import type { LookupFunction } from 'node:net';
 import type { ReceiverAgents } from './address-filter.js';
 import { type AttemptResult, postEvent } from './post.js';
-import { openSecret } from './secrets.js';
+import { openSecretWithAny, UNOPENED_SECRET } from './secrets.js';
 import { signedHeaders } from './signing.js';
 import type { SubscriptionRecord } from './subscription.js';
 
 export interface Sender {
   secretsKey: Buffer;
+  /** Old keys that still open secrets during a change of key. */
+  previousSecretsKeys?: readonly Buffer[];
   agents: ReceiverAgents;
   timeoutMs?: number;
   lookup?: LookupFunction;
@@ -22,9 +24,16 @@ export function sendEvent(
   eventId: string,
   body: string,
   nowMs: number,
+  signal?: AbortSignal,
 ): Promise<AttemptResult> {
-  const secret = openSecret(sender.secretsKey, subscription.secret, subscription.id);
-  const headers = signedHeaders(secret, eventId, new Date(nowMs), body);
+  const opened = openSecretWithAny(
+    sender.secretsKey,
+    sender.previousSecretsKeys ?? [],
+    subscription.secret,
+    subscription.id,
+  );
+  if (opened === undefined) return Promise.resolve({ ok: false, error: UNOPENED_SECRET, body: '' });
+  const headers = signedHeaders(opened.secret, eventId, new Date(nowMs), body);
   return postEvent(
     new URL(subscription.url),
     body,
@@ -32,6 +41,7 @@ export function sendEvent(
     {
       agents: sender.agents,
       nowMs,
+      ...(signal === undefined ? {} : { signal }),
       ...(sender.timeoutMs === undefined ? {} : { timeoutMs: sender.timeoutMs }),
       ...(sender.lookup === undefined ? {} : { lookup: sender.lookup }),
     },

@@ -4,7 +4,7 @@
  * undefined) without a secrets key. The agents that filter receiver addresses are made here, once.
  */
 import type { LookupFunction } from 'node:net';
-import type { NotifyStore } from '../stores/types.js';
+import type { KeyStore, NotifyStore } from '../stores/types.js';
 import { type Lookup, receiverAgents } from './address-filter.js';
 import { createDispatcher, type Dispatcher, type DispatcherDeps } from './dispatcher.js';
 import type { Sender } from './send.js';
@@ -12,10 +12,14 @@ import { createSubscriptions, type Subscriptions } from './subscriptions.js';
 
 export interface NotifySettings {
   secretsKey: Buffer | undefined;
+  /** Old keys that still open signing secrets during a change of key. */
+  previousSecretsKeys?: readonly Buffer[];
   allowHttp: boolean;
   allowPrivate: boolean;
   /** The service's address as receivers see it, without a trailing slash. */
   baseUrl: string;
+  /** Hashes of the keys of `API_KEYS` (valid owners that are not in the store). */
+  apiKeyHashes?: readonly string[];
 }
 
 export interface Notifications {
@@ -24,7 +28,10 @@ export interface Notifications {
   close(): void;
 }
 
-export interface NotifyOptions extends Pick<DispatcherDeps, 'now' | 'random' | 'owner' | 'log' | 'concurrency'> {
+export interface NotifyOptions extends Pick<
+  DispatcherDeps,
+  'now' | 'random' | 'owner' | 'log' | 'concurrency' | 'slowAfterMs'
+> {
   /** Bound of one attempt (default 10 s). */
   timeoutMs?: number;
   /** DNS lookups in place of the system's: at subscription time, and inside each delivery's connection. */
@@ -32,7 +39,7 @@ export interface NotifyOptions extends Pick<DispatcherDeps, 'now' | 'random' | '
 }
 
 export function createNotifications(
-  store: NotifyStore,
+  store: NotifyStore & Pick<KeyStore, 'findKey'>,
   settings: NotifySettings,
   options: NotifyOptions = {},
 ): Notifications | undefined {
@@ -41,6 +48,7 @@ export function createNotifications(
   const agents = receiverAgents(settings.allowPrivate);
   const sender: Sender = {
     secretsKey: settings.secretsKey,
+    previousSecretsKeys: settings.previousSecretsKeys ?? [],
     agents,
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
     ...(lookup === undefined ? {} : { lookup: lookup.connect }),
@@ -53,15 +61,24 @@ export function createNotifications(
     ...(lookup === undefined ? {} : { lookup: lookup.check }),
     ...(dispatch.now === undefined ? {} : { now: dispatch.now }),
   });
-  const dispatcher = createDispatcher({ store, sender, baseUrl: settings.baseUrl, ...dispatch });
+  const configured = new Set(settings.apiKeyHashes ?? []);
+  const ownerValid = async (keyHash: string) => configured.has(keyHash) || (await store.findKey(keyHash)) !== undefined;
+  const dispatcher = createDispatcher({ store, sender, baseUrl: settings.baseUrl, ownerValid, ...dispatch });
   return { subscriptions, dispatcher, close: () => agents.destroy() };
 }
 
-/** The lines `npm start` prints when a setting lifts a protection. */
-export function notifyWarnings(settings: Pick<NotifySettings, 'allowHttp' | 'allowPrivate' | 'secretsKey'>): string[] {
+/** The lines `npm start` prints when a setting lifts a protection, or loses what webhooks keep. */
+export function notifyWarnings(
+  settings: Pick<NotifySettings, 'allowHttp' | 'allowPrivate' | 'secretsKey'> & { store?: string },
+): string[] {
   const lines: string[] = [];
   if (settings.secretsKey === undefined)
     lines.push('Webhooks are off (their routes answer 503): set WEBHOOK_SECRETS_KEY to turn them on.');
+  else if (settings.store === 'memory') {
+    lines.push(
+      'WARNING: STORE=memory: webhook subscriptions and their pending deliveries live in this process only and are lost when it stops or restarts. Use STORE=redis or STORE=upstash to keep them.',
+    );
+  }
   if (settings.allowPrivate) {
     lines.push(
       'WARNING: WEBHOOKS_ALLOW_PRIVATE=true: webhook deliveries may reach loopback, private and cloud-metadata addresses. For local testing only; never set it on a public deployment.',

@@ -4,7 +4,9 @@
  * its own: every lookup goes through the key's own collection, so another key's id is simply not found.
  */
 import { randomBytes } from 'node:crypto';
+import type { QueryEngine } from '../query/types.js';
 import type { NotifyStore } from '../stores/types.js';
+import { namesIn, RESOLVED_NAMES, resolvedBefore, resolvesItems } from './watched.js';
 import { checkReceiverAddress, checkReceiverUrl, type Lookup } from './address-filter.js';
 import { decodeDelivery, deliveriesOf, deliveryView } from './delivery.js';
 import { WebhookError } from './errors.js';
@@ -38,6 +40,34 @@ export type Subscriptions = ReturnType<typeof createSubscriptions>;
 const notFound = (id: string) =>
   new WebhookError('not_found', `No webhook subscription ${JSON.stringify(id.slice(0, 40))} belongs to this key`);
 
+/**
+ * Deletes subscription `id` of the key `keyHash` with what belongs to it; false when the key has none of that
+ * id. Its queued deliveries are dropped by the dispatcher when it meets them (their subscription is gone).
+ */
+export async function deleteSubscription(store: NotifyStore, keyHash: string, id: string): Promise<boolean> {
+  if (!(await store.recordDelete(subscriptionsOf(keyHash), id))) return false;
+  await store.recordDelete(OWNERS, id);
+  await store.recordDelete(RESOLVED_NAMES, id);
+  for (const json of await store.recordList(deliveriesOf(id)))
+    await store.recordDelete(deliveriesOf(id), decodeDelivery(json).id);
+  return true;
+}
+
+/** Every subscription of the key `keyHash`, oldest first (for the operator's `npm run keys -- webhooks`). */
+export async function subscriptionsOfKey(store: NotifyStore, keyHash: string): Promise<SubscriptionRecord[]> {
+  return (await store.recordList(subscriptionsOf(keyHash)))
+    .map(decodeSubscription)
+    .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+}
+
+/** Deletes every subscription of the key `keyHash` (when the key is revoked); how many there were. */
+export async function deleteSubscriptionsOfKey(store: NotifyStore, keyHash: string): Promise<number> {
+  let deleted = 0;
+  for (const record of await subscriptionsOfKey(store, keyHash))
+    if (await deleteSubscription(store, keyHash, record.id)) deleted++;
+  return deleted;
+}
+
 export function createSubscriptions(deps: SubscriptionsDeps) {
   const now = deps.now ?? Date.now;
   const { store } = deps;
@@ -50,7 +80,8 @@ export function createSubscriptions(deps: SubscriptionsDeps) {
   }
 
   return {
-    async create(keyHash: string, request: SubscriptionRequest) {
+    /** `engine`: the snapshot served now, which its packages and URLs are first resolved against. */
+    async create(keyHash: string, request: SubscriptionRequest, engine?: QueryEngine) {
       const url = checkReceiverUrl(request.url, deps);
       await checkReceiverAddress(url, deps.allowPrivate, deps.lookup);
       const id = newSubscriptionId();
@@ -88,14 +119,15 @@ export function createSubscriptions(deps: SubscriptionsDeps) {
           `This key already has ${WEBHOOK_LIMITS.perKey} webhook subscriptions, the most it may have; delete one first`,
         );
       }
+      if (engine !== undefined && record.servers !== null && resolvesItems(record.servers)) {
+        await engine.ready('lookup');
+        await resolvedBefore(store, id, engine.snapshot.id, namesIn(engine, record.servers));
+      }
       return { ...subscriptionView(record), secret };
     },
 
     async list(keyHash: string) {
-      const records = (await store.recordList(subscriptionsOf(keyHash))).map(decodeSubscription);
-      return records
-        .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id))
-        .map(subscriptionView);
+      return (await subscriptionsOfKey(store, keyHash)).map(subscriptionView);
     },
 
     async get(keyHash: string, id: string) {
@@ -109,12 +141,7 @@ export function createSubscriptions(deps: SubscriptionsDeps) {
     },
 
     async remove(keyHash: string, id: string): Promise<void> {
-      if (!SUBSCRIPTION_ID_PATTERN.test(id) || !(await store.recordDelete(subscriptionsOf(keyHash), id)))
-        throw notFound(id);
-      await store.recordDelete(OWNERS, id);
-      // Its queued deliveries are dropped by the dispatcher when it meets them (their subscription is gone).
-      for (const json of await store.recordList(deliveriesOf(id)))
-        await store.recordDelete(deliveriesOf(id), decodeDelivery(json).id);
+      if (!SUBSCRIPTION_ID_PATTERN.test(id) || !(await deleteSubscription(store, keyHash, id))) throw notFound(id);
     },
 
     /** Sends a `ping` event now, once, and says what the receiver answered. */

@@ -7,8 +7,10 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { PackageFactsSchema } from '../model/package-facts.js';
 import { CollectedEntrySchema, type Collection } from './collect.js';
 import type { CachedAnswer } from './github.js';
+import type { CachedPackage } from './packages/read-packages.js';
 import { writeFilesAtomically } from './write.js';
 
 const CACHE_VERSION = 1;
@@ -26,7 +28,17 @@ const GitHubCacheSchema = z.strictObject({
   answers: z.record(z.string(), z.strictObject({ etag: z.string().min(1), facts: z.unknown() })),
 });
 
+const PackageCacheSchema = z.strictObject({
+  version: z.literal(CACHE_VERSION),
+  urls: z.record(z.string(), z.string()),
+  answers: z.record(
+    z.string(),
+    z.strictObject({ etag: z.string().min(1), facts: PackageFactsSchema.omit({ read_at: true }) }),
+  ),
+});
+
 const registryFile = (dir: string) => join(dir, 'registry.json');
+const packagesFile = (dir: string) => join(dir, 'packages.json');
 const githubFile = (dir: string) => join(dir, 'github.json');
 
 function readJson<T extends z.ZodType>(file: string, schema: T): { value?: z.infer<T>; note?: string } {
@@ -71,4 +83,30 @@ export function writeGitHubCache(dir: string, apiUrl: string, answers: Map<strin
   mkdirSync(dir, { recursive: true });
   const sorted = Object.fromEntries([...answers].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   writeFilesAtomically([[githubFile(dir), `${JSON.stringify({ version: CACHE_VERSION, apiUrl, answers: sorted })}\n`]]);
+}
+
+const sameUrls = (a: Record<string, string>, b: Record<string, string>) =>
+  JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort());
+
+/** The cached package answers, when they were kept for the same registry URLs. */
+export function readPackageCache(
+  dir: string,
+  urls: Record<string, string>,
+): { answers: Map<string, CachedPackage>; note?: string } {
+  const { value, note } = readJson(packagesFile(dir), PackageCacheSchema);
+  const answers = new Map<string, CachedPackage>();
+  if (value !== undefined && sameUrls(value.urls, urls)) {
+    for (const [key, answer] of Object.entries(value.answers)) answers.set(key, answer);
+  }
+  return note ? { answers, note } : { answers };
+}
+
+export function writePackageCache(
+  dir: string,
+  urls: Record<string, string>,
+  answers: Map<string, CachedPackage>,
+): void {
+  mkdirSync(dir, { recursive: true });
+  const sorted = Object.fromEntries([...answers].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  writeFilesAtomically([[packagesFile(dir), `${JSON.stringify({ version: CACHE_VERSION, urls, answers: sorted })}\n`]]);
 }

@@ -8,7 +8,7 @@
 import { Octokit } from '@octokit/rest';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
-import type { GitHubFacts } from '../scoring/facts.js';
+import { isGitHubOwner, isGitHubRepoName, type GitHubFacts } from '../scoring/facts.js';
 import { PipelineError, printable } from './errors.js';
 import { ENDPOINT_ROUTES, factsFromAnswer, gitHubFacts, type Endpoint } from './github-answers.js';
 import { readBounded } from './http-json.js';
@@ -38,6 +38,8 @@ export interface EnrichOptions {
   /** Request path → cached answer; read and updated in place. */
   cache: Map<string, CachedAnswer>;
   log?: (line: string) => void;
+  /** Called after each repository, with how many are done of how many (a terminal shows a progress line). */
+  progress?: (done: number, total: number) => void;
 }
 
 export interface RepositoryOutcome {
@@ -172,6 +174,10 @@ export async function enrich(
   }
 
   async function one(owner: string, repo: string): Promise<RepositoryOutcome> {
+    // Names become path segments of token-carrying requests: anything GitHub could not have named is never asked.
+    if (!isGitHubOwner(owner) || !isGitHubRepoName(repo)) {
+      return { enriched: true, facts: null, notFound: true, unchanged: false };
+    }
     const endpoints: Endpoint[] = ['repository', 'community', 'participation'];
     const answers = await Promise.all(endpoints.map((endpoint) => ask(endpoint, owner, repo)));
     const parts: Partial<Record<Endpoint, unknown>> = {};
@@ -195,6 +201,7 @@ export async function enrich(
     while (next < repositories.length) {
       const { owner, repo } = repositories[next++]!;
       outcomes.set(`${owner}/${repo}`.toLowerCase(), await one(owner, repo));
+      options.progress?.(outcomes.size, repositories.length);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));

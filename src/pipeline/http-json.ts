@@ -64,7 +64,7 @@ class Retryable extends Error {
   }
 }
 
-async function attempt(url: string, policy: HttpPolicy): Promise<unknown> {
+async function attempt(url: string, policy: HttpPolicy, maxBytes: number): Promise<unknown> {
   let response: Response;
   let text: string;
   try {
@@ -72,7 +72,7 @@ async function attempt(url: string, policy: HttpPolicy): Promise<unknown> {
       headers: { accept: 'application/json' },
       signal: AbortSignal.timeout(policy.timeoutMs),
     });
-    text = Buffer.from(await readBounded(response)).toString('utf8');
+    text = Buffer.from(await readBounded(response, maxBytes)).toString('utf8');
   } catch (error) {
     if (error instanceof PipelineError) throw error;
     const cause = (error as Error & { cause?: { code?: string } }).cause?.code;
@@ -97,12 +97,20 @@ async function attempt(url: string, policy: HttpPolicy): Promise<unknown> {
   }
 }
 
-/** The JSON body of a 200 answer to GET `url`; `onRequest` is called once per HTTP request made. */
-export async function getJson(url: string, policy: HttpPolicy, onRequest: () => void = () => {}): Promise<unknown> {
+/**
+ * The JSON body of a 200 answer to GET `url`, of at most `maxBytes`; `onRequest` is called once per HTTP
+ * request made.
+ */
+export async function getJson(
+  url: string,
+  policy: HttpPolicy,
+  onRequest: () => void = () => {},
+  maxBytes = MAX_ANSWER_BYTES,
+): Promise<unknown> {
   for (let tries = 0; ; tries++) {
     try {
       onRequest();
-      return await attempt(url, policy);
+      return await attempt(url, policy, maxBytes);
     } catch (error) {
       if (!(error instanceof Retryable)) throw error;
       if (tries >= policy.retries) throw new PipelineError(`${error.message} (after ${tries + 1} attempts)`);

@@ -7,13 +7,22 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { ImportError, RegistryDumpSchema, type ScorecardIndex } from '../import/inputs.js';
-import { joinDatasets, serializeDataset } from '../import/join.js';
+import { compareNames, joinDatasets, serializeDataset, type LeftOut } from '../import/join.js';
 import { importRegistryEntries, serializeRegistryData } from '../import/registry.js';
+import { PackageFactsFileSchema } from '../model/package-facts.js';
 import type { ServerRecord } from '../model/schema.js';
 import { factsFromServer, parseGitHubRepo, type GitHubFacts } from '../scoring/facts.js';
 import { flagContext } from '../scoring/flags.js';
 import { scoreServer } from '../scoring/score.js';
-import { readGitHubCache, readRegistryCache, writeGitHubCache, writeRegistryCache } from './cache.js';
+import {
+  readGitHubCache,
+  readPackageCache,
+  readRegistryCache,
+  writeGitHubCache,
+  writePackageCache,
+  writeRegistryCache,
+} from './cache.js';
+import { packagesOf, readPackages, type ReadPackagesOptions } from './packages/read-packages.js';
 import { collect } from './collect.js';
 import { PipelineError } from './errors.js';
 import { enrich, type EnrichOptions } from './github.js';
@@ -32,6 +41,10 @@ export interface RescoreOptions {
   maxUnenriched: number;
   registryPolicy: HttpPolicy;
   github: Omit<EnrichOptions, 'baseUrl' | 'token' | 'cache' | 'log'>;
+  /** Progress of the GitHub step, for a terminal. */
+  progress?: (done: number, total: number) => void;
+  /** The packages step (`<out>/evidence/packages.json`); left out, the step does not run. */
+  packages?: Pick<ReadPackagesOptions, 'urls' | 'concurrency' | 'policy' | 'minIntervalMs' | 'oci'> | undefined;
   log?: (line: string) => void;
 }
 
@@ -49,10 +62,17 @@ export interface RescoreSummary {
   unchanged: number;
   scored: number;
   flagged: number;
+  /**
+   * Servers left out of the dataset, by name order, with the reason: an entry that cannot make a valid record
+   * never stops the night, it is left out and named here, and the rest is published.
+   */
+  leftOut: LeftOut[];
   /** Scored servers left out of the feed because their entry breaks the registry's schema. */
   leftOutOfFeed: number;
   githubRequests: number;
   notModified: number;
+  /** The packages step, when it ran: packages read (found or not), left unread, requests and 304s. */
+  packages?: { read: number; notFound: number; unread: number; requests: number; notModified: number };
   stopped?: string;
   notes: string[];
 }
@@ -98,6 +118,7 @@ export async function rescore(options: RescoreOptions): Promise<RescoreSummary> 
       token: options.token,
       cache: githubCache.answers,
       log,
+      ...(options.progress ? { progress: options.progress } : {}),
     });
   } finally {
     // What was fetched is kept for the next run, whatever happens to this one.
@@ -114,6 +135,8 @@ export async function rescore(options: RescoreOptions): Promise<RescoreSummary> 
     );
   }
 
+  const packageStep = await readPackagesStep(options, entries, notes);
+
   const context = flagContext(facts);
   const scorecard: ScorecardIndex = { generated_at: options.asOf, servers: {} };
   facts.forEach((server) => {
@@ -125,10 +148,18 @@ export async function rescore(options: RescoreOptions): Promise<RescoreSummary> 
   });
 
   let records: ServerRecord[];
+  let leftOut: LeftOut[];
   let feed;
   try {
     const versions = RegistryDumpSchema.parse(entries);
-    records = joinDatasets(scorecard, versions).records;
+    const joined = joinDatasets(scorecard, versions);
+    records = joined.records;
+    leftOut = [...collected.refused, ...joined.leftOut].sort((a, b) => compareNames(a.name, b.name));
+    if (records.length === 0) {
+      throw new PipelineError(
+        `none of the ${entries.length} servers makes a valid record; nothing written; first: ${leftOut[0]?.name ?? ''}: ${leftOut[0]?.reason ?? ''}`,
+      );
+    }
     feed = importRegistryEntries(
       records.map((record) => record.name),
       versions,
@@ -148,6 +179,7 @@ export async function rescore(options: RescoreOptions): Promise<RescoreSummary> 
   writeFilesAtomically([
     [join(options.out, 'registry', 'servers.json'), serializeRegistryData(feed.entries)],
     [datasetFile, serializeDataset(records)],
+    ...(packageStep ? [[join(options.out, 'evidence', 'packages.json'), packageStep.text] as const] : []),
   ]);
 
   return {
@@ -163,10 +195,47 @@ export async function rescore(options: RescoreOptions): Promise<RescoreSummary> 
     unchanged,
     scored: records.length,
     flagged: records.filter((record) => record.flags.length > 0).length,
+    leftOut,
     leftOutOfFeed: feed.refused.length,
     githubRequests: enriched.requests,
     notModified: enriched.notModified,
+    ...(packageStep ? { packages: packageStep.counts } : {}),
     ...(enriched.stopped ? { stopped: enriched.stopped } : {}),
     notes,
   };
+}
+
+/**
+ * The packages step: the package registries' facts of every package the entries name, read with the last
+ * night's ETags (the cache is kept whatever happens to the night). Its file is written with the dataset.
+ */
+async function readPackagesStep(
+  options: RescoreOptions,
+  entries: ReadonlyArray<{ server: { packages?: unknown } }>,
+  notes: string[],
+): Promise<{ text: string; counts: NonNullable<RescoreSummary['packages']> } | undefined> {
+  if (options.packages === undefined) return undefined;
+  const cache = readPackageCache(options.cache, options.packages.urls);
+  if (cache.note) notes.push(cache.note);
+  try {
+    const { file, requests, notModified } = await readPackages(packagesOf(entries.map((entry) => entry.server)), {
+      ...options.packages,
+      cache: cache.answers,
+      readAt: new Date().toISOString(),
+    });
+    const found = Object.values(file.packages);
+    const text = `${JSON.stringify(PackageFactsFileSchema.parse(file), null, 1)}\n`;
+    return {
+      text,
+      counts: {
+        read: found.length,
+        notFound: found.filter((facts) => !facts.found).length,
+        unread: file.unread.length,
+        requests,
+        notModified,
+      },
+    };
+  } finally {
+    writePackageCache(options.cache, options.packages.urls, cache.answers);
+  }
 }

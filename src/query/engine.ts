@@ -314,6 +314,7 @@ export function createQueryEngine(
     copyRecords: pages.copyRecords,
     history: historyOf,
     registry: () => parts.registry(),
+    advisories: () => parts.advisories(),
     historyJson,
     prepareChanges,
     changesBetweenPairs: async (pairs) => {

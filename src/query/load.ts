@@ -16,6 +16,7 @@ import type { StringTable } from '../format/tables.js';
 import { HISTORY_FILE } from '../history/history.js';
 import { REGISTRY_FILE } from '../registry/files.js';
 import {
+  ADVISORIES_FILE,
   ARTIFACT_FILES,
   ARTIFACT_VERSION,
   MANIFEST_FILE,
@@ -31,7 +32,7 @@ export class SnapshotLoadError extends OperatorError {
 
 /** Milliseconds per artifact (read, verified and decoded), and milestones. */
 export type LoadTimings = Partial<
-  Record<ArtifactRole | 'history' | 'registry' | 'lists' | 'manifest' | 'getReady' | 'total', number>
+  Record<ArtifactRole | 'history' | 'registry' | 'advisories' | 'lists' | 'manifest' | 'getReady' | 'total', number>
 >;
 
 export async function readManifest(dir: string, versions: readonly number[] = [ARTIFACT_VERSION]): Promise<Manifest> {
@@ -214,6 +215,8 @@ export interface LoadedArtifacts {
   history: PendingArtifact | undefined;
   /** The registry entries of the scored servers, when the snapshot has them (`src/registry/artifact.ts`). */
   registry: PendingArtifact | undefined;
+  /** The advisories the snapshot was scored with, when it has them (`src/model/advisories.ts`). */
+  advisories: PendingArtifact | undefined;
   /** The files the manifest lists that serving never reads (changes.json), checked all the same. */
   others: PendingArtifact[];
 }
@@ -281,7 +284,7 @@ export async function readSnapshot(dir: string, timings: LoadTimings = {}): Prom
   ];
   timings.getReady = performance.now() - started;
   const of = (role: ArtifactRole) => pending(root, manifest, ARTIFACT_FILES[role]);
-  const known = new Set<string>([...Object.values(ARTIFACT_FILES), HISTORY_FILE, REGISTRY_FILE]);
+  const known = new Set<string>([...Object.values(ARTIFACT_FILES), HISTORY_FILE, REGISTRY_FILE, ADVISORIES_FILE]);
   return {
     manifest,
     records,
@@ -295,6 +298,7 @@ export async function readSnapshot(dir: string, timings: LoadTimings = {}): Prom
     lookup: of('lookup'),
     history: manifest.files[HISTORY_FILE] ? pending(root, manifest, HISTORY_FILE) : undefined,
     registry: manifest.files[REGISTRY_FILE] ? pending(root, manifest, REGISTRY_FILE) : undefined,
+    advisories: manifest.files[ADVISORIES_FILE] ? pending(root, manifest, ADVISORIES_FILE) : undefined,
     others: Object.keys(manifest.files)
       .filter((name) => !known.has(name))
       .map((name) => pending(root, manifest, name)),

@@ -9,6 +9,7 @@
 import { decodeCompactHistory } from '../history/compact-history.js';
 import type { HistoryView } from '../history/history.js';
 import type { LookupArtifact } from '../format/lookup-table.js';
+import { type AdvisoryIndex, AdvisoryFileSchema, indexAdvisories } from '../model/advisories.js';
 import { parseRegistryArtifact, type RegistryArtifact } from '../registry/files.js';
 import {
   decodeColumns,
@@ -46,9 +47,11 @@ const NEEDS: Record<Part, readonly Part[]> = {
   lists: [],
   search: ['lists'],
   descriptions: ['search'],
-  lookup: ['lists'],
+  // A check resolves items through the lookup and judges unknown packages by the advisories.
+  lookup: ['lists', 'advisories'],
   history: [],
   registry: [],
+  advisories: [],
 };
 
 /** A synchronous accessor was called before its part was ready: a bug in the caller, never a user error. */
@@ -61,6 +64,7 @@ export interface SnapshotParts {
   lookup(): LookupArtifact;
   history(): HistoryView | undefined;
   registry(): RegistryArtifact | undefined;
+  advisories(): AdvisoryIndex;
   /** Resolves once `part` (and what it needs) is loaded; rejects with the loader's error if it cannot be. */
   ready(part: Part): Promise<void>;
   /**
@@ -143,6 +147,12 @@ export function createParts(
       artifacts.registry === undefined
         ? undefined
         : decode(artifacts.registry, (bytes) => parseRegistryArtifact(bytes.toString('utf8'))),
+    advisories: async () =>
+      artifacts.advisories === undefined
+        ? new Map()
+        : decode(artifacts.advisories, (bytes) =>
+            indexAdvisories(AdvisoryFileSchema.parse(JSON.parse(bytes.toString('utf8')))),
+          ),
   };
 
   const slots: { [P in Part]: Slot<unknown> } = {
@@ -152,6 +162,7 @@ export function createParts(
     lookup: {},
     history: {},
     registry: {},
+    advisories: {},
   };
   const readyTimes = new Map<Part, number>();
 
@@ -183,6 +194,7 @@ export function createParts(
     lookup: () => get<LookupArtifact>('lookup'),
     history: () => get<HistoryView | undefined>('history'),
     registry: () => get<RegistryArtifact | undefined>('registry'),
+    advisories: () => get<AdvisoryIndex>('advisories'),
     ready,
     loadAll() {
       return (all ??= (async () => {

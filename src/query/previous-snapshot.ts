@@ -16,9 +16,11 @@ import { readManifest, readVerified, readVerifiedFile, SnapshotLoadError } from 
  */
 const CARRIED_VERSIONS: Readonly<Record<number, { history: string; decode: (bytes: Buffer) => HistoryArtifact }>> = {
   2: { history: 'history.json', decode: (bytes) => JSON.parse(bytes.toString('utf8')) as HistoryArtifact },
-  // Versions 3 to 5 share the history's layout (4 added the description index, 5 the manifest's newest_scored_at).
+  // Versions 3 to 6 share the history's layout (4 added the description index, 5 the manifest's newest_scored_at,
+  // 6 the records' evidence and the advisories file).
   3: { history: HISTORY_FILE, decode: decodeHistorySync },
   4: { history: HISTORY_FILE, decode: decodeHistorySync },
+  5: { history: HISTORY_FILE, decode: decodeHistorySync },
   [ARTIFACT_VERSION]: { history: HISTORY_FILE, decode: decodeHistorySync },
 };
 

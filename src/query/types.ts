@@ -4,6 +4,7 @@
  */
 import type { ListParams } from '../model/schema.js';
 import type { HistoryView, ServerChange, SnapshotPair, SnapshotRef } from '../history/history.js';
+import type { AdvisoryIndex } from '../model/advisories.js';
 import type { RegistryArtifact } from '../registry/files.js';
 import type { SearchField } from '../search/search.js';
 
@@ -36,7 +37,7 @@ export interface SearchOptions {
 }
 
 /** The parts of a snapshot loaded after Get Server's (see `src/query/parts.ts`). */
-export type SnapshotPart = 'lists' | 'search' | 'descriptions' | 'lookup' | 'history' | 'registry';
+export type SnapshotPart = 'lists' | 'search' | 'descriptions' | 'lookup' | 'history' | 'registry' | 'advisories';
 
 export interface SnapshotInfo {
   /** Hash of the snapshot's content: the same dataset always gives the same id. */
@@ -99,6 +100,8 @@ export interface QueryEngine {
   history(): HistoryView | undefined;
   /** The registry entries of the scored servers (undefined for a snapshot built without registry data), parsed once. */
   registry(): RegistryArtifact | undefined;
+  /** The advisories the snapshot was scored with, by the package key they affect (empty without any). */
+  advisories(): AdvisoryIndex;
   /** The score history of the server named `name` (any case), newest first; undefined for an unknown name. */
   historyJson(name: string): string | undefined;
   /**

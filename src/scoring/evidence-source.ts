@@ -51,4 +51,16 @@ export interface SignalRule {
   points(value: boolean | number | string): number;
   /** The sentence an explanation gives for the points, from the measured value. */
   explain(value: boolean | number | string): string;
+  /**
+   * The value is the publisher's own statement, which nobody verified (what a registry entry says about
+   * itself: its repository URL, transports, secrets, description). It is scored like any other signal, but
+   * counts toward the confidence only when the server has verified evidence that vouches for it (below).
+   */
+  declared?: true;
+  /**
+   * Whether a measured value of this (not declared) signal vouches for the server's declared ones: by
+   * default every measured verified fact does (a repository read, a package registry's answer, a probe); a
+   * rule says otherwise where a value proves little about who publishes (a free GitHub login).
+   */
+  vouches?(value: boolean | number | string): boolean;
 }

@@ -115,5 +115,19 @@ const GITHUB_REPO_URL = /^https?:\/\/github\.com\/([^/]+)\/([^/.]+?)(?:\.git)?\/
 export function parseGitHubRepo(url: string | null): { owner: string; repo: string } | null {
   if (url === null) return null;
   const match = GITHUB_REPO_URL.exec(url.trim());
-  return match ? { owner: match[1]!, repo: match[2]! } : null;
+  if (!match || !isGitHubOwner(match[1]!) || !isGitHubRepoName(match[2]!)) return null;
+  return { owner: match[1]!, repo: match[2]! };
+}
+
+/**
+ * A GitHub account name as GitHub allows one: letters, digits and hyphens, at most 39. Checked before any
+ * request, because the name becomes a path segment: `..` would make `/repos/../user` a request to `/user`.
+ */
+export function isGitHubOwner(name: string): boolean {
+  return /^[A-Za-z0-9-]{1,39}$/.test(name);
+}
+
+/** A GitHub repository name as GitHub allows one: `[A-Za-z0-9._-]`, at most 100, never `.` or `..`. */
+export function isGitHubRepoName(name: string): boolean {
+  return /^[A-Za-z0-9._-]{1,100}$/.test(name) && name !== '.' && name !== '..';
 }

@@ -2,6 +2,8 @@
  * The webhook settings of the environment, validated with the rest of it in `config.ts`:
  * - `WEBHOOK_SECRETS_KEY`: 32 bytes (64 hex characters, or base64) that encrypt the signing secrets at rest;
  *   without it the webhook routes answer 503 saying to set it, and nothing else changes;
+ * - `WEBHOOK_SECRETS_KEY_PREVIOUS`: while changing keys, the old key(s), comma-separated: secrets sealed under
+ *   them still open, and are sealed again under the new key at start;
  * - `WEBHOOKS_ALLOW_HTTP=true`: receivers may be `http://` (local testing);
  * - `WEBHOOKS_ALLOW_PRIVATE=true`: receivers may be on this network (loopback, private...; local testing only);
  * - `WEBHOOKS_PUBLIC_URL`: the service's address as receivers see it, for the record links in events;
@@ -40,10 +42,29 @@ const SecretsKeySchema = text.pipe(
     .optional(),
 );
 
+/** A comma-separated list of keys, each as `WEBHOOK_SECRETS_KEY` takes it. */
+const PreviousKeysSchema = text.transform((value, context) => {
+  if (value === undefined) return [];
+  const keys: Buffer[] = [];
+  for (const part of value.split(',')) {
+    const parsed = SecretsKeySchema.safeParse(part);
+    if (!parsed.success || parsed.data === undefined) {
+      context.addIssue({
+        code: 'custom',
+        message: `WEBHOOK_SECRETS_KEY_PREVIOUS: each key, ${SECRETS_KEY_RULE.replace('WEBHOOK_SECRETS_KEY must be', 'must be')}`,
+      });
+      return z.NEVER;
+    }
+    keys.push(parsed.data);
+  }
+  return keys.slice(0, 8);
+});
+
 /** The members of the environment schema these settings add. */
 export const NotifyEnvShape = {
   CRON_SECRET: text,
   WEBHOOK_SECRETS_KEY: SecretsKeySchema,
+  WEBHOOK_SECRETS_KEY_PREVIOUS: PreviousKeysSchema,
   WEBHOOKS_ALLOW_HTTP: flag('WEBHOOKS_ALLOW_HTTP'),
   WEBHOOKS_ALLOW_PRIVATE: flag('WEBHOOKS_ALLOW_PRIVATE'),
   WEBHOOKS_PUBLIC_URL: text.pipe(
@@ -64,6 +85,8 @@ export const NotifyEnvShape = {
 export interface NotifyConfig {
   /** The AES-256-GCM key of the signing secrets; undefined turns webhooks off (their routes answer 503). */
   secretsKey: Buffer | undefined;
+  /** Keys the signing secrets may still be sealed under, during a change of key. */
+  previousSecretsKeys: Buffer[];
   allowHttp: boolean;
   allowPrivate: boolean;
   /** The base of record links in events, without a trailing slash; undefined: the request's own host. */
@@ -78,6 +101,7 @@ type NotifyVars = { [K in keyof typeof NotifyEnvShape]?: z.output<(typeof Notify
 export function notifyConfigOf(vars: NotifyVars): NotifyConfig {
   return {
     secretsKey: vars.WEBHOOK_SECRETS_KEY,
+    previousSecretsKeys: vars.WEBHOOK_SECRETS_KEY_PREVIOUS ?? [],
     allowHttp: vars.WEBHOOKS_ALLOW_HTTP === 'true',
     allowPrivate: vars.WEBHOOKS_ALLOW_PRIVATE === 'true',
     publicUrl: vars.WEBHOOKS_PUBLIC_URL?.replace(/\/+$/, ''),

@@ -59,7 +59,11 @@ export async function createServiceContext(config: Config, options: ServiceOptio
   store.dataKept().catch(() => undefined);
   const notifications = createNotifications(
     store,
-    { ...config.notify, baseUrl: config.notify.publicUrl ?? `http://${config.host}:${config.port}` },
+    {
+      ...config.notify,
+      baseUrl: config.notify.publicUrl ?? `http://${config.host}:${config.port}`,
+      apiKeyHashes: config.apiKeyHashes,
+    },
     options.notify,
   );
   const gateway = createGateway({

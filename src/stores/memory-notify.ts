@@ -41,6 +41,21 @@ export function createMemoryNotify(
       return true;
     },
 
+    async recordPutQueued(name, id, value, when, queueName, member, dueAtMs) {
+      assertOpen('recordPutQueued');
+      const records = collection(name);
+      const exists = records.has(id);
+      if ((when === 'absent' && exists) || (when === 'present' && !exists)) return false;
+      records.set(id, value);
+      let queue = queues.get(queueName);
+      if (dueAtMs === null) queue?.delete(member);
+      else {
+        if (queue === undefined) queues.set(queueName, (queue = new Map()));
+        queue.set(member, dueAtMs);
+      }
+      return true;
+    },
+
     async recordDelete(name, id) {
       assertOpen('recordDelete');
       const records = collections.get(name);

@@ -28,6 +28,14 @@ if exists == 0 and max > 0 and redis.call('HLEN', KEYS[1]) >= max then return 0 
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 return 1`;
 
+/** The put's condition, HSET, then ZADD (a due time) or ZREM (none): one step. Returns 1 written, 0 not. */
+const PUT_QUEUED_SOURCE = `local exists = redis.call('HEXISTS', KEYS[1], ARGV[1])
+if ARGV[3] == 'absent' and exists == 1 then return 0 end
+if ARGV[3] == 'present' and exists == 0 then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+if ARGV[5] == '' then redis.call('ZREM', KEYS[2], ARGV[4]) else redis.call('ZADD', KEYS[2], ARGV[5], ARGV[4]) end
+return 1`;
+
 const GET_SOURCE = `return redis.call('HGET', KEYS[1], ARGV[1])`;
 const LIST_SOURCE = `return redis.call('HVALS', KEYS[1])`;
 const DELETE_SOURCE = `return redis.call('HDEL', KEYS[1], ARGV[1])`;
@@ -62,6 +70,7 @@ export function createRedisNotify(
   script: (source: string) => LuaScript,
 ): NotifyStore {
   const put = script(PUT_SOURCE);
+  const putQueued = script(PUT_QUEUED_SOURCE);
   const get = script(GET_SOURCE);
   const list = script(LIST_SOURCE);
   const remove = script(DELETE_SOURCE);
@@ -97,6 +106,12 @@ export function createRedisNotify(
     async recordPut(name, id, value, when = 'always', maxSize = 0) {
       const args = [id, value, when, wholeNumber('recordPut: maxSize', maxSize)];
       return parsed('recordPut', FlagReplySchema, await run('recordPut', put, [collectionKey(name)], args)) === 1;
+    },
+    async recordPutQueued(name, id, value, when, queue, member, dueAtMs) {
+      const due = dueAtMs === null ? '' : wholeNumber('recordPutQueued: dueAtMs', dueAtMs);
+      const keys = [collectionKey(name), queueKey(queue)];
+      const reply = await run('recordPutQueued', putQueued, keys, [id, value, when, member, due]);
+      return parsed('recordPutQueued', FlagReplySchema, reply) === 1;
     },
     async recordDelete(name, id) {
       return (

@@ -65,6 +65,19 @@ export interface NotifyStore {
     when?: RecordPutCondition,
     maxSize?: number,
   ): Promise<boolean>;
+  /**
+   * `recordPut` (no size bound) and, in the same atomic step and only when it wrote, `member` of `queue` put
+   * due at `dueAtMs`, or taken out when `dueAtMs` is null. One command where a delivery needs two.
+   */
+  recordPutQueued(
+    collection: string,
+    id: string,
+    value: string,
+    when: RecordPutCondition,
+    queue: string,
+    member: string,
+    dueAtMs: number | null,
+  ): Promise<boolean>;
   /** Remove record `id`; whether it was there. */
   recordDelete(collection: string, id: string): Promise<boolean>;
   /**

@@ -215,7 +215,7 @@ suite(title, { timeout: 90_000 }, () => {
     expect(bars.reduce((sum, bar) => sum + bar.count, 0)).toBe(2296);
     const widest = bars.reduce((a, b) => (b.width > a.width ? b : a));
     expect(widest.count).toBe(Math.max(...bars.map((bar) => bar.count)));
-    expect(await chart.getAttribute('aria-label')).toMatch(/Low Trust: 1,153/);
+    expect(await chart.getAttribute('aria-label')).toMatch(/Low Trust: 527/);
     expect(await page.locator('#distribution-table tbody tr').count()).toBe(5);
     const flagRows = page.locator('.flag-table tbody tr');
     expect(await flagRows.count()).toBeGreaterThanOrEqual(3);
@@ -418,7 +418,7 @@ suite(title, { timeout: 90_000 }, () => {
     await page.getByLabel('Flag', { exact: true }).fill('NOPE');
     await listReload(page, () => page.getByRole('button', { name: 'Apply' }).click());
     await poll(() => notice.textContent()).toContain('"NOPE" is not a flag this service knows');
-    expect(await notice.textContent()).toContain('Flags in use, closest first:');
+    expect(await notice.textContent()).toContain('Flags in use, closest first (');
 
     // Known values that together match nothing: the page says nothing matches, and names no values.
     await page.getByLabel('Flag', { exact: true }).fill('REPO_ARCHIVED');
@@ -569,25 +569,27 @@ suite(title, { timeout: 90_000 }, () => {
     await chart.waitFor();
     expect(await chart.getAttribute('role')).toBe('img');
     expect(await chart.getAttribute('aria-label')).toMatch(
-      /^Trust score over time: 88 \(scored \d{4}-\d{2}-\d{2}, snapshot of \d{4}-\d{2}-\d{2}\)/,
+      /^Trust score over time: 89 \(scored \d{4}-\d{2}-\d{2}, snapshot of \d{4}-\d{2}-\d{2}\)/,
     );
     expect(await chart.locator('title').first().textContent()).toContain('Trust score over time');
     expect(await chart.locator('circle').count()).toBe(1);
     expect(await chart.locator('line.band-line').count()).toBe(4);
     expect(await card.locator('.history-line-text').textContent()).toMatch(
-      /^Score 88, scored \d{4}-\d{2}-\d{2}, snapshot of \d{4}-\d{2}-\d{2}\. One snapshot so far\.$/,
+      /^Score 89, scored \d{4}-\d{2}-\d{2}, snapshot of \d{4}-\d{2}-\d{2}\. One snapshot so far\.$/,
     );
 
     // The explanation: its summary in view, each sub-score and its signals' notes folded away.
     const summary = card.locator('.explain-summary');
     await summary.waitFor();
-    expect(await summary.textContent()).toMatch(/^Trust score 88 = 30% provenance 80 \+ 25% maintenance 90/);
+    expect(await summary.textContent()).toMatch(
+      /^Trust score 89 \(mts-2, confidence 100\/100\): measured score 89 = 40% provenance 75 \+ 25% maintenance 99/,
+    );
     const details = card.locator('details.explain-details');
     expect(await details.evaluate((element) => (element as HTMLDetailsElement).open)).toBe(false);
     await details.locator('summary').click();
     expect(await details.locator('.explain-list > li').count()).toBe(4);
-    expect(await details.locator('.explain-head').first().textContent()).toBe('Provenance · weight 30% · 80 of 100');
-    expect(await details.textContent()).toContain('A source repository in the registry entry: 25 of 25 points.');
+    expect(await details.locator('.explain-head').first().textContent()).toBe('Provenance · weight 40% · 75 of 100');
+    expect(await details.textContent()).toContain('A source repository in the registry entry: 15 of 15 points.');
     // Badge evidence and the explanation say signals in words, never by their field names.
     expect(await card.locator('.evidence').allTextContents()).toContain(
       'Last push within 30 days of the scan (the badge needs a push within about 64 days)',
@@ -800,7 +802,7 @@ suite(title, { timeout: 90_000 }, () => {
       },
     });
     await config.fill(text);
-    await page.getByLabel('Minimum trust score').fill('60');
+    await page.getByLabel('Minimum trust score').fill('70');
     expect(await page.getByLabel('Unknown servers').inputValue()).toBe('fail');
     const answered = page.waitForResponse((response) => new URL(response.url()).pathname === '/v1/check');
     await check();
@@ -811,7 +813,7 @@ suite(title, { timeout: 90_000 }, () => {
     expect(request.headers()['x-api-key']).toBe(CHECK_KEY);
     expect(request.postDataJSON()).toEqual({
       servers: [{ package: 'oci:ghcr.io/github/github-mcp-server' }, { package: 'npm:@perplexity-ai/mcp-server' }],
-      policy: { min_score: 60, unknown: 'fail' },
+      policy: { min_score: 70, unknown: 'fail' },
     });
 
     const row = (name: string) => page.locator(`#check-table tbody tr[data-entry="${name}"]`);
@@ -821,13 +823,13 @@ suite(title, { timeout: 90_000 }, () => {
     expect(await gh.locator('td').first().textContent()).toBe('ghline 1');
     expect(await gh.locator('a').getAttribute('href')).toBe('#server=io.github.github%2Fgithub-mcp-server');
     expect(await gh.locator('a').textContent()).toBe('io.github.github/github-mcp-server');
-    expect(await gh.locator('.score-pill').textContent()).toBe('88');
+    expect(await gh.locator('.score-pill').textContent()).toBe('89');
     expect(await gh.locator('.verdict').textContent()).toBe('PASS');
     const pplx = row('pplx');
     expect(await pplx.locator('a').textContent()).toBe('ai.perplexity/mcp-server');
-    expect(await pplx.locator('.score-pill').textContent()).toBe('32');
+    expect(await pplx.locator('.score-pill').textContent()).toBe('61');
     expect(await pplx.locator('.verdict').textContent()).toBe('FAIL');
-    expect(await pplx.locator('.check-reasons').textContent()).toContain("below the policy's minimum of 60");
+    expect(await pplx.locator('.check-reasons').textContent()).toContain("below the policy's minimum of 70");
     const local = row('local');
     expect(await local.textContent()).toContain('not checkable');
     expect(await local.locator('.verdict').textContent()).toBe('FAIL');

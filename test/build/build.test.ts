@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSnapshot } from '../../src/build/build.js';
-import { ARTIFACT_FILES, ARTIFACT_VERSION, MANIFEST_FILE } from '../../src/format/manifest.js';
+import { ADVISORIES_FILE, ARTIFACT_FILES, ARTIFACT_VERSION, MANIFEST_FILE } from '../../src/format/manifest.js';
 import { HISTORY_FILE } from '../../src/history/history.js';
 import { loadObjectEngine } from '../support/engine.js';
 import { makeRecord } from '../support/records.js';
@@ -37,7 +37,10 @@ describe('building a valid dataset', () => {
     const manifest = await buildSnapshot({ input: `${fixtures}/valid/*`, out });
     expect(manifest.record_count).toBe(3);
     expect(manifest.artifact_version).toBe(ARTIFACT_VERSION);
-    expect((await readdir(out)).sort()).toEqual([...Object.values(ARTIFACT_FILES), HISTORY_FILE, MANIFEST_FILE].sort());
+    // With the advisories the build scores with (the checkout's data/evidence/advisories.json) beside them.
+    expect((await readdir(out)).sort()).toEqual(
+      [...Object.values(ARTIFACT_FILES), ADVISORIES_FILE, HISTORY_FILE, MANIFEST_FILE].sort(),
+    );
     const engine = await loadObjectEngine(out);
     expect(engine.get('ai.zed/weather')?.install.repo_url).toBeNull();
     expect(engine.snapshot.id).toBe(manifest.snapshot_id);

@@ -8,7 +8,8 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { labelForScore } from '../../src/model/schema.js';
+import { makeRecordScorer, mts2Scoring } from '../../src/build/score-records.js';
+import { labelForScore, type ServerRecord } from '../../src/model/schema.js';
 import { CHANGES_FILE, MANIFEST_FILE } from '../../src/format/manifest.js';
 import { REPO } from '../e2e/process.js';
 import { loadObjectEngine } from '../support/engine.js';
@@ -37,26 +38,36 @@ afterAll(() => rm(work, { recursive: true, force: true }));
 
 describe('a release', () => {
   it('deploys the snapshot that was checked: the platform build keeps it, changes.json included', async () => {
-    const night = (score: number) =>
+    // The build scores with mts-2, from what the registry entry says: one server's transport changes.
+    const night = (transports: string[]) =>
       Array.from({ length: 20 }, (_, i) =>
         makeRecord({
           name: `io.github.u${i}/s${i}`,
-          trust_score: i === 0 ? score : 50,
-          trust_label: labelForScore(i === 0 ? score : 50),
+          trust_score: 50,
+          trust_label: labelForScore(50),
+          install: {
+            repo_url: null,
+            version: '1.0.0',
+            package_types: [],
+            transport_types: i === 0 ? transports : ['streamable-http'],
+          },
         }),
       );
+    const score = await makeRecordScorer(mts2Scoring(work));
+    const tonight = (score(night(['streamable-http'])[0]) as ServerRecord).trust_score;
+    expect(tonight).not.toBe((score(night([])[0]) as ServerRecord).trust_score);
     // Last night's published snapshot.
-    await writeFile(path.join(work, 'data', 'servers.json'), JSON.stringify(night(40)));
+    await writeFile(path.join(work, 'data', 'servers.json'), JSON.stringify(night([])));
     expect(build(['--out', 'published']).status).toBe(0);
     // Tonight: a new dataset, built against the published snapshot into the default folder.
-    await writeFile(path.join(work, 'data', 'servers.json'), JSON.stringify(night(70)));
+    await writeFile(path.join(work, 'data', 'servers.json'), JSON.stringify(night(['streamable-http'])));
     const built = build(['--previous', 'published']);
     expect(built.status, built.stderr).toBe(0);
     expect(built.stdout).toMatch(/score changed 1/);
     const checked = await manifestOf('snapshot');
     expect(checked.files[CHANGES_FILE]).toBeDefined();
     // The check: the snapshot loads, every hash verified, and answers.
-    expect((await loadObjectEngine(path.join(work, 'snapshot'))).get('io.github.u0/s0')?.trust_score).toBe(70);
+    expect((await loadObjectEngine(path.join(work, 'snapshot'))).get('io.github.u0/s0')?.trust_score).toBe(tonight);
 
     // The platform's build command: nothing is rebuilt.
     const platform = build([], 'scripts/platform-build.ts');

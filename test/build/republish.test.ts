@@ -6,10 +6,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { labelForScore, type ServerRecord } from '../../src/model/schema.js';
 import { buildSnapshotWithDiff, RepublishRefused } from '../../src/build/build.js';
+import { UPSTREAM_METHOD } from '../../src/scoring/methods.js';
 import { CHANGES_FILE, MANIFEST_FILE } from '../../src/format/manifest.js';
 import { loadObjectEngine } from '../support/engine.js';
 import type { SnapshotDiff } from '../../src/history/changes.js';
 import { makeRecord } from '../support/records.js';
+
+// These nights set their scores by hand: the guards and the diff of exactly those scores are what is tested.
+const UPSTREAM = UPSTREAM_METHOD;
 
 let work: string;
 const base = Array.from({ length: 40 }, (_, i) =>
@@ -29,7 +33,11 @@ const rescore = (record: ServerRecord, score: number): ServerRecord => ({
 
 beforeAll(async () => {
   work = await mkdtemp(path.join(tmpdir(), 'mts-republish-'));
-  await buildSnapshotWithDiff({ input: await writeDataset('night-1', base), out: path.join(work, 'live') });
+  await buildSnapshotWithDiff({
+    input: await writeDataset('night-1', base),
+    out: path.join(work, 'live'),
+    method: UPSTREAM,
+  });
 });
 afterAll(async () => {
   await rm(work, { recursive: true, force: true });
@@ -46,6 +54,7 @@ describe('republishing against the previous snapshot', () => {
       input: await writeDataset('night-2', next),
       out,
       previous: path.join(work, 'live'),
+      method: UPSTREAM,
     });
     expect(diff?.counts).toMatchObject({
       previous: 40,
@@ -76,6 +85,7 @@ describe('republishing against the previous snapshot', () => {
       input: await writeDataset('shrunk', shrunk),
       out: live,
       previous: live,
+      method: UPSTREAM,
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RepublishRefused);
     expect((error as RepublishRefused).problems[0]).toMatch(
@@ -91,6 +101,7 @@ describe('republishing against the previous snapshot', () => {
       input: await writeDataset('small-loss', base.slice(0, 37)),
       out,
       previous: path.join(work, 'live'),
+      method: UPSTREAM,
     });
     expect(diff?.counts.removed).toBe(3);
   });
@@ -99,10 +110,16 @@ describe('republishing against the previous snapshot', () => {
     const haywire = base.map((record, i) => (i < 30 ? rescore(record, (record.trust_score + 7) % 101) : record));
     const input = await writeDataset('haywire', haywire);
     const out = path.join(work, 'haywire');
-    await expect(buildSnapshotWithDiff({ input, out, previous: path.join(work, 'live') })).rejects.toThrow(
-      /the trust score of 30 of 40 servers \(75\.0%\) changed; the limit is 50\.0%/,
-    );
-    const forced = await buildSnapshotWithDiff({ input, out, previous: path.join(work, 'live'), force: true });
+    await expect(
+      buildSnapshotWithDiff({ input, out, previous: path.join(work, 'live'), method: UPSTREAM }),
+    ).rejects.toThrow(/the trust score of 30 of 40 servers \(75\.0%\) changed; the limit is 50\.0%/);
+    const forced = await buildSnapshotWithDiff({
+      input,
+      out,
+      previous: path.join(work, 'live'),
+      force: true,
+      method: UPSTREAM,
+    });
     expect(forced.diff?.counts.score_changed).toBe(30);
     expect((await loadObjectEngine(out)).get('io.github.user0/server-0')?.trust_score).toBe(47);
   });
@@ -122,6 +139,8 @@ describe('republishing against the previous snapshot', () => {
           path.join(work, 'cli'),
           '--previous',
           path.join(work, 'live'),
+          '--method',
+          'msc-7bc729d',
           ...args,
         ],
         {

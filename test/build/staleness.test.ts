@@ -7,6 +7,7 @@ import { readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildSnapshot } from '../../src/build/build.js';
+import { hashInput } from '../../src/build/input-files.js';
 import { INPUT_FINGERPRINT_FILE, snapshotIsStale } from '../../src/build/staleness.js';
 import { makeRecord } from '../support/records.js';
 import { makeTempDir } from '../support/temp.js';
@@ -49,6 +50,19 @@ describe('whether the default snapshot is stale', () => {
     await writeFile(path.join(dir, INPUT_FINGERPRINT_FILE), 'something else');
     expect(await snapshotIsStale(dir, glob)).toBe(false);
     await writeFile(path.join(path.dirname(file), 'more.json'), '[]');
+    expect(await snapshotIsStale(dir, glob)).toBe(true);
+  });
+});
+
+describe('a snapshot made before the build scored with mts-2', () => {
+  it('is stale although the dataset is the same: its hash is the dataset alone, not the method and evidence', async () => {
+    const { glob, dir } = await dataset();
+    const manifestFile = path.join(dir, 'manifest.json');
+    const manifest = JSON.parse(await readFile(manifestFile, 'utf8')) as { input_hash: string };
+    // What a build before mts-2 recorded: the hash of the dataset's files only.
+    manifest.input_hash = await hashInput(glob);
+    await writeFile(manifestFile, JSON.stringify(manifest));
+    await writeFile(path.join(dir, INPUT_FINGERPRINT_FILE), 'from an older build');
     expect(await snapshotIsStale(dir, glob)).toBe(true);
   });
 });

@@ -4,6 +4,7 @@ import { type Harness, harness } from '../gateway/harness.js';
 
 interface CheckBody {
   data: {
+    policy: string;
     verdict: 'pass' | 'fail';
     results: {
       input: unknown;
@@ -74,14 +75,14 @@ describe('the policy verdict', () => {
     ]);
   });
 
-  it('lets allow and deny override every other rule, and fails unknown servers by default', async () => {
+  it('lets allow and deny override every other rule, and warns on unknown servers by default', async () => {
     const { data } = (await (
       await check({
         servers: ['org.sample/weather', 'io.github.acme/postgres-mcp', 'io.github.nobody/nothing'],
         policy: { min_score: 90, allow: ['ORG.SAMPLE/weather'], deny: ['io.github.acme/postgres-mcp'] },
       })
     ).json()) as CheckBody;
-    expect(data.results.map((result) => result.verdict)).toEqual(['pass', 'fail', 'fail']);
+    expect(data.results.map((result) => result.verdict)).toEqual(['pass', 'fail', 'warn']);
     expect(data.results[0]?.reasons).toEqual(["org.sample/weather is on the policy's allow list"]);
     expect(data.results[1]?.reasons).toEqual(["io.github.acme/postgres-mcp is on the policy's deny list"]);
   });
@@ -137,7 +138,7 @@ describe('bad requests', () => {
     [{ servers: [] }, /servers: servers must hold at least one item/],
     [{ servers: Array.from({ length: 101 }, () => 'a.b/c') }, /at most 100 items/],
     [{ servers: ['no-slash'] }, /servers\.0: /],
-    [{ servers: [{ package: 'cargo:tool' }] }, /servers\.0.*registry_type one of npm/],
+    [{ servers: [{ package: 'gem:tool' }] }, /servers\.0.*registry_type one of npm/],
     [
       { servers: ['a.b/c'], policy: { min_score: 101 } },
       /policy\.min_score: policy\.min_score must be an integer from 0 to 100/,
@@ -158,5 +159,57 @@ describe('bad requests', () => {
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-methods')).toBe('POST, OPTIONS');
     expect(preflight.headers.get('access-control-allow-headers')).toContain('Content-Type');
+  });
+});
+
+describe('the policy members of the body', () => {
+  it('fails unknown servers with strict, and passes them by an allowed URL or an exception in force', async () => {
+    const servers = [{ url: 'https://nobody.example/mcp' }, { package: 'npm:nobody-mcp' }];
+    const strict = (await (await check({ servers, policy: { strict: true } })).json()) as CheckBody;
+    expect(strict.data.results.map((result) => result.verdict)).toEqual(['fail', 'fail']);
+    const lenient = (await (
+      await check({
+        servers,
+        policy: {
+          strict: true,
+          allow: ['https://NOBODY.example/mcp/'],
+          exceptions: [{ package: 'npm:nobody-mcp', reason: 'in-house', until: '2999-01-01' }],
+        },
+      })
+    ).json()) as CheckBody;
+    expect(lenient.data.verdict).toBe('pass');
+    expect(lenient.data.results[1]?.reasons).toEqual(['excepted until 2999-01-01 by the policy: in-house']);
+  });
+
+  it('states the policy it applied in words first, the default one when the body sets none', async () => {
+    const byDefault = (await (await check({ servers: ['a.b/c'] })).json()) as CheckBody;
+    expect(Object.keys(byDefault.data)[0]).toBe('policy');
+    expect(byDefault.data.policy).toMatch(
+      /^fail below trust score 40 \(a score resting on too little measured evidence/,
+    );
+    expect(byDefault.data.policy).toContain(
+      'KNOWN_MALICIOUS, REGISTRY_TAKEDOWN (always, allow lists and exceptions included)',
+    );
+    expect(byDefault.data.policy).toContain('warn on a server that matches no scored server');
+    const policy = {
+      strict: true,
+      allow: ['pkg:npm/%40scope/x'],
+      exceptions: [{ url: 'https://mcp.example/mcp', reason: 'vendor trial', until: '2999-01-01' }],
+    };
+    const stated = (await (await check({ servers: ['a.b/c'], policy })).json()) as CheckBody;
+    expect(stated.data.policy).toContain('fail a server that matches no scored server');
+    expect(stated.data.policy).toContain('always pass pkg:npm/%40scope/x');
+    expect(stated.data.policy).toContain('except https://mcp.example/mcp until 2999-01-01 (vendor trial)');
+  });
+
+  it('refuses an exception without a reason, and strict with unknown pass, with 400', async () => {
+    for (const policy of [
+      { exceptions: [{ server: 'a.b/c', until: '2026-12-31' }] },
+      { strict: true, unknown: 'pass' },
+    ]) {
+      const response = await check({ servers: ['a.b/c'], policy });
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as ErrorBody).error.code).toBe('invalid_body');
+    }
   });
 });

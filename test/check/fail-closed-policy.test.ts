@@ -53,16 +53,16 @@ describe('deny flags the snapshot has never seen', () => {
     const error = await errorOf(response);
     expect(error.code).toBe('invalid_body');
     expect(error.message).toMatch(
-      /^Invalid body: policy\.deny_flags names a flag no scored server has ever carried: "SENSITIVE_CRED" \(did you mean SENSITIVE_CRED_REQUEST, /,
+      /^Invalid body: policy\.deny_flags names a flag no scored server has ever carried: "SENSITIVE_CRED" \(did you mean SENSITIVE_CRED_REQUEST\?\)\. /,
     );
-    expect(error.message).toContain('Known flags: DEAD_ENTRY, DESCRIPTION_DUPLICATE,');
+    expect(error.message).toContain('Known flags: DEAD_ENTRY, DEPRECATED, DESCRIPTION_DUPLICATE,');
   });
 
   it('names every unknown flag once, whatever its case was', async () => {
     const error = await errorOf(
       await check({ servers: ['io.example/low'], policy: { deny_flags: ['NO_SOURCES', 'DEAD'] } }),
     );
-    expect(error.message).toMatch(/"NO_SOURCES" \(did you mean NO_SOURCE, .*\); "DEAD" \(did you mean DEAD_ENTRY, /);
+    expect(error.message).toMatch(/"NO_SOURCES" \(did you mean NO_SOURCE\?\); "DEAD" \(did you mean DEAD_ENTRY\?\)/);
   });
 
   it('accepts a flag that only this snapshot carries, and denies it', async () => {
@@ -84,12 +84,12 @@ describe('deny flags the snapshot has never seen', () => {
 });
 
 describe('the default policy', () => {
-  it('fails a server scored 32 and an unknown one when the body has no policy, and passes a 40', async () => {
+  it('fails a server scored 32 and warns on an unknown one when the body has no policy, and passes a 40', async () => {
     const response = await check({ servers: ['io.example/very-low', 'io.example/low', 'io.example/nobody'] });
     expect(response.status).toBe(200);
     const { data } = (await response.json()) as Results;
     expect(data.verdict).toBe('fail');
-    expect(data.results.map((result) => result.verdict)).toEqual(['fail', 'pass', 'fail']);
+    expect(data.results.map((result) => result.verdict)).toEqual(['fail', 'pass', 'warn']);
     expect(data.results[0]?.reasons).toEqual(["trust score 32 (Very Low Trust) is below the policy's minimum of 40"]);
   });
 
@@ -109,5 +109,26 @@ describe('the closest flags', () => {
     expect(closestFlags('SENSITIVE_CRED', VOCABULARY_FLAGS)[0]).toBe('SENSITIVE_CRED_REQUEST');
     expect(closestFlags('dead_entyr', VOCABULARY_FLAGS)[0]).toBe('DEAD_ENTRY');
     expect(unknownFlagsProblem('x', ['no_source'], VOCABULARY_FLAGS)).toBeUndefined();
+  });
+});
+
+describe('typo suggestions', () => {
+  it('suggests only flags a typo away or containing the name, never unrelated ones', () => {
+    expect(closestFlags('SENSITIVE_CRED', VOCABULARY_FLAGS)).toEqual(['SENSITIVE_CRED_REQUEST']);
+    expect(closestFlags('NO_SOURCES', VOCABULARY_FLAGS)).toEqual(['NO_SOURCE']);
+    expect(closestFlags('MALWARE', VOCABULARY_FLAGS)).toEqual([]);
+    expect(closestFlags('TAKEDOWN', VOCABULARY_FLAGS)).toEqual(['REGISTRY_TAKEDOWN']);
+    expect(closestFlags('SENSITIVE_CR', VOCABULARY_FLAGS)).toEqual(['SENSITIVE_CRED_REQUEST']);
+    expect(closestFlags('TOOL', VOCABULARY_FLAGS)).toEqual(['TOOL_INSTRUCTIONS']);
+  });
+
+  it('does not take letters inside a word of a flag for a resemblance', () => {
+    expect(closestFlags('OUR', VOCABULARY_FLAGS)).toEqual([]);
+    expect(closestFlags('ACT', VOCABULARY_FLAGS)).toEqual([]);
+    expect(closestFlags('EST', VOCABULARY_FLAGS)).toEqual([]);
+    expect(closestFlags('ICIOUS', VOCABULARY_FLAGS)).toEqual([]);
+    expect(unknownFlagsProblem('--deny-flags', ['MALWARE'], VOCABULARY_FLAGS)).toMatch(
+      /^--deny-flags names a flag no scored server has ever carried: "MALWARE" \(no known flag is close\)\. Known flags: /,
+    );
   });
 });

@@ -41,6 +41,11 @@ describe('package keys', () => {
   it('compares NuGet ids in any case', () => {
     expect(packageKey('nuget', 'Acme.Mcp.Server')).toBe(packageKey('nuget', 'acme.mcp.server'));
   });
+
+  it('compares crates.io names in any case, `-` and `_` alike, without a version', () => {
+    expect(packageKey('cargo', 'Mcp_Server@0.3.1')).toBe('cargo:mcp-server');
+    expect(parsePackageRef('cargo:mcp-server')).toBe(packageKey('cargo', 'MCP_server'));
+  });
 });
 
 describe('URL keys', () => {
@@ -67,8 +72,8 @@ describe('a client’s package reference', () => {
   });
 
   it('names what is expected when the type is unknown or the identifier is missing', () => {
-    for (const text of ['@scope/pkg', 'cargo:tool', 'npm:', ':pkg']) {
-      expect(() => parsePackageRef(text), text).toThrow(/registry_type one of npm, pypi, oci, nuget, mcpb/);
+    for (const text of ['@scope/pkg', 'gem:tool', 'npm:', ':pkg']) {
+      expect(() => parsePackageRef(text), text).toThrow(/registry_type one of npm, pypi, oci, nuget, mcpb, cargo/);
     }
   });
 });

@@ -53,7 +53,7 @@ describe('reverse lookup', () => {
         /exactly one of package .* or url/,
       );
     }
-    const bad = await h.call('/v1/lookup?package=cargo:tool');
+    const bad = await h.call('/v1/lookup?package=gem:tool');
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: { message: string } }).error.message).toMatch(/registry_type one of npm/);
     expect((await h.call('/v1/lookup?url=ftp://a.example/x')).status).toBe(400);

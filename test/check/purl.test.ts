@@ -31,7 +31,7 @@ describe('a package URL as a lookup key', () => {
     ['npm:left-pad', /missing required "pkg" scheme component/],
     ['pkg:npm/', /"name" is a required component/],
     ['pkg:/left-pad', /purl is not a valid package URL/],
-    ['pkg:github/acme/tool', /purl type "github" is not one of npm, pypi, oci, docker, nuget/],
+    ['pkg:github/acme/tool', /purl type "github" is not one of npm, pypi, oci, docker, nuget, cargo/],
     [
       'pkg:oci/other?repository_url=ghcr.io/acme/postgres-mcp',
       /repository_url "ghcr.io\/acme\/postgres-mcp" must end with its name "other"/,
@@ -47,6 +47,7 @@ describe('a package URL as a lookup key', () => {
       ['pypi:mcp-server-git==1.0', 'pkg:pypi/mcp-server-git@1.0'],
       ['oci:mcp/github:1.0', 'pkg:oci/github?repository_url=docker.io%2Fmcp%2Fgithub'],
       ['nuget:Microsoft.Azure.Mcp', 'pkg:nuget/Microsoft.Azure.Mcp'],
+      ['cargo:mcp-server@0.3.1', 'pkg:cargo/mcp-server@0.3.1'],
     ];
     for (const [ref, purl] of cases) {
       expect(purlOf(ref)).toBe(purl);

@@ -3,7 +3,7 @@
  * runner runs it with the inputs as environment variables, passes them to the CLI and reports its exit code.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,7 +59,17 @@ function runStep(inputs: Record<string, string>, cwd: string) {
 describe('action.yml', () => {
   it('is a composite action whose inputs mirror the CLI options', () => {
     expect(action.runs.using).toBe('composite');
-    for (const option of ['min-score', 'deny-flags', 'require-verified', 'unknown', 'format', 'output']) {
+    for (const option of [
+      'min-score',
+      'deny-flags',
+      'require-verified',
+      'unknown',
+      'strict',
+      'policy',
+      'allow',
+      'format',
+      'output',
+    ]) {
       expect(Object.keys(action.inputs)).toContain(option);
       expect(CHECK_USAGE).toContain(`--${option}`);
     }
@@ -113,7 +123,29 @@ describe('action.yml', () => {
     );
     expect(run.status, run.stderr).toBe(2);
     expect(run.stderr.trim()).toMatch(
-      /^--deny-flags names a flag no scored server has ever carried: "NO_SOURCES" \(did you mean NO_SOURCE, /,
+      /^--deny-flags names a flag no scored server has ever carried: "NO_SOURCES" \(did you mean NO_SOURCE\?\)/,
     );
+  });
+
+  it('passes strict, allow and a policy file on to the check', async () => {
+    const cwd = path.join(REPO, 'test/fixtures/cli/seven');
+    const relaxed = runStep({ format: 'text' }, cwd);
+    expect(relaxed.status, relaxed.stdout).toBe(0);
+    const strict = runStep({ format: 'text', strict: 'true' }, cwd);
+    expect(strict.status).toBe(1);
+    const allowed = runStep(
+      {
+        format: 'text',
+        strict: 'true',
+        allow: 'npm:@modelcontextprotocol/server-filesystem npm:@playwright/mcp pypi:mcp-server-fetch',
+      },
+      cwd,
+    );
+    expect(allowed.status, allowed.stdout).toBe(0);
+    const file = path.join(dir, 'strict-policy.json');
+    await writeFile(file, '{"strict": true}');
+    const fromFile = runStep({ format: 'text', policy: file }, cwd);
+    expect(fromFile.status).toBe(1);
+    expect(fromFile.stdout).toMatch(/^Policy file: .*strict-policy\.json$/m);
   });
 });

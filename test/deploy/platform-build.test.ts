@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import fg from 'fast-glob';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO } from '../e2e/process.js';
 import { makeRecord } from '../support/records.js';
@@ -42,6 +43,26 @@ describe('the platform build command', () => {
       scripts: Record<string, string>;
     };
     expect(pkg.scripts['build:platform']).toBe('tsx scripts/platform-build.ts');
+  });
+
+  it('gives every function under api/, the cron route included, the snapshot files and a maxDuration (L11)', async () => {
+    const config = JSON.parse(await readFile(path.join(REPO, 'vercel.json'), 'utf8')) as {
+      functions: Record<string, { includeFiles?: string; maxDuration?: number }>;
+    };
+    const functions = await fg('api/**/*.ts', { cwd: REPO });
+    expect(functions).toContain('api/cron/notify.ts');
+    // What each glob takes, as the platform matches it: from the project's root.
+    const matched = new Map<string, string[]>();
+    for (const glob of Object.keys(config.functions)) matched.set(glob, await fg(glob, { cwd: REPO }));
+    for (const file of functions) {
+      const globs = [...matched].filter(([, files]) => files.includes(file)).map(([glob]) => glob);
+      expect(globs, file).toHaveLength(1);
+      const settings = config.functions[globs[0]!]!;
+      expect(settings.includeFiles, file).toBe('snapshot/**');
+      expect(settings.maxDuration, file).toBeGreaterThan(0);
+    }
+    // The dispatcher's run makes attempts of up to 10 s each: its function has room for more than one.
+    expect(config.functions['api/cron/*.ts']?.maxDuration).toBe(60);
   });
 
   it('fails in one line and builds nothing when no snapshot was handed over (a fresh clone)', () => {

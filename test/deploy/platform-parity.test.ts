@@ -8,7 +8,8 @@
  *
  * One build serves every case (it takes a few minutes: the CLI's install once per machine, then the build).
  */
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
+import fg from 'fast-glob';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTE_PATHS, type RouteId } from '../../src/api/paths.js';
@@ -179,6 +180,19 @@ describe('the platform output against npm start', { timeout: 900_000 }, () => {
     }
     if (keysDir !== undefined) await rm(keysDir, { recursive: true, force: true });
     await build?.remove();
+  });
+
+  it('gives the cron function, as vercel build made it, the snapshot files and its maxDuration (L11)', async () => {
+    const folder = path.join(build.output, 'functions', 'api', 'cron', 'notify.func');
+    const vc = JSON.parse(await readFile(path.join(folder, '.vc-config.json'), 'utf8')) as {
+      maxDuration?: number;
+      filePathMap?: Record<string, string>;
+    };
+    expect(vc.maxDuration).toBe(60);
+    // The included files are in the function's folder, or named in its file map (copied from the project).
+    const inFolder = await fg('**/snapshot/manifest.json', { cwd: folder, dot: true, followSymbolicLinks: false });
+    const mapped = Object.keys(vc.filePathMap ?? {}).filter((file) => file.endsWith('snapshot/manifest.json'));
+    expect(inFolder.length + mapped.length).toBeGreaterThan(0);
   });
 
   it('covers every route of the route table', () => {

@@ -131,7 +131,10 @@ describe('the packed package', () => {
       encoding: 'utf8',
       timeout: 60_000,
     });
-    expect(offline.stderr).toBe('');
+    // The fixture home's broken Continue block cannot be read: the check says so and exits 2 (never a pass).
+    const unread = /^could not read ~\/\.continue\/mcpServers\/broken\.yaml: the check is incomplete \(exit 2\)\n$/;
+    expect(offline.stderr).toMatch(unread);
+    expect(offline.status).toBe(2);
     const live = spawnSync(
       process.execPath,
       [path.join(REPO, 'bin', 'mcp-trust-score.js'), 'check', '--user', '--format', 'json'],
@@ -142,7 +145,7 @@ describe('the packed package', () => {
         timeout: 60_000,
       },
     );
-    expect(live.stderr).toBe('');
+    expect(live.stderr).toMatch(unread);
     interface Answer {
       verdict: string;
       notice?: string;

@@ -35,6 +35,8 @@ async function night(index: number, historyLength?: number): Promise<string> {
     out,
     previous,
     force: true,
+    // The nights set their scores by hand: the history of exactly those scores is what is tested.
+    method: 'msc-7bc729d',
     historyLength,
     now: new Date(Date.UTC(2026, 2, 1 + index)),
   });

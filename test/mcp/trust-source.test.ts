@@ -56,8 +56,12 @@ describe('the embedded trust source', () => {
     const found = await source.search({ q: 'postgres', limit: 5 });
     expect(found.items.map((record) => record.name)).toContain('io.github.acme/postgres-mcp');
     expect((await source.stats()).total_servers).toBe(RECORDS.length + 1);
+    // The default policy warns on a server nobody scored; strict fails it. Either way the answer states its policy.
     const answer = await source.check({ servers: ['io.github.acme/postgres-mcp', 'nobody/none'], policy: {} });
-    expect(answer.results.map((result) => result.verdict)).toEqual(['pass', 'fail']);
+    expect(answer.results.map((result) => result.verdict)).toEqual(['pass', 'warn']);
+    expect(answer.policy).toContain('warn on a server that matches no scored server');
+    const strict = await source.check({ servers: ['nobody/none'], policy: { strict: true } });
+    expect(strict.results.map((result) => result.verdict)).toEqual(['fail']);
   });
 
   it('fails as the API does: a 404 for an unknown name, a 400 for a bad body', async () => {

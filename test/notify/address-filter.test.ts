@@ -52,6 +52,18 @@ describe('the address rules', () => {
     expect(refusedRule(address)).toBe(rule);
   });
 
+  it.each([
+    ['::7f00:1', 'IPv4-compatible IPv6 (::/96, embeds an IPv4 address)'],
+    ['::127.0.0.1', 'loopback'],
+    ['::a9fe:a9fe', 'IPv4-compatible IPv6 (::/96, embeds an IPv4 address)'],
+    ['::808:808', 'IPv4-compatible IPv6 (::/96, embeds an IPv4 address)'],
+    ['64:ff9b:1::a00:1', 'special-purpose range (rfc6052)'],
+    ['2a00:1450:1:2:0:5efe:a00:1', 'ISATAP (embeds an IPv4 address)'],
+    ['2606:4700:1::200:5efe:7f00:1', 'ISATAP (embeds an IPv4 address)'],
+  ])('refuses the embedded-IPv4 form %s (L1)', (address, rule) => {
+    expect(refusedRule(address)).toBe(rule);
+  });
+
   it.each(['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111'])('allows the public address %s', (address) => {
     expect(refusedRule(address)).toBeUndefined();
   });
@@ -82,17 +94,39 @@ describe('the address rules', () => {
     );
   });
 
-  it('refuses a name the system resolves to loopback (localhost)', async () => {
-    await expect(checkReceiverAddress(new URL('https://localhost/hook'), false)).rejects.toThrow(
-      /loopback address \(localhost resolves to (127\.0\.0\.1|::1)\)/,
-    );
+  it('refuses IPv4-compatible IPv6 literals at subscription (L1)', async () => {
+    for (const literal of ['[::127.0.0.1]', '[::169.254.169.254]', '[::7f00:1]', '[64:ff9b:1::a9fe:a9fe]']) {
+      await expect(checkReceiverAddress(new URL(`https://${literal}/hook`), false), literal).rejects.toThrow(
+        /embeds an IPv4 address|loopback|cloud metadata|special-purpose/,
+      );
+    }
+    await expect(
+      checkReceiverAddress(new URL('https://hooks.example.com/'), false, resolvesTo('::a9fe:a9fe')),
+    ).rejects.toThrow(/not allowed/);
   });
 
-  it('refuses a public-looking name whose DNS answer is a private address', async () => {
+  it('refuses a name the system resolves to loopback (localhost) without saying what it resolves to (L4)', async () => {
+    const refusal = await checkReceiverAddress(new URL('https://localhost/hook'), false).catch((error: Error) => error);
+    expect(refusal).toBeInstanceOf(Error);
+    expect((refusal as Error).message).toMatch(/host is not allowed/);
+    expect((refusal as Error).message).not.toMatch(/127\.0\.0\.1|::1|loopback|resolves to/);
+  });
+
+  it('refuses a name that resolves to a private address and one that does not resolve with the same sentence (L4)', async () => {
     const url = new URL('https://hooks.example.com/hook');
-    await expect(checkReceiverAddress(url, false, resolvesTo('10.20.30.40'))).rejects.toThrow(
-      /private network address \(hooks\.example\.com resolves to 10\.20\.30\.40\)/,
-    );
+    const messageOf = (lookup: Lookup) =>
+      checkReceiverAddress(url, false, lookup).then(
+        () => 'allowed',
+        (error: Error) => error.message,
+      );
+    const unresolved: Lookup = (_host, _options, callback) =>
+      callback(Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' }), []);
+    const privateAnswer = await messageOf(resolvesTo('10.20.30.40'));
+    expect(privateAnswer).toMatch(/not allowed/);
+    expect(privateAnswer).not.toContain('10.20.30.40');
+    expect(privateAnswer).not.toMatch(/private|resolves to/);
+    expect(await messageOf(unresolved)).toBe(privateAnswer);
+    expect(await messageOf(resolvesTo('fd00::5'))).toBe(privateAnswer);
     await expect(checkReceiverAddress(url, false, resolvesTo('93.184.215.14'))).resolves.toBeUndefined();
     await expect(checkReceiverAddress(url, true, resolvesTo('10.20.30.40'))).resolves.toBeUndefined();
   });
@@ -134,6 +168,19 @@ describe('a delivery', () => {
     const allowed = await postEvent(url, '{}', {}, { agents: open, lookup: socketLookupTo('127.0.0.1') });
     expect(allowed.ok).toBe(true);
     expect(receiver.received).toHaveLength(1);
+  });
+
+  it('refuses at connection time a name whose lookup answers an IPv4-compatible IPv6 address (L1)', async () => {
+    receiver = await startReceiver();
+    const url = new URL(`http://hooks.example.com:${receiver.port}/`);
+    for (const address of ['::7f00:1', '::a9fe:a9fe', '64:ff9b:1::7f00:1']) {
+      const refused = await postEvent(url, '{}', {}, { agents, lookup: socketLookupTo(address) });
+      expect(refused.ok, address).toBe(false);
+      expect(refused.error, address).toMatch(/not allowed/);
+    }
+    const literal = await postEvent(new URL(`http://[::7f00:1]:${receiver.port}/`), '{}', {}, { agents });
+    expect(literal.error).toMatch(/not allowed/);
+    expect(receiver.received).toHaveLength(0);
   });
 
   it('follows no redirect, so a receiver cannot send a delivery on to another address', async () => {

@@ -37,6 +37,8 @@ describe('retries', () => {
     const settings = { secretsKey: randomBytes(32), allowHttp: true, allowPrivate: true, baseUrl: 'https://t.example' };
     const notifications = createNotifications(store, settings, { now: () => clock.now, random: () => 0.5 })!;
     const keyHash = 'a'.repeat(64);
+    for (const hash of [keyHash, 'b'.repeat(64)])
+      await store.addKey({ hash, plan: 'free', label: 'retries', created_at: new Date(clock.now).toISOString() });
     const created = await notifications.subscriptions.create(keyHash, { url: `${receiver.url}/hook`, servers });
     return { clock, store, notifications, keyHash, created };
   }

@@ -20,7 +20,10 @@ export const SNAPSHOT_A: ServerRecord[] = [
     flags: ['NO_SOURCE'],
     packages: [{ registry_type: 'npm', identifier: '@example/delta', version: '1.0.0' }],
   }),
-  scored('com.example/epsilon', 50),
+  scored('com.example/epsilon', 50, {
+    packages: [{ registry_type: 'npm', identifier: '@example/epsilon', version: '3.0.0' }],
+    remotes: [{ type: 'streamable-http', url: 'https://epsilon.example.com/mcp' }],
+  }),
   scored('org.sample/zeta', 65, { packages: [{ registry_type: 'pypi', identifier: 'zeta-mcp', version: '2.0' }] }),
 ];
 
@@ -61,8 +64,10 @@ export async function buildSnapshots(): Promise<BuiltSnapshots> {
   };
   const a = path.join(work, 'a');
   const b = path.join(work, 'b');
-  await buildSnapshotWithDiff({ input: await write('a', SNAPSHOT_A), out: a });
+  // The snapshots' scores are set by hand (the changes above): built as given, not rescored with mts-2.
+  const method = 'msc-7bc729d';
+  await buildSnapshotWithDiff({ input: await write('a', SNAPSHOT_A), out: a, method });
   // A small dataset moves more than the guards' shares; a republish of it needs --force.
-  await buildSnapshotWithDiff({ input: await write('b', SNAPSHOT_B), out: b, previous: a, force: true });
+  await buildSnapshotWithDiff({ input: await write('b', SNAPSHOT_B), out: b, previous: a, force: true, method });
   return { a, b, remove: () => rm(work, { recursive: true, force: true }) };
 }

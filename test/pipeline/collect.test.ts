@@ -95,4 +95,46 @@ describe('collect', () => {
     await expect(readBounded(new Response('x'.repeat(100)), 10)).rejects.toThrow(/more than 10 bytes/);
     expect(Buffer.from(await readBounded(new Response('{"ok":1}'), 10)).toString()).toBe('{"ok":1}');
   });
+
+  it('refuses a page of 120,000 entries with one line, by its bytes, without taking it whole', async () => {
+    registry = await startRegistryStandIn([entry('io.github.a/one')]);
+    registry.faults.push({ page: 1, fault: { kind: 'huge-page', entries: 120_000 } });
+    await expect(collect({ baseUrl: registry.url, policy: POLICY })).rejects.toThrow(
+      /^registry page 1 .*answered with more than 8388608 bytes$/,
+    );
+  });
+
+  it('refuses a page that lists more servers than it asked for', async () => {
+    registry = await startRegistryStandIn([entry('io.github.a/one')]);
+    registry.faults.push({ page: 1, fault: { kind: 'huge-page', entries: 1000 } });
+    await expect(collect({ baseUrl: registry.url, policy: POLICY })).rejects.toThrow(
+      /^registry page 1 .* lists 1000 servers, more than the 100 asked for$/,
+    );
+  });
+
+  it('refuses a registry grown past the bound of the last collection times the factor, with a floor', async () => {
+    registry = await startRegistryStandIn(['a', 'b', 'c'].map((id) => entry(`io.github.a/${id}`)));
+    const bounds = { growthFactor: 2, minTotalBound: 4, pageSize: 2 };
+    const first = await collect({ baseUrl: registry.url, policy: POLICY, ...bounds });
+    expect(first.collection.entries).toHaveLength(3);
+    for (let i = 0; i < 5; i++)
+      registry.entries.push(entry(`io.github.b/s${i}`, { updatedAt: '2027-01-01T00:00:00Z' }));
+    // 3 last time: up to 6 are taken (never under the floor of 4); the registry now lists 8.
+    await expect(
+      collect({ baseUrl: registry.url, policy: POLICY, previous: first.collection, ...bounds }),
+    ).rejects.toThrow(
+      /^the registry lists more than 6 servers, the bound of this run \(2 times the 3 of the last collection, at least 4\); nothing collected$/,
+    );
+    await expect(collect({ baseUrl: registry.url, policy: POLICY, ...bounds })).rejects.toThrow(/more than 4 servers/);
+    expect((await collect({ baseUrl: registry.url, policy: POLICY, pageSize: 2 })).collection.entries).toHaveLength(8);
+  });
+
+  it('leaves out and names servers whose id is a dot segment, and collects the rest', async () => {
+    registry = await startRegistryStandIn([entry('io.github.a/..'), entry('io.github.a/.'), entry('io.github.a/ok')]);
+    const result = await collect({ baseUrl: registry.url, policy: POLICY });
+    expect(result.collection.entries.map((e) => e.server.name)).toEqual(['io.github.a/ok']);
+    expect(result.refused.map((r) => r.name)).toEqual(['io.github.a/.', 'io.github.a/..']);
+    expect(result.refused[0]!.reason).toMatch(/dot segment/);
+    expect(registry.invalid).toEqual([]);
+  });
 });

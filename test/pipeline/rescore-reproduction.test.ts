@@ -42,6 +42,9 @@ beforeAll(async () => {
       }),
       '--out',
       out,
+      // The method the committed scores were made with, named as docs/method.md gives the command.
+      '--method',
+      'msc-7bc729d',
     ],
     { token, viaNpm: true },
   );

@@ -6,6 +6,7 @@
  * branch of a local bare git repository, as the real run keeps it on GitHub. The second snapshot must carry
  * the first's history and a `changes.json` with exactly the changes made.
  */
+import { makeRecordScorer, mts2Scoring } from '../../src/build/score-records.js';
 import { randomBytes } from 'node:crypto';
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -90,8 +91,11 @@ const night = (...extra: string[]) =>
   ]);
 
 /** The dataset the last night put where the build reads it. */
+/** The dataset the last night wrote, as its snapshot serves it: each record scored by the build (mts-2). */
 async function datasetOfLastNight(): Promise<ServerRecord[]> {
-  return JSON.parse(await readFile(path.join(root, 'data', 'servers.json'), 'utf8')) as ServerRecord[];
+  const written = JSON.parse(await readFile(path.join(root, 'data', 'servers.json'), 'utf8')) as unknown[];
+  const score = await makeRecordScorer(mts2Scoring(root));
+  return written.map((record) => score(record) as ServerRecord);
 }
 
 /** An entry changed now, so an incremental collection (`updated_since` the last run) sees it. */

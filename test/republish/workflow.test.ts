@@ -19,6 +19,7 @@ const WorkflowSchema = z.object({
   permissions: z.record(z.string(), z.string()),
   jobs: z.object({
     republish: z.object({
+      container: z.string().optional(),
       steps: z.array(z.object({ run: z.string().optional(), env: z.record(z.string(), z.string()).optional() })),
     }),
   }),
@@ -49,5 +50,34 @@ describe('the nightly republish workflow', () => {
     const names = [...TEXT.matchAll(/\$\{\{ (?:secrets|vars)\.([A-Z_]+) \}\}/g)].map((match) => match[1]!);
     expect(names).toEqual(expect.arrayContaining(['VERCEL_TOKEN', 'SCORING_GITHUB_TOKEN']));
     for (const name of names) expect(docs, name).toContain(`\`${name}\``);
+  });
+
+  it('runs its test step where the suite can run under CI: as root in Debian, after .ci/install', () => {
+    // The suite refuses to skip the Redis and browser tests when CI is set, which it is in a workflow.
+    expect(workflow.jobs.republish.container).toMatch(/^node:20-bookworm$/);
+    const steps = workflow.jobs.republish.steps.map((s) => s.run ?? '');
+    const install = steps.findIndex((run) => run.trim() === 'bash .ci/install');
+    expect(install).toBeGreaterThanOrEqual(0);
+    expect(install).toBeLessThan(steps.findIndex((run) => run.includes('npm run republish')));
+    const script = readFileSync(path.join(REPO, '.ci/install'), 'utf8');
+    for (const needed of ['redis-server', 'chromium', 'python3']) expect(script).toContain(needed);
+  });
+});
+
+describe('the CI workflow', () => {
+  it('runs .ci/run, which runs exactly the README test command, on every push and pull request', () => {
+    const ci = z
+      .object({
+        on: z.object({ push: z.unknown(), pull_request: z.unknown() }),
+        jobs: z.object({
+          test: z.object({ container: z.string(), steps: z.array(z.object({ run: z.string().optional() })) }),
+        }),
+      })
+      .parse(parse(readFileSync(path.join(REPO, '.github/workflows/ci.yml'), 'utf8')));
+    expect(ci.jobs.test.container).toBe('node:20-bookworm');
+    expect(ci.jobs.test.steps.some((s) => s.run?.trim() === 'bash .ci/run')).toBe(true);
+    const run = readFileSync(path.join(REPO, '.ci/run'), 'utf8').trim().split('\n');
+    expect(run.at(-1)).toBe('npm test');
+    expect(readFileSync(path.join(REPO, 'README.md'), 'utf8')).toMatch(/^npm test\s/m);
   });
 });

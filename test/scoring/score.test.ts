@@ -111,5 +111,12 @@ describe('scoreServer', () => {
     expect(parseGitHubRepo('https://github.com/acme/widget.js')).toBeNull();
     expect(parseGitHubRepo('https://gitlab.com/acme/widget')).toBeNull();
     expect(parseGitHubRepo('https://github.com/acme/widget/tree/main/server')).toBeNull();
+    // Only names GitHub allows: an owner of dots would make /repos/../user a token-carrying request to /user.
+    expect(parseGitHubRepo('https://github.com/../user')).toBeNull();
+    expect(parseGitHubRepo('https://github.com/%2e%2e/user')).toBeNull();
+    expect(parseGitHubRepo(`https://github.com/${'a'.repeat(40)}/x`)).toBeNull();
+    expect(parseGitHubRepo(`https://github.com/${'a'.repeat(39)}/x`)).not.toBeNull();
+    expect(parseGitHubRepo('https://github.com/acme/wid%67et')).toBeNull();
+    expect(parseGitHubRepo('https://github.com/acme/wid?get')).toBeNull();
   });
 });

@@ -23,6 +23,22 @@ export function describeNotifyContract(freshStore: () => Promise<StoreUnderTest>
     expect(await store.recordList('nothing-here')).toEqual([]);
   });
 
+  it('writes a record and queues or dequeues its member in one step, only when the condition lets it write', async () => {
+    const { store } = await freshStore();
+    expect(await store.recordPutQueued('d', 'e1', 'v1', 'absent', 'q', 's e1', 1000)).toBe(true);
+    expect(await store.recordPutQueued('d', 'e1', 'v2', 'absent', 'q', 's e1', 5)).toBe(false);
+    expect(await store.recordGet('d', 'e1')).toBe('v1');
+    expect(await store.queueDue('q', 999, 10)).toEqual([]);
+    expect(await store.queueDue('q', 1000, 10)).toEqual(['s e1']);
+    expect(await store.recordPutQueued('d', 'e1', 'v3', 'present', 'q', 's e1', 2000)).toBe(true);
+    expect(await store.queueDue('q', 1999, 10)).toEqual([]);
+    expect(await store.recordPutQueued('d', 'e1', 'v4', 'present', 'q', 's e1', null)).toBe(true);
+    expect(await store.recordGet('d', 'e1')).toBe('v4');
+    expect(await store.queueDue('q', 10_000, 10)).toEqual([]);
+    expect(await store.recordPutQueued('d', 'gone', 'v', 'present', 'q', 's gone', 1)).toBe(false);
+    expect(await store.queueDue('q', 10_000, 10)).toEqual([]);
+  });
+
   it('writes a record only when absent or only when present, as asked', async () => {
     const { store } = await freshStore();
     expect(await store.recordPut('c', 'x', 'first', 'present')).toBe(false);

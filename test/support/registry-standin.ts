@@ -16,7 +16,9 @@ export type RegistryFault =
   | { kind: 'status'; status: number; retryAfter?: number }
   | { kind: 'bad-shape' }
   | { kind: 'not-json' }
-  | { kind: 'close-mid-answer' };
+  | { kind: 'close-mid-answer' }
+  /** A page of `entries` made-up servers, whatever `limit` asked (a registry that hands out everything). */
+  | { kind: 'huge-page'; entries: number };
 
 /** A registry `ServerResponse` as JSON. */
 export interface StandInEntry {
@@ -86,6 +88,13 @@ export async function startRegistryStandIn(entries: StandInEntry[]): Promise<Reg
       if (f.kind === 'bad-shape')
         return send(200, { servers: servers.map((entry) => entry.server.name), metadata: body.metadata });
       if (f.kind === 'not-json') return send(200, '<html>Bad gateway</html>');
+      if (f.kind === 'huge-page') {
+        const made = Array.from({ length: f.entries }, (_, i) => ({
+          server: { name: `io.example.flood/s${i}`, description: 'flood', version: '1.0.0' },
+          _meta: { [OFFICIAL]: { status: 'active', isLatest: true } },
+        }));
+        return send(200, { servers: made, metadata: { count: made.length } });
+      }
       stand.log.push({ url: `${url.pathname}${url.search}`, status: 200 });
       response.writeHead(200, { 'content-type': 'application/json', 'content-length': '100000' });
       response.write('{"servers": [');

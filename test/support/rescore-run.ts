@@ -57,5 +57,8 @@ export function standInArgs(options: {
     options.cache,
     '--backoff',
     '10',
+    // The package registries have stand-ins of their own (test/pipeline/packages.test.ts).
+    '--packages',
+    'off',
   ];
 }

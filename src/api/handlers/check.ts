@@ -1,9 +1,10 @@
 /**
  * The bulk policy verdict: each item of the body resolved to the scored servers it names (by name, package
  * or remote URL), judged by the policy (`src/model/check.ts`), in the order given. Answered live, never from
- * the cache: the policy is part of the request and the answer belongs to the key that asked.
+ * the cache: the policy is part of the request and the answer belongs to the key that asked. The answer
+ * begins with the policy in words, as every report of the check does.
  */
-import { type CheckRequest, itemQuery, judge, overallVerdict } from '../../model/check.js';
+import { type CheckRequest, describePolicy, itemQuery, judge, overallVerdict, todayUtc } from '../../model/check.js';
 import type { ServerRecord } from '../../model/schema.js';
 import type { QueryEngine } from '../../query/types.js';
 import type { Answer, HandlerContext } from '../route.js';
@@ -20,6 +21,15 @@ function resolve(engine: QueryEngine, item: CheckRequest['servers'][number]): Se
 
 export function checkServers({ engine, body }: HandlerContext): Answer {
   const request = body as CheckRequest;
-  const results = request.servers.map((item) => judge(item, resolve(engine, item), request.policy));
-  return { kind: 'live', data: JSON.stringify({ verdict: overallVerdict(results), results }) };
+  // One day for every exception of the request, in the verdicts and in the policy's words alike.
+  const today = todayUtc();
+  const results = request.servers.map((item) => {
+    const matches = resolve(engine, item);
+    const query = itemQuery(item);
+    // A package no record holds is still judged by the advisories the snapshot was scored with.
+    const advisories = matches.length === 0 && query.kind === 'package' ? (engine.advisories().get(query.key) ?? []) : [];
+    return judge(item, matches, request.policy, today, advisories);
+  });
+  const policy = describePolicy(request.policy, today);
+  return { kind: 'live', data: JSON.stringify({ policy, verdict: overallVerdict(results), results }) };
 }

@@ -45,7 +45,7 @@ const idOf = (context: HandlerContext) => decodeURIComponent(context.pathParams.
 
 export function createWebhook(context: HandlerContext): Promise<Answer> {
   const { webhooks, keyHash } = configured(context);
-  return answering(async () => live(await webhooks.create(keyHash, context.body as SubscriptionRequest), 201));
+  return answering(async () => live(await webhooks.create(keyHash, context.body as SubscriptionRequest, context.engine), 201));
 }
 
 export function listWebhooks(context: HandlerContext): Promise<Answer> {
