@@ -132,11 +132,6 @@ async function continueBlocks(env: Env): Promise<ClientConfigPlace[]> {
     }));
 }
 
-/** Where `--user` looks from (the home folder), for the line that says nothing was found. */
-export function userConfigHome(env: Env = process.env): string {
-  return env.HOME || env.USERPROFILE || homedir();
-}
-
 /** A path as the report shows it: `~/...` under the home folder. */
 export function displayPath(file: string, env: Env = process.env): string {
   const home = env.HOME || env.USERPROFILE || homedir();
