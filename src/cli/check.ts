@@ -285,7 +285,10 @@ export async function runCheck(
     });
   }
   const complete = rows.filter((row): row is ReportRow => row !== undefined);
-  const verdict = complete.some((row) => row.result.verdict === 'fail') ? 'fail' : 'pass';
+  // Fail closed: a file that should have been read and could not be (too large, unreadable, unparsable) may
+  // hold the very server the policy would refuse, so the check cannot pass (and exits 2, see checkCommand).
+  const unread = files.some((file) => !file.read);
+  const verdict = unread || complete.some((row) => row.result.verdict === 'fail') ? 'fail' : 'pass';
   const notice = offlineNotice(client.origin);
   return {
     verdict,

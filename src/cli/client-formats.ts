@@ -47,12 +47,9 @@ function jsonEntries(file: string, text: string, shape: ClientShape): ConfigEntr
       const [key, value] = project.children ?? [];
       const servers = member(value, 'mcpServers');
       if (typeof key?.value !== 'string' || servers?.type !== 'object') continue;
-      entries.push(
-        ...entriesOf(file, servers, lineOf).map((entry) => ({
-          ...entry,
-          name: `${entry.name} (project ${key.value})`,
-        })),
-      );
+      for (const entry of entriesOf(file, servers, lineOf)) {
+        entries.push({ ...entry, name: `${entry.name} (project ${key.value})` });
+      }
     }
     return entries;
   }

@@ -161,6 +161,12 @@ export async function readUserConfigs(
       for (const entry of found) entries.push(entry);
       files.push({ file: shown, client: place.client, read: true, servers: found.length });
     } catch (error) {
+      // A RangeError is a parser recursing past the stack on input it accepts (JSONC nested thousands deep):
+      // that file is reported, the others still read.
+      if (error instanceof RangeError) {
+        files.push({ file: shown, client: place.client, read: false, reason: `${shown}: refused: nested too deep` });
+        continue;
+      }
       if (!(error instanceof ConfigFileError)) throw error;
       files.push({ file: shown, client: place.client, read: false, reason: error.message });
     }

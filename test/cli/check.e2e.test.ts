@@ -220,4 +220,30 @@ describe('mcp-trust-score check', () => {
       /^Could not read ~\/\.continue\/mcpServers\/broken\.yaml \(Continue\): not valid YAML/m,
     );
   });
+
+  it('fails closed with --user when a user-level file cannot be read: exit 2, in every format, naming the file', async () => {
+    const home = path.join(dir, 'home-unreadable');
+    await mkdir(home, { recursive: true });
+    await writeFile(path.join(home, '.claude.json'), '{"mcpServers": {"x": ');
+    const env = { HOME: home, APPDATA: '', XDG_CONFIG_HOME: '' };
+    for (const format of ['text', 'json', 'sarif']) {
+      const run = cli(dir, ['--user', '--format', format], env);
+      expect(run.status, `${format}: ${run.stderr}`).toBe(2);
+      expect(run.stdout).toContain('.claude.json');
+      expect(run.stderr).toMatch(/^could not read ~\/\.claude\.json: the check is incomplete/m);
+      if (format === 'json') expect((JSON.parse(run.stdout) as { verdict: string }).verdict).toBe('fail');
+    }
+  });
+
+  it('exits 2 with --user when neither the folder nor the home holds any configuration, saying where it looked', async () => {
+    const home = path.join(dir, 'home-empty');
+    await mkdir(home, { recursive: true });
+    const empty = path.join(dir, 'cwd-empty');
+    await mkdir(empty, { recursive: true });
+    const run = cli(empty, ['--user'], { HOME: home, APPDATA: '', XDG_CONFIG_HOME: '' });
+    expect(run.status).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(/^no MCP configuration file here/);
+  });
 });
