@@ -137,7 +137,8 @@ describe('action.yml', () => {
       {
         format: 'text',
         strict: 'true',
-        allow: 'npm:@modelcontextprotocol/server-filesystem npm:@playwright/mcp pypi:mcp-server-fetch',
+        allow:
+          'npm:@modelcontextprotocol/server-filesystem npm:@playwright/mcp pypi:mcp-server-fetch io.github.upstash/context7',
       },
       cwd,
     );
