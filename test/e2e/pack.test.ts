@@ -14,6 +14,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerRecord } from '../../src/model/schema.js';
 import { REPO, type ServerProcess, startServer } from './process.js';
+import { recordForModel } from '../../src/mcp/publisher-values.js';
 
 const KEY = 'pack-e2e-key-0123456789';
 const FIXTURE = path.join(REPO, 'test', 'fixtures', 'cli', 'fail');
@@ -205,8 +206,9 @@ describe('the packed package', () => {
       const response = await fetch(`${server.base}/v1/servers/io.github.github/github-mcp-server`, {
         headers: { 'X-API-Key': KEY },
       });
-      const { description: _publisherText, ...record } = ((await response.json()) as { data: ServerRecord }).data;
-      expect(result.structuredContent).toEqual(record);
+      // What reaches a model: the record with publisher text withheld or checked (src/mcp/publisher-values.ts).
+      const record = ((await response.json()) as { data: ServerRecord }).data;
+      expect(result.structuredContent).toEqual(recordForModel(record));
       const text = (result.content as { text: string }[]).map((part) => part.text).join('\n');
       expect(text).toContain('offline data, scored ');
     } finally {

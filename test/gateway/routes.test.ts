@@ -158,9 +158,9 @@ describe('search', () => {
   });
 
   it('pages with offset and reports it in meta', async () => {
-    const all = await envelopeOf<ServerRecord[]>(await h.call('/v1/search?q=io&limit=200'));
+    const all = await envelopeOf<ServerRecord[]>(await h.call('/v1/search?q=mcp&limit=200'));
     expect(all.meta.total).toBeGreaterThan(1);
-    const second = await envelopeOf<ServerRecord[]>(await h.call('/v1/search?q=io&limit=1&offset=1'));
+    const second = await envelopeOf<ServerRecord[]>(await h.call('/v1/search?q=mcp&limit=1&offset=1'));
     expect(second.data.map((r) => r.name)).toEqual([all.data[1]!.name]);
     expect(second.meta).toMatchObject({ total: all.meta.total, limit: 1, offset: 1 });
   });
