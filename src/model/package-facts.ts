@@ -43,6 +43,29 @@ export const PackageFactsSchema = z.strictObject({
 });
 export type PackageFacts = z.infer<typeof PackageFactsSchema>;
 
+/** What a package registry's answer says of a package it does not have: found, false, and nothing else known. */
+export function notFoundFacts(
+  registryType: PackageFacts['registry_type'],
+  identifier: string,
+  source: string,
+): Omit<PackageFacts, 'read_at'> {
+  return {
+    registry_type: registryType,
+    identifier,
+    source,
+    found: false,
+    repository_url: null,
+    latest_version: null,
+    latest_published_at: null,
+    versions_past_year: null,
+    maintainers: null,
+    deprecated: null,
+    provenance: null,
+    yanked: null,
+    security_takedown: false,
+  };
+}
+
 /** A package that could not be read this night, and why (a network error, an answer not of the documented shape). */
 export const PackageMissSchema = z.strictObject({
   registry_type: z.enum(PACKAGE_FACT_REGISTRIES),

@@ -12,7 +12,7 @@
 import { lookup as dnsLookup } from 'node:dns';
 import { z } from 'zod';
 import { refusedRule } from '../../notify/address-filter.js';
-import type { PackageFacts } from '../../model/package-facts.js';
+import { notFoundFacts, type PackageFacts } from '../../model/package-facts.js';
 import { printable } from '../errors.js';
 import { readBounded } from '../http-json.js';
 
@@ -131,7 +131,8 @@ export async function ociFacts(
 
   try {
     let manifest = await authorized(`/v2/${ref.repository}/manifests/${ref.reference}`, MANIFEST_TYPES);
-    if (manifest === undefined) return { facts: notFoundOci(identifier, ref.host) };
+    if (manifest === undefined)
+      return { facts: notFoundFacts('oci', identifier.slice(0, 214), `${ref.host} registry API`) };
     const index = IndexSchema.safeParse(manifest);
     if (index.success) {
       const chosen =
@@ -190,22 +191,4 @@ function repositoryFromLabel(text: string): string | null {
   } catch {
     return null;
   }
-}
-
-function notFoundOci(identifier: string, host: string): Omit<PackageFacts, 'read_at'> {
-  return {
-    registry_type: 'oci',
-    identifier: identifier.slice(0, 214),
-    source: `${host} registry API`,
-    found: false,
-    repository_url: null,
-    latest_version: null,
-    latest_published_at: null,
-    versions_past_year: null,
-    maintainers: null,
-    deprecated: null,
-    provenance: null,
-    yanked: null,
-    security_takedown: false,
-  };
 }

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { packageKey } from '../../model/identifiers.js';
 import {
   MAX_PACKAGES,
+  notFoundFacts,
   PACKAGE_FACT_REGISTRIES,
   PackageFactsSchema,
   type PackageFactRegistry,
@@ -153,7 +154,7 @@ export async function readPackages(
       }
       if (response.status === 404) {
         options.cache.delete(key);
-        return { kind: 'facts', facts: notFound(ref, source) };
+        return { kind: 'facts', facts: notFoundFacts(ref.registry, ref.identifier, source) };
       }
       if (response.status === 429 || response.status >= 500) {
         const wait = retryAfterMs(response.headers.get('retry-after')) ?? policy.backoffMs * 2 ** tries;
@@ -211,22 +212,4 @@ export async function readPackages(
     }
   });
   return { file, ...state };
-}
-
-function notFound(ref: PackageRef, source: string): Omit<PackageFacts, 'read_at'> {
-  return {
-    registry_type: ref.registry,
-    identifier: ref.identifier,
-    source,
-    found: false,
-    repository_url: null,
-    latest_version: null,
-    latest_published_at: null,
-    versions_past_year: null,
-    maintainers: null,
-    deprecated: null,
-    provenance: null,
-    yanked: null,
-    security_takedown: false,
-  };
 }
