@@ -1,12 +1,36 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Tests that run what a user runs: the compiled entry points in dist/, the bin, the snapshot shipped in the
+ * package, a platform build or a browser. Their project's global setup compiles dist/ and builds the embedded
+ * snapshot once; a unit test needs neither, so a one-file unit run starts at once
+ * (test/architecture.test.ts holds that no unit test reaches for them).
+ */
+export const E2E_TESTS = [
+  'test/e2e/**/*.test.ts',
+  'test/deploy/**/*.test.ts',
+  'test/browser/**/*.test.ts',
+  'test/evaluation/**/*.test.ts',
+  'test/**/*.e2e.test.ts',
+];
+
+const shared = { testTimeout: 30_000, hookTimeout: 60_000 };
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-    // dist/ is compiled once, before every test; the run must leave the temp folder and Redis as it found
-    // them (see the files).
-    globalSetup: ['test/support/compile.ts', 'test/support/clean-state.ts'],
+    // Every run must leave the temp folder, Redis and the process table as it found them (see the file).
+    globalSetup: ['test/support/clean-state.ts'],
+    projects: [
+      { test: { ...shared, name: 'unit', include: ['test/**/*.test.ts', 'src/**/*.test.ts'], exclude: E2E_TESTS } },
+      {
+        test: {
+          ...shared,
+          name: 'e2e',
+          include: E2E_TESTS,
+          // dist/ is compiled once, before any of these tests, so none runs a stale build.
+          globalSetup: ['test/support/compile.ts'],
+        },
+      },
+    ],
   },
 });

@@ -10,6 +10,8 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import fg from 'fast-glob';
+import { E2E_TESTS } from '../vitest.config.js';
 import { fileCycles, formatCycle } from './support/import-graph.js';
 
 const SRC = path.resolve(import.meta.dirname, '..', 'src');
@@ -219,5 +221,60 @@ describe('the architecture of the site (public/)', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+/**
+ * What makes a test end-to-end: it runs the compiled entry points (dist/), the bin, or the snapshot shipped in
+ * the package, which only the e2e project's global setup compiles and builds. A unit test that reached for
+ * them would run a stale build in a one-file run, or none at all on a fresh clone.
+ */
+const REACHES_FOR_BUILT_FILES = [
+  /\bstartServer\(/,
+  /bin\/mcp-trust-score|'bin', 'mcp-trust-score/,
+  /openEmbeddedSource|embedded-snapshot/,
+  /['"/]dist\/[a-z-]+\.mjs|REPO(?:_ROOT)?, 'dist'/,
+];
+
+/** The test files, relative to the root, that reach for built files but are not in the e2e project. */
+function unitTestsReachingForBuiltFiles(files: readonly string[], read: (file: string) => string): string[] {
+  const e2e = E2E_TESTS.map(globPattern);
+  const inE2e = (file: string) => e2e.some((pattern) => pattern.test(file));
+  return files.filter((file) => !inE2e(file) && REACHES_FOR_BUILT_FILES.some((pattern) => pattern.test(read(file))));
+}
+
+/** The globs of the vitest config (`**` for any folders, `*` within a name) as patterns over relative paths. */
+function globPattern(glob: string): RegExp {
+  const source = glob
+    .split('/')
+    .map((part) =>
+      part === '**' ? '(?:[^/]+/)*' : `${part.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}/`,
+    )
+    .join('')
+    .replace(/\/$/, '');
+  return new RegExp(`^${source}$`);
+}
+
+describe('the two test projects', () => {
+  it('keeps every test that runs dist/, the bin or the shipped snapshot in the e2e project', () => {
+    // This file's own planted cases below are texts, not tests that start anything.
+    const tests = fg.sync(['test/**/*.test.ts', 'src/**/*.test.ts'], {
+      cwd: ROOT,
+      ignore: ['test/architecture.test.ts'],
+    });
+    expect(unitTestsReachingForBuiltFiles(tests, (file) => readFileSync(path.join(ROOT, file), 'utf8'))).toEqual([]);
+  });
+
+  it('finds a unit test that starts the compiled server (the check above can fail)', () => {
+    const texts = new Map([
+      ['test/gateway/planted.test.ts', "const server = await startServer({ API_KEYS: 'k' });\n"],
+      ['test/e2e/planted.test.ts', "const server = await startServer({ API_KEYS: 'k' });\n"],
+      ['test/query/planted.test.ts', 'const source = await openEmbeddedSource();\n'],
+      ['test/format/planted.test.ts', "import { Ajv2020 } from 'ajv/dist/2020.js';\n"],
+    ]);
+    expect(unitTestsReachingForBuiltFiles([...texts.keys()], (file) => texts.get(file) ?? '')).toEqual([
+      'test/gateway/planted.test.ts',
+      'test/query/planted.test.ts',
+    ]);
   });
 });

@@ -38,9 +38,12 @@ export interface ServerProcess {
   stop(): Promise<number | null>;
 }
 
-/** Run scripts/serve.ts with `env` (PORT=0 unless given) in `cwd`; resolves once it prints its address. */
+/**
+ * Run `npm start`'s entry point, `node dist/serve.mjs` (compiled by the e2e project's global setup), with `env`
+ * (PORT=0 unless given) in `cwd`; resolves once it prints its address.
+ */
 export function startServer(env: Record<string, string>, cwd = REPO, timeoutMs = 60_000): Promise<ServerProcess> {
-  const child = spawn(TSX, [path.join(REPO, 'scripts/serve.ts')], {
+  const child = spawn(process.execPath, [path.join(REPO, 'dist', 'serve.mjs')], {
     cwd,
     env: childEnv({ HOST: '127.0.0.1', PORT: '0', ...env }),
   });
