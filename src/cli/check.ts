@@ -25,7 +25,7 @@ import {
 import { findPolicyFile, PolicyFileError, readPolicyFile } from './policy-file.js';
 import { unknownFlagsProblem, VOCABULARY_FLAGS } from '../model/flag-names.js';
 import { type ConfigEntry, DEFAULT_CONFIG_FILES } from './config-files.js';
-import { printable } from './printable.js';
+import { printable } from '../model/printable.js';
 import { readConfigFile } from './read-config.js';
 import { itemForEntry } from './entries.js';
 import type { FileOutcome } from './user-configs.js';

@@ -8,7 +8,7 @@
  */
 import { type Node, type ParseError, parseTree, printParseErrorCode } from 'jsonc-parser';
 import { OperatorError } from '../errors/operator-error.js';
-import { printable } from './printable.js';
+import { printable } from '../model/printable.js';
 
 /** The files looked for in the working folder when none is named. */
 export const DEFAULT_CONFIG_FILES = ['.mcp.json', '.vscode/mcp.json', '.cursor/mcp.json', 'claude_desktop_config.json'];

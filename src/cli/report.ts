@@ -10,7 +10,7 @@ import { describePolicy, REASON_KINDS, reasonKind } from '../model/check.js';
 import { TOOL_VERSION } from '../model/version.js';
 import type { ConfigEntry } from './config-files.js';
 import { purlOf } from '../model/purl.js';
-import { printable, printableJson } from './printable.js';
+import { printable, printableJson } from '../model/printable.js';
 import type { FileOutcome } from './user-configs.js';
 
 export const REPORT_FORMATS = ['text', 'json', 'sarif', 'github'] as const;

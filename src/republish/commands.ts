@@ -5,6 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { OperatorError } from '../errors/operator-error.js';
+import { printableLines } from '../model/printable.js';
 
 /** A step of the night failed: its message is the one line the republish prints before exiting non-zero. */
 export class StepFailed extends OperatorError {
@@ -19,19 +20,6 @@ export class StepFailed extends OperatorError {
   }
 }
 
-// eslint-disable-next-line no-control-regex -- control characters are what is escaped
-const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
-
-/**
- * Text from a child (or from publishers' data it printed) made safe for a terminal and a CI log: control
- * characters but tab and newline are shown as `\uXXXX`, and a line that would start a GitHub Actions
- * workflow command (`::`) is indented, so nothing a child prints can steer the runner.
- */
-export function printable(text: string): string {
-  const escaped = text.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  return escaped.replace(/^(\s*)::/gm, '$1  ::');
-}
-
 /**
  * What a failure line quotes of a child's output: from the last line in the form of a script's own message
  * (`build: refused ...`, `rescore: ...`) to the end, folded into one line, or else the last line; shortened.
@@ -43,7 +31,7 @@ export function lastLine(text: string, max = 300): string {
     .filter((l) => l !== '');
   const own = lines.findLastIndex((l) => /^[a-z][a-z-]*: /.test(l));
   const line = (own >= 0 ? lines.slice(own) : lines.slice(-1)).join(' ');
-  return printable(line.length > max ? `${line.slice(0, max)}...` : line);
+  return printableLines(line.length > max ? `${line.slice(0, max)}...` : line);
 }
 
 /** The command as a failure line names it: `npm run build`, `vercel deploy` (subcommands, no options or values). */
@@ -86,11 +74,11 @@ export function runCommand(command: string, args: readonly string[], options: Co
     const keep = (kept: string, chunk: string) => (kept + chunk).slice(-KEPT_OUTPUT);
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       stdout = keep(stdout, chunk);
-      options.echo?.(printable(chunk));
+      options.echo?.(printableLines(chunk));
     });
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       stderr = keep(stderr, chunk);
-      options.echo?.(printable(chunk));
+      options.echo?.(printableLines(chunk));
     });
     const timer =
       options.timeoutMs === undefined

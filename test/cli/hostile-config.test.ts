@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type ConfigEntry, lineTable, parseConfigFile } from '../../src/cli/config-files.js';
 import { MAX_CONFIG_BYTES, readConfigFile } from '../../src/cli/read-config.js';
 import { formatReport, REPORT_FORMATS, type Report } from '../../src/cli/report.js';
-import { printable } from '../../src/cli/printable.js';
+import { printable } from '../../src/model/printable.js';
 
 const HOSTILE = 'evil\n::error file=x::pwned\r\n::stop-commands::token\u001b[31mred\u0007\u009b2J\u0085\u2028\u202e';
 

@@ -9,7 +9,8 @@ import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { printable, StepFailed } from '../../src/republish/commands.js';
+import { printableLines } from '../../src/model/printable.js';
+import { StepFailed } from '../../src/republish/commands.js';
 import { localDeployer } from '../../src/republish/deployers.js';
 import { checkHealth } from '../../src/republish/health-check.js';
 import { keeperFor } from '../../src/republish/keeper.js';
@@ -187,7 +188,7 @@ describe('a night whose tests fail', () => {
 
 describe('what a child prints', () => {
   it('reaches the log with control characters escaped and workflow commands defused', () => {
-    expect(printable('ok\tline\n\x1b[31mred\x07\n::set-output name=x::y\n  ::error::boom')).toBe(
+    expect(printableLines('ok\tline\n\x1b[31mred\x07\n::set-output name=x::y\n  ::error::boom')).toBe(
       'ok\tline\n\\u001b[31mred\\u0007\n  ::set-output name=x::y\n    ::error::boom',
     );
   });
