@@ -5,6 +5,7 @@
  * importer never writes a dataset the build would refuse.
  */
 import { z } from 'zod';
+import { compareNames } from '../format/name-order.js';
 import { labelForScore, splitName, type ServerRecord } from '../model/schema.js';
 import { ServerRecordSchema } from '../model/record-schema.js';
 import { BADGE_RULES, badgesFor } from './badges.js';
@@ -82,13 +83,8 @@ export interface ImportResult {
   summary: ImportSummary;
 }
 
-/** Name order of the decisions (section 6): code points of the lower-cased name, then of the name itself. */
-export function compareNames(a: string, b: string): number {
-  const la = a.toLowerCase();
-  const lb = b.toLowerCase();
-  if (la !== lb) return la < lb ? -1 : 1;
-  return a < b ? -1 : a > b ? 1 : 0;
-}
+// Name order of the decisions (section 6), the one copy (it compares code points, as the decisions say).
+export { compareNames } from '../format/name-order.js';
 
 /** One server record, checked against ServerRecordSchema. */
 export function buildServerRecord(
