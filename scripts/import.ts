@@ -6,7 +6,7 @@
  * project reads the inputs. On any error it prints one line starting with `import:` and exits non-zero
  * without touching the output file.
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
@@ -14,6 +14,7 @@ import { ImportError, parseInput, RegistryDumpSchema, ScorecardIndexSchema } fro
 import { joinDatasets, serializeDataset, type ImportSummary, type LeftOut } from '../src/import/join.js';
 import { importRegistryEntries, type RegistryImport, serializeRegistryData } from '../src/import/registry.js';
 import { DEFAULT_REGISTRY_DATA } from '../src/registry/artifact.js';
+import { writeFilesAtomically } from '../src/format/atomic-write.js';
 
 const USAGE =
   'usage: npm run import -- --scores <index.json> --registry <servers.json> [--registry <more.json> ...] [--out data/servers.json] [--registry-out <dir of --out>/registry/servers.json]';
@@ -28,19 +29,6 @@ function readInput(file: string): string {
     const reason =
       code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (error as Error).message;
     throw new ImportError(`cannot read ${file}: ${reason}`);
-  }
-}
-
-/** Write through a temporary file and a rename, so a reader never sees half a dataset. */
-function writeAtomically(file: string, text: string): void {
-  mkdirSync(dirname(file), { recursive: true });
-  const temporary = `${file}.tmp-${process.pid}`;
-  try {
-    writeFileSync(temporary, text);
-    renameSync(temporary, file);
-  } catch (error) {
-    rmSync(temporary, { force: true });
-    throw error;
   }
 }
 
@@ -134,15 +122,14 @@ function main(argv: string[]): number {
       registry,
       raw,
     );
-    for (const [file, text] of [
-      [out, serializeDataset(records)],
-      [registryOut, serializeRegistryData(entries.entries)],
-    ] as const) {
-      try {
-        writeAtomically(file, text);
-      } catch (error) {
-        throw new ImportError(`cannot write ${file}: ${(error as Error).message}`);
-      }
+    try {
+      // Both files or neither: the dataset and its registry data are read together.
+      writeFilesAtomically([
+        [out, serializeDataset(records)],
+        [registryOut, serializeRegistryData(entries.entries)],
+      ]);
+    } catch (error) {
+      throw new ImportError((error as Error).message);
     }
     console.log(report(summary, out));
     if (leftOut.length > 0) console.log(leftOutReport(leftOut));

@@ -3,10 +3,11 @@
  * the zod schemas (`src/api/openapi.ts`). `npm run build` calls `writeOpenApiDocument` when a build succeeds, so
  * the committed document follows the schemas; `--check` only reports whether the file is up to date.
  */
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openApiJson } from '../src/api/openapi.js';
+import { writeFileAtomically } from '../src/format/atomic-write.js';
 
 /** Where the site serves the document from (`/openapi.json`). */
 export const OPENAPI_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'public', 'openapi.json');
@@ -19,9 +20,7 @@ export async function writeOpenApiDocument(file: string = OPENAPI_FILE): Promise
   const text = openApiJson();
   const current = await readFile(file, 'utf8').catch(() => undefined);
   if (current === text) return false;
-  const temporary = `${file}.${process.pid}.tmp`;
-  await writeFile(temporary, text);
-  await rename(temporary, file);
+  await writeFileAtomically(file, text);
   return true;
 }
 

@@ -14,14 +14,15 @@ var OperatorError = class extends Error {
   }
 };
 
-// src/cli/printable.ts
+// src/model/printable.ts
 var UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 var SHORT = { "\n": "\\n", "\r": "\\r", "	": "\\t" };
 function escapeOne(char) {
   return SHORT[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`;
 }
-function printable(text2) {
-  return text2.replace(UNPRINTABLE, escapeOne);
+function printable(text2, max) {
+  const escaped = text2.replace(UNPRINTABLE, escapeOne);
+  return max !== void 0 && escaped.length > max ? `${escaped.slice(0, max)}\u2026` : escaped;
 }
 
 // src/cli/config-files.ts

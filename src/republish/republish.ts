@@ -15,8 +15,9 @@
  * Up to 6 nothing reaches the public. The steps are commands and a keeper, so a test runs every one of
  * them against stand-ins and a local server (`test/republish/`).
  */
-import { copyFile, mkdir, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { copyFileAtomically } from '../format/atomic-write.js';
 import { CHANGES_FILE, MANIFEST_FILE } from '../format/manifest.js';
 import { runStep, StepFailed, type CommandOptions } from './commands.js';
 import type { Deployer } from './deployers.js';
@@ -71,14 +72,6 @@ async function manifestOf(dir: string): Promise<ManifestFacts> {
   return JSON.parse(await readFile(path.join(dir, MANIFEST_FILE), 'utf8')) as ManifestFacts;
 }
 
-/** Copy `from` over `to` through a temporary name, so `to` is never half written. */
-async function replaceFile(from: string, to: string): Promise<void> {
-  await mkdir(path.dirname(to), { recursive: true });
-  const temporary = `${to}.tmp-${process.pid}`;
-  await copyFile(from, temporary);
-  await rename(temporary, to);
-}
-
 export async function republish(options: RepublishOptions): Promise<RepublishResult> {
   const { log } = options;
   const command: CommandOptions = { cwd: options.cwd, ...(options.echo ? { echo: options.echo } : {}) };
@@ -117,7 +110,7 @@ export async function republish(options: RepublishOptions): Promise<RepublishRes
     }
     if (options.rescoreArgs !== undefined) {
       for (const file of ['servers.json', path.join('registry', 'servers.json')])
-        await replaceFile(path.join(stagingDir, file), path.join(options.dataDir, file));
+        await copyFileAtomically(path.join(stagingDir, file), path.join(options.dataDir, file));
     }
 
     log(`build: against ${previousId ?? 'nothing (first night)'}`);

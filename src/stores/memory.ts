@@ -14,10 +14,10 @@
  *   during sign-ups, would be written over by a writer that read the file before it.
  */
 import { OperatorError, UsageError } from '../errors/operator-error.js';
-import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { writeFileAtomically } from '../format/atomic-write.js';
 import { HashPrefixSchema, KeyRecordSchema } from '../keys/keys.js';
 import type { KeyRecord } from '../keys/record.js';
 import { createSerialQueue, FileLockTimeout, withFileLock } from './file-lock.js';
@@ -191,15 +191,12 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
     const records = change(current.records);
     if (records === undefined) return;
     if (keysFile !== undefined) {
-      const temporary = `${keysFile}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
       const body = `${JSON.stringify({ version: 1, keys: records }, null, 2)}\n`;
       try {
-        await fs.mkdir(path.dirname(keysFile), { recursive: true });
-        await fs.writeFile(temporary, body, { encoding: 'utf8', mode: 0o600 });
-        await fs.rename(temporary, keysFile);
+        await writeFileAtomically(keysFile, body, { mode: 0o600 });
       } catch (error) {
-        await fs.rm(temporary, { force: true }).catch(() => undefined);
-        const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+        const cause = (error as Error).cause ?? error;
+        const reason = (cause as NodeJS.ErrnoException).code ?? (cause as Error).message;
         throw new KeyFileError(
           `Cannot write the key file ${keysFile} (KEYS_FILE): ${reason}; set KEYS_FILE to a file in a writable folder`,
           { cause: error },
