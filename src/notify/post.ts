@@ -8,6 +8,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { ReceiverAgents } from './address-filter.js';
+import { retryAfterMs as readRetryAfter } from '../model/retry-after.js';
 
 export const DEFAULT_ATTEMPT_TIMEOUT_MS = 10_000;
 /**
@@ -42,12 +43,10 @@ export interface PostOptions {
   signal?: AbortSignal;
 }
 
-/** `Retry-After` as milliseconds: seconds, or an HTTP date relative to `nowMs`. */
+/** `Retry-After` as milliseconds relative to `nowMs`, at most MAX_RETRY_AFTER_MS. */
 export function retryAfterMs(header: string | undefined, nowMs: number): number | undefined {
-  if (header === undefined) return undefined;
-  const value = header.trim();
-  const ms = /^\d{1,9}$/.test(value) ? Number(value) * 1000 : Date.parse(value) - nowMs;
-  return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS) : undefined;
+  const ms = readRetryAfter(header, nowMs);
+  return ms === undefined ? undefined : Math.min(ms, MAX_RETRY_AFTER_MS);
 }
 
 export function postEvent(

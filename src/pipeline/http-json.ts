@@ -4,6 +4,7 @@
  * status, or a body that is not JSON, is an error at once. Uses the platform's `fetch` (undici).
  */
 import { PipelineError, printable } from './errors.js';
+import { retryAfterMs } from '../model/retry-after.js';
 
 export interface HttpPolicy {
   /** Per attempt, headers and body together. */
@@ -45,14 +46,6 @@ export async function readBounded(response: Response, maxBytes = MAX_ANSWER_BYTE
     chunks.push(value);
   }
   return Buffer.concat(chunks);
-}
-
-/** Milliseconds a `Retry-After` value asks for, or undefined when it is absent or unreadable. */
-export function retryAfterMs(value: string | null, now = Date.now()): number | undefined {
-  if (value === null || value.trim() === '') return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(date - now, 0);
 }
 
 class Retryable extends Error {

@@ -19,7 +19,8 @@ import {
 } from '../../model/package-facts.js';
 import { oneLineZodError } from '../../import/inputs.js';
 import { printable } from '../errors.js';
-import { readBounded, retryAfterMs, type HttpPolicy } from '../http-json.js';
+import { retryAfterMs } from '../../model/retry-after.js';
+import { readBounded, type HttpPolicy } from '../http-json.js';
 import { FACTS_FROM, isPackageName, packagePath } from './answers.js';
 import { ociFacts, type OciOptions } from './oci.js';
 
