@@ -20,6 +20,7 @@ import {
 import { oneLineZodError } from '../../import/inputs.js';
 import { printable } from '../errors.js';
 import { retryAfterMs } from '../../model/retry-after.js';
+import { mapBounded } from '../bounded.js';
 import { readBounded, type HttpPolicy } from '../http-json.js';
 import { FACTS_FROM, isPackageName, packagePath } from './answers.js';
 import { ociFacts, type OciOptions } from './oci.js';
@@ -188,15 +189,7 @@ export async function readPackages(
   }
 
   const bounded = refs.slice(0, MAX_PACKAGES);
-  const outcomes: Outcome[] = new Array<Outcome>(bounded.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < bounded.length) {
-      const index = next++;
-      outcomes[index] = await one(bounded[index]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
+  const outcomes = await mapBounded(bounded, options.concurrency, one);
 
   const file: PackageFactsFile = { generated_at: options.readAt, packages: {}, unread: [] };
   bounded.forEach((ref, index) => {
