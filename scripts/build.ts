@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { OPENAPI_FILE, writeOpenApiDocument } from './openapi.js';
 import { buildSnapshotWithDiff, RepublishRefused } from '../src/build/build.js';
 import { DEFAULT_GUARDS, summarizeDiff } from '../src/history/changes.js';
-import { readManifest } from '../src/query/load.js';
+import { readManifest } from '../src/format/verified-read.js';
 import { CHANGES_FILE } from '../src/format/manifest.js';
 import { DEFAULT_INPUT_GLOB, DEFAULT_SNAPSHOT_DIR, defaultRegistryData } from '../src/format/paths.js';
 import { snapshotIsStale } from '../src/build/staleness.js';

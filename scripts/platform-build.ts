@@ -7,7 +7,7 @@
  * serving a snapshot nobody checked; `vercel.json` also turns Git deployments off (`git.deploymentEnabled`).
  */
 import { OperatorError } from '../src/errors/operator-error.js';
-import { readManifest } from '../src/query/load.js';
+import { readManifest } from '../src/format/verified-read.js';
 import { CHANGES_FILE } from '../src/format/manifest.js';
 import { DEFAULT_INPUT_GLOB, DEFAULT_SNAPSHOT_DIR, defaultRegistryData } from '../src/format/paths.js';
 import { snapshotIsStale } from '../src/build/staleness.js';

@@ -83,6 +83,52 @@ describe('the architecture of src/', () => {
   });
 });
 
+/**
+ * Which folders a folder may not import, by lifetime: the artifact formats sit below everything (they import
+ * only the model, and the operator-error convention every lifetime shares); the build reads the snapshot it
+ * replaces with its own code, not the server's loader; the package's checker, MCP server and clients never
+ * load the gateway, the HTTP adapters or the service's configuration.
+ */
+const LAYER_RULES: ReadonlyArray<{
+  folders: readonly string[];
+  mayImport?: readonly string[];
+  mayNotImport?: readonly string[];
+}> = [
+  { folders: ['format'], mayImport: ['model', 'errors'] },
+  { folders: ['build'], mayNotImport: ['query', 'gateway', 'http', 'service'] },
+  { folders: ['cli', 'mcp', 'client'], mayNotImport: ['gateway', 'http', 'service'] },
+];
+
+/** Every import that breaks a layer rule, as `from → to`. */
+function layerBreaks(graph: Map<string, Set<string>>): string[] {
+  const breaks: string[] = [];
+  for (const rule of LAYER_RULES) {
+    for (const from of rule.folders) {
+      for (const to of graph.get(from) ?? []) {
+        const allowed = rule.mayImport ? rule.mayImport.includes(to) : !rule.mayNotImport?.includes(to);
+        if (!allowed) breaks.push(`${from} → ${to}`);
+      }
+    }
+  }
+  return breaks.sort();
+}
+
+describe('the lifetimes of the folders of src/', () => {
+  it('keeps the formats below everything, the build off the loader, and the package off the gateway', () => {
+    expect(layerBreaks(folderGraph())).toEqual([]);
+  });
+
+  it('finds imports across a layer (the check above can fail)', () => {
+    const graph = new Map([
+      ['format', new Set(['model', 'registry'])],
+      ['build', new Set(['format', 'query'])],
+      ['client', new Set(['api', 'gateway'])],
+      ['mcp', new Set(['client'])],
+    ]);
+    expect(layerBreaks(graph)).toEqual(['build → query', 'client → gateway', 'format → registry']);
+  });
+});
+
 const ROOT = path.resolve(SRC, '..');
 const relative = (file: string) => path.relative(ROOT, file);
 

@@ -29,7 +29,7 @@ import {
   type RepublishGuards,
   type SnapshotDiff,
 } from '../history/changes.js';
-import { readHistory, readRecordSummaries } from '../query/previous-snapshot.js';
+import { readHistory, readRecordSummaries } from './previous-snapshot.js';
 import { methodHash } from './input-files.js';
 import {
   combineRegistryHash,

@@ -7,7 +7,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fingerprintInputs, hashInputs } from './input-files.js';
-import { readManifest } from '../query/load.js';
+import { readManifest } from '../format/verified-read.js';
 import { ARTIFACT_VERSION } from '../format/manifest.js';
 import { MTS2_METHOD, type MethodId } from '../scoring/methods.js';
 

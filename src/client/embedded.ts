@@ -2,14 +2,14 @@
  * The embedded trust source: the snapshot shipped inside the package, opened in process and asked through
  * the service's own route handlers (`src/api/routes.ts`) and query engine, so an offline answer is the answer
  * the API gives for the same snapshot. What the gateway adds around a handler (keys, counting, the response
- * cache, the envelope) has no meaning here; the check's body goes through the gateway's own body reader, so
+ * cache, the envelope) has no meaning here; the check's body goes through the API's own body reader (`src/api/request-body.ts`), so
  * a bad request is refused with the API's words. Failures are `TrustApiError`s as the live client throws.
  */
 import { ApiError } from '../api/errors.js';
 import type { Answer, HandlerContext } from '../api/route.js';
 import { routeById } from '../api/routes.js';
 import type { RouteId } from '../api/paths.js';
-import { readJsonBody } from '../gateway/body.js';
+import { readJsonBody } from '../api/request-body.js';
 import type { CheckAnswer } from '../model/check.js';
 import { splitName, type ServerRecord, type Stats } from '../model/schema.js';
 import { openSnapshot } from '../query/open.js';

@@ -18,7 +18,7 @@ import type { Answer, Computed } from '../api/route.js';
 import { OperatorError } from '../errors/operator-error.js';
 import { isRegistryTarget } from '../api/paths.js';
 import type { RegistryPolicy } from '../registry/policy.js';
-import { BodyTooLarge, readJsonBody } from './body.js';
+import { BodyTooLarge, readJsonBody } from '../api/request-body.js';
 import { binaryOf, BodyPool, bodyOf } from './record-bodies.js';
 import { ROUTES } from '../api/routes.js';
 import { hashPrefix } from '../keys/keys.js';
@@ -47,7 +47,7 @@ export interface GatewayRequest {
   /** An absolute URL, or a path with its query (`/v1/search?q=x`) as an HTTP request line carries it. */
   url: string;
   headers: { get(name: string): string | null | undefined };
-  /** The body as text, for POST routes; rejects with `BodyTooLarge` past `maxBytes` (see `body.ts`). */
+  /** The body as text, for POST routes; rejects with `BodyTooLarge` past `maxBytes` (see `request-body.ts`). */
   readBody?(maxBytes: number): Promise<string>;
   /** The address of the connection (the Node adapter gives it; a Web Request has none). */
   address?: string;

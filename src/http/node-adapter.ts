@@ -10,7 +10,7 @@
  */
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { BodyCutShort, BodyTooLarge } from '../gateway/body.js';
+import { BodyCutShort, BodyTooLarge } from '../api/request-body.js';
 import type { GatewayRequest, GatewayResponse } from '../gateway/gateway.js';
 import { errorBody, ApiError, type ErrorCode } from '../api/errors.js';
 import { FORBIDDEN_BYTE_RULE, MAX_TARGET_BYTES } from '../api/request-target.js';

@@ -6,8 +6,8 @@
 import type { RegistryEntry } from './schema.js';
 
 export const REGISTRY_FILE = 'registry.json';
-/** The committed registry data `npm run import` writes and `npm run build` reads by default. */
-export const DEFAULT_REGISTRY_DATA = 'data/registry/servers.json';
+// The committed registry data's path lives with the other default paths.
+export { DEFAULT_REGISTRY_DATA } from '../format/paths.js';
 
 export interface RegistryArtifact {
   /** In name order (code points of the lower-cased name, then of the name), one per server. */

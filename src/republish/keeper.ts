@@ -13,9 +13,10 @@
  * atomic and conditional, it never expires (Actions artifacts do, after at most 90 days), and anyone can
  * fetch the live snapshot with `git fetch`.
  */
-import { cp, mkdir, readFile, readdir, rename, rm } from 'node:fs/promises';
+import { cp, mkdir, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { MANIFEST_FILE } from '../format/manifest.js';
+import { readManifestFacts } from '../format/verified-read.js';
 import { runCommand, StepFailed, lastLine } from './commands.js';
 
 export interface KeptSnapshot {
@@ -45,16 +46,13 @@ export function keeperFor(spec: string, workDir: string, env: NodeJS.ProcessEnv 
 
 /** The files of a snapshot folder that are kept: the manifest and the files it names (no local cache). */
 async function snapshotFiles(dir: string): Promise<string[]> {
-  const manifest = JSON.parse(await readFile(path.join(dir, MANIFEST_FILE), 'utf8')) as {
-    files?: Record<string, unknown>;
-  };
-  return [MANIFEST_FILE, ...Object.keys(manifest.files ?? {})];
+  const manifest = await readManifestFacts(dir);
+  return [MANIFEST_FILE, ...Object.keys(manifest.files)];
 }
 
 function folderKeeper(root: string): SnapshotKeeper {
   const readId = async (dir: string) => {
-    const manifest = JSON.parse(await readFile(path.join(dir, MANIFEST_FILE), 'utf8')) as { snapshot_id?: unknown };
-    return String(manifest.snapshot_id);
+    return (await readManifestFacts(dir)).snapshot_id;
   };
   return {
     label: `folder ${root}`,

@@ -15,10 +15,11 @@
  * Up to 6 nothing reaches the public. The steps are commands and a keeper, so a test runs every one of
  * them against stand-ins and a local server (`test/republish/`).
  */
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { copyFileAtomically } from '../format/atomic-write.js';
-import { CHANGES_FILE, MANIFEST_FILE } from '../format/manifest.js';
+import { CHANGES_FILE } from '../format/manifest.js';
+import { readManifestFacts } from '../format/verified-read.js';
 import { runStep, StepFailed, type CommandOptions } from './commands.js';
 import type { Deployer } from './deployers.js';
 import { checkHealth, type HealthCheckOptions } from './health-check.js';
@@ -61,17 +62,6 @@ export interface RepublishResult {
   url?: string;
 }
 
-interface ManifestFacts {
-  snapshot_id: string;
-  input_hash: string;
-  record_count: number;
-  files: Record<string, unknown>;
-}
-
-async function manifestOf(dir: string): Promise<ManifestFacts> {
-  return JSON.parse(await readFile(path.join(dir, MANIFEST_FILE), 'utf8')) as ManifestFacts;
-}
-
 export async function republish(options: RepublishOptions): Promise<RepublishResult> {
   const { log } = options;
   const command: CommandOptions = { cwd: options.cwd, ...(options.echo ? { echo: options.echo } : {}) };
@@ -86,7 +76,7 @@ export async function republish(options: RepublishOptions): Promise<RepublishRes
         'fetch-previous',
         `no published snapshot is kept in ${options.keeper.label} (--first publishes the first one)`,
       );
-    const previous = kept === undefined ? undefined : await manifestOf(kept.dir);
+    const previous = kept === undefined ? undefined : await readManifestFacts(kept.dir);
     const previousId = previous?.snapshot_id;
     log(
       previousId === undefined
@@ -121,7 +111,7 @@ export async function republish(options: RepublishOptions): Promise<RepublishRes
       ['run', '--silent', 'build', '--', ...options.buildArgs, ...previousArgs, ...options.guardArgs],
       command,
     );
-    const built = await manifestOf(options.snapshotDir);
+    const built = await readManifestFacts(options.snapshotDir);
     // The same dataset as the published snapshot's (same input hash): nothing new to publish.
     if (previous !== undefined && built.input_hash === previous.input_hash) {
       log(`unchanged: the dataset is the one snapshot ${previousId} was built from; nothing to do`);
@@ -130,7 +120,7 @@ export async function republish(options: RepublishOptions): Promise<RepublishRes
 
     log(`platform build: ${options.deployer.label}`);
     await options.deployer.build();
-    const platform = await manifestOf(options.snapshotDir);
+    const platform = await readManifestFacts(options.snapshotDir);
     if (platform.snapshot_id !== built.snapshot_id)
       throw new StepFailed(
         'platform build',

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerRecord } from '../../src/model/schema.js';
-import { readHistory } from '../../src/query/previous-snapshot.js';
+import { readHistory } from '../../src/build/previous-snapshot.js';
 import { CHANGES_FILE, MANIFEST_FILE } from '../../src/format/manifest.js';
 import { startGitHubStandIn, type GitHubStandIn } from '../support/github-standin.js';
 import { startRegistryStandIn, type RegistryStandIn, type StandInEntry } from '../support/registry-standin.js';

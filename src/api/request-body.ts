@@ -3,8 +3,8 @@
  * schema; every other case is one 400 (`invalid_body`) that names what is wrong. The body is read only after
  * the key was checked, so an anonymous client cannot make the server read anything.
  */
-import { ApiError, quote } from '../api/errors.js';
-import type { BodySpec } from '../api/route.js';
+import { ApiError, quote } from './errors.js';
+import type { BodySpec } from './route.js';
 import type { QueryEngine } from '../query/types.js';
 
 /** The most a body may hold: 64 KB, room for a hundred items with long identifiers. */

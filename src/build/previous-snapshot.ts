@@ -8,7 +8,7 @@ import type { RecordSummary } from '../history/changes.js';
 import { HISTORY_FILE, type HistoryArtifact } from '../history/history.js';
 import { decodeHistorySync } from '../history/history-layout.js';
 import { ARTIFACT_VERSION } from '../format/manifest.js';
-import { readManifest, readVerified, readVerifiedFile, SnapshotLoadError } from './load.js';
+import { readManifest, readVerified, readVerifiedFile, SnapshotLoadError } from '../format/verified-read.js';
 
 /**
  * Artifact versions whose records and history a build can still carry forward from (`--previous`), so the
