@@ -95,7 +95,7 @@ function text(report: Report): string {
   const noun = report.rows.length === 1 ? 'server' : 'servers';
   lines.push(`Verdict: ${report.verdict.toUpperCase()} (${report.rows.length} ${noun}: ${counts(report.rows)})`);
   if (report.notice !== undefined) lines.push(`Data: ${report.notice}`);
-  return `${lines.map(printable).join('\n')}\n`;
+  return `${lines.map((line) => printable(line)).join('\n')}\n`;
 }
 
 function json(report: Report): string {

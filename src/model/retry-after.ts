@@ -10,6 +10,8 @@ export function retryAfterMs(value: string | null | undefined, nowMs = Date.now(
   if (text === '') return undefined;
   // More than nine digits is more than thirty years: unreadable, not a wait.
   if (/^[0-9]+$/.test(text)) return text.length <= 9 ? Number(text) * 1000 : undefined;
+  // An HTTP date names its day and month in letters; anything else Date.parse might take ("-5") is no date.
+  if (!/^[A-Za-z]{3}, /.test(text)) return undefined;
   const date = Date.parse(text);
   return Number.isNaN(date) ? undefined : Math.max(date - nowMs, 0);
 }

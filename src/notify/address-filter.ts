@@ -45,7 +45,10 @@ const EMBEDDED_IPV4_RANGES: readonly [string, string][] = [
   ['::/96', 'IPv4-compatible IPv6 (::/96, embeds an IPv4 address)'],
   ['64:ff9b:1::/48', 'local-use NAT64 (64:ff9b:1::/48, embeds an IPv4 address)'],
 ];
-const EMBEDDED_IPV4_CIDRS = EMBEDDED_IPV4_RANGES.map(([cidr, rule]) => [ipaddr.parseCIDR(cidr), rule] as const);
+// Parsed on the first check, not at start: a server with webhooks off never checks an address.
+let embeddedIpv4Cidrs: ReadonlyArray<readonly [[ipaddr.IPv4 | ipaddr.IPv6, number], string]> | undefined;
+const parsedEmbeddedIpv4Cidrs = () =>
+  (embeddedIpv4Cidrs ??= EMBEDDED_IPV4_RANGES.map(([cidr, rule]) => [ipaddr.parseCIDR(cidr), rule] as const));
 
 /** An ISATAP interface identifier (`…:0:5efe:a.b.c.d` or `…:200:5efe:a.b.c.d`) embeds an IPv4 address. */
 function isIsatap(address: ipaddr.IPv6): boolean {
@@ -72,7 +75,7 @@ export function refusedRule(address: string): string | undefined {
   if (range !== 'unicast') return RULE_NAMES[range] ?? `special-purpose range (${range})`;
   if (parsed.kind() === 'ipv6') {
     const v6 = parsed as ipaddr.IPv6;
-    for (const [cidr, rule] of EMBEDDED_IPV4_CIDRS) if (v6.match(cidr)) return rule;
+    for (const [cidr, rule] of parsedEmbeddedIpv4Cidrs()) if (v6.match(cidr)) return rule;
     if (isIsatap(v6)) return 'ISATAP (embeds an IPv4 address)';
   }
   return undefined;
