@@ -19,6 +19,7 @@ import {
   ARTIFACT_VERSION,
   CHANGES_FILE,
   MANIFEST_FILE,
+  TOOLS_FILE,
   type ArtifactRole,
   type Manifest,
 } from '../format/manifest.js';
@@ -47,11 +48,19 @@ import {
 } from '../registry/artifact.js';
 import type { RegistryEntry } from '../registry/schema.js';
 import { MTS2_METHOD, type MethodId } from '../scoring/methods.js';
-import { advisoriesText } from './advisories-artifact.js';
+import { readAdvisoriesFile } from './advisories-artifact.js';
 import { AS_GIVEN, makeRecordScorer, mts2Scoring, type ScoringChoice } from './score-records.js';
+import { checkToolsFile, readToolsFile } from './tools-artifact.js';
+import { defaultSourceContext } from './evidence-sources.js';
+import { type AdvisoryFile, indexAdvisories, recordAdvisoryIds } from '../model/advisories.js';
+import type { ToolsFile } from '../model/tools.js';
+import type { ExtrasOf } from '../history/history.js';
+import { toolsArtifactText } from '../format/tools-artifact.js';
 
-function scoringFor(method: MethodId | undefined, fallback: MethodId): ScoringChoice {
-  return (method ?? fallback) === MTS2_METHOD ? mts2Scoring() : AS_GIVEN;
+function scoringFor(method: MethodId | undefined, fallback: MethodId, evidenceDir?: string): ScoringChoice {
+  if ((method ?? fallback) !== MTS2_METHOD) return AS_GIVEN;
+  const choice = mts2Scoring();
+  return evidenceDir === undefined ? choice : { ...choice, evidenceDir: path.resolve(evidenceDir) };
 }
 
 export interface BuildOptions {
@@ -74,6 +83,11 @@ export interface BuildOptions {
    * upstream method's). `writeSnapshot` keeps the records as given unless told otherwise.
    */
   method?: MethodId | undefined;
+  /**
+   * The committed evidence folder a snapshot scored with mts-2 is made from (default `data/evidence` of the
+   * working folder): the sources' files, the advisories and the pinned tools it publishes.
+   */
+  evidenceDir?: string | undefined;
 }
 
 /** A guard refused the new snapshot; nothing was written and the previous snapshot is untouched. */
@@ -112,7 +126,12 @@ class UncheckedRecords extends Error {}
  * here, so a bad record is reported as it always was, before any guard's objection.
  */
 export async function buildSnapshotWithDiff(opts: { input: string; out: string } & BuildOptions): Promise<BuildResult> {
-  const read = await startReadingDataset(opts.input, process.cwd(), opts.workers, scoringFor(opts.method, MTS2_METHOD));
+  const read = await startReadingDataset(
+    opts.input,
+    process.cwd(),
+    opts.workers,
+    scoringFor(opts.method, MTS2_METHOD, opts.evidenceDir),
+  );
   const { checked, validate } = read;
   if (read.parsed !== undefined) {
     try {
@@ -143,7 +162,8 @@ async function buildFromDataset(
 ): Promise<BuildResult> {
   let registry: RegistryEntry[] | undefined;
   let inputHash = dataset.inputHash;
-  inputHash = methodHash(inputHash, opts.method);
+  const evidenceDir = path.resolve(opts.evidenceDir ?? defaultSourceContext().evidenceDir);
+  inputHash = methodHash(inputHash, opts.method, process.cwd(), evidenceDir);
   if (opts.registry !== undefined) {
     const bytes = await readFile(opts.registry).catch((error: NodeJS.ErrnoException) => {
       throw new InputError([`${opts.registry}: cannot read the registry data (${error.code ?? String(error)})`]);
@@ -170,7 +190,8 @@ async function buildFromDataset(
     historyLength: opts.historyLength,
     workers: opts.workers,
     beforePublish,
-    advisories: await advisoriesText(opts.method),
+    advisories: await readAdvisoriesFile(opts.method, evidenceDir),
+    tools: await readToolsFile(opts.method, evidenceDir),
   });
   const made = { checkedBy: dataset.checkedBy, wordIndexesMadeBy };
   return diff ? { manifest, diff, ...made } : { manifest, ...made };
@@ -193,7 +214,11 @@ function registryEntries(parse: () => RegistryEntry[]): RegistryEntry[] {
 export async function writeSnapshot(
   records: readonly unknown[],
   out: string,
-  options: Omit<BuildOptions, 'registry'> & { registry?: readonly unknown[] } = {},
+  options: Omit<BuildOptions, 'registry'> & {
+    registry?: readonly unknown[];
+    /** The pinned tools, as `data/evidence/tools.json` would hold them. */
+    tools?: unknown;
+  } = {},
 ): Promise<Manifest> {
   const collector = new RecordCollector();
   const score = await makeRecordScorer(scoringFor(options.method, AS_GIVEN.method));
@@ -204,11 +229,13 @@ export async function writeSnapshot(
       options.registry === undefined
         ? undefined
         : registryEntries(() => parseRegistryData(JSON.stringify(options.registry), '(registry)'));
+    const tools = options.tools === undefined ? undefined : checkToolsFile(options.tools, '(tools)');
     const inputHash = createHash('sha256')
-      .update(JSON.stringify([records, options.registry ?? null]))
+      .update(JSON.stringify([records, options.registry ?? null, ...(tools === undefined ? [] : [tools])]))
       .digest('hex');
-    return (await writeArtifacts(valid, out, { inputHash, now: options.now, registry, workers: options.workers }))
-      .manifest;
+    return (
+      await writeArtifacts(valid, out, { inputHash, now: options.now, registry, workers: options.workers, tools })
+    ).manifest;
   } finally {
     valid.texts.close();
   }
@@ -228,8 +255,10 @@ async function writeArtifacts(
     /** Runs before the snapshot is put in place; when it throws, nothing is. */
     beforePublish?: (() => Promise<void>) | undefined;
     workers?: BuildWorkers | undefined;
-    /** The advisory file's text, when the snapshot is scored with one. */
-    advisories?: string | undefined;
+    /** The advisory file, when the snapshot is scored with one. */
+    advisories?: AdvisoryFile | undefined;
+    /** The pinned tools, when the build has them. */
+    tools?: ToolsFile | undefined;
   },
 ): Promise<{ manifest: Manifest; wordIndexesMadeBy: WordIndexes['madeBy'] }> {
   const artifacts: Artifacts = computeArtifacts(records);
@@ -275,7 +304,18 @@ async function writeArtifacts(
     }
     // Checks answer from the advisories, so they are part of the id.
     if (opts.advisories !== undefined)
-      fileTable[ADVISORIES_FILE] = await writeText(path.join(temporary, ADVISORIES_FILE), opts.advisories);
+      fileTable[ADVISORIES_FILE] = await writeText(
+        path.join(temporary, ADVISORIES_FILE),
+        JSON.stringify(opts.advisories),
+      );
+    // The tools route answers from the pinned tools of the snapshot's servers, so they are part of the id.
+    if (opts.tools !== undefined) {
+      const names = new Set(artifacts.names.map((name) => name.toLowerCase()));
+      fileTable[TOOLS_FILE] = await writeText(
+        path.join(temporary, TOOLS_FILE),
+        toolsArtifactText(opts.tools, (name) => names.has(name)),
+      );
+    }
     if (opts.diff)
       fileTable[CHANGES_FILE] = await writeText(path.join(temporary, CHANGES_FILE), JSON.stringify(opts.diff));
     // The id depends on the content only, never on when or where it was built.
@@ -287,7 +327,13 @@ async function writeArtifacts(
     };
     // The history names this snapshot, so it is written once the id is known, and is not part of it: the id
     // says what the records are; the history, how they came to be.
-    const history = nextHistory(opts.history, artifacts.records, snapshot, opts.historyLength);
+    const history = nextHistory(
+      opts.history,
+      artifacts.records,
+      snapshot,
+      opts.historyLength,
+      extrasOf(opts.advisories, opts.tools),
+    );
     fileTable[HISTORY_FILE] = writeLines(path.join(temporary, HISTORY_FILE), historyLines(history));
     const newest = newestScoredAt(artifacts.records);
     const manifest: Manifest = {
@@ -308,6 +354,19 @@ async function writeArtifacts(
     await rm(temporary, { recursive: true, force: true });
     throw error;
   }
+}
+
+/**
+ * What the history records of each server beyond its summary: its pinned tools' hash and the ids of the
+ * advisories its record keeps (as the advisory source keeps them, from the same file and its packages).
+ */
+function extrasOf(advisories: AdvisoryFile | undefined, tools: ToolsFile | undefined): ExtrasOf {
+  const index = advisories === undefined ? new Map() : indexAdvisories(advisories);
+  const hashes = new Map((tools?.servers ?? []).map((server) => [server.name.toLowerCase(), server.hash]));
+  return (record) => ({
+    tools_hash: hashes.get(record.name.toLowerCase()),
+    advisories: recordAdvisoryIds(index, record.packages ?? []),
+  });
 }
 
 /** The newest `scored_at` of `records`, as ISO 8601 UTC; undefined when there are none. */
