@@ -2,12 +2,13 @@
  * A server's pinned tools in check_server_trust's text: names (checked, JSON-quoted) and the annotations' hints,
  * bounded and marked as the publisher's data; never a description, a schema or a title, so a poisoned tool
  * description never reaches the model. The MCP server runs in process over the SDK's in-memory transport,
- * answering from a real snapshot through the embedded source.
+ * answering from a real snapshot through the embedded source's route handlers.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openEmbeddedSource } from '../../src/client/embedded.js';
+import { createEmbeddedSource } from '../../src/client/embedded.js';
+import { loadSnapshot } from '../../src/query/open.js';
 import type { TrustSource } from '../../src/client/trust-source.js';
 import { createTrustMcpServer } from '../../src/mcp/server.js';
 import { MAX_TOOLS_SHOWN, WITHHELD } from '../../src/mcp/publisher-values.js';
@@ -41,7 +42,7 @@ beforeAll(async () => {
     undefined,
     toolsFile([pinned('io.example/poisoned', POISONED_TOOLS), pinned('io.example/many', MANY)], 'mcpqueen', true),
   );
-  source = await openEmbeddedSource(dir);
+  source = await createEmbeddedSource(await loadSnapshot(dir));
   const server = createTrustMcpServer(source);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
