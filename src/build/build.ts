@@ -14,12 +14,10 @@ import type { BuildWorkers } from './worker-module.js';
 import { encodeColumns, encodeNames, encodePostings, encodeSortIndexes, lookupLines } from '../format/index-layout.js';
 import { historyLines } from '../history/history-layout.js';
 import {
-  ADVISORIES_FILE,
   ARTIFACT_FILES,
   ARTIFACT_VERSION,
   CHANGES_FILE,
   MANIFEST_FILE,
-  TOOLS_FILE,
   type ArtifactRole,
   type Manifest,
 } from '../format/manifest.js';
@@ -48,19 +46,11 @@ import {
 } from '../registry/artifact.js';
 import type { RegistryEntry } from '../registry/schema.js';
 import { MTS2_METHOD, type MethodId } from '../scoring/methods.js';
-import { readAdvisoriesFile } from './advisories-artifact.js';
 import { AS_GIVEN, makeRecordScorer, mts2Scoring, type ScoringChoice } from './score-records.js';
-import { checkToolsFile, readToolsFile } from './tools-artifact.js';
-import { defaultSourceContext } from './evidence-sources.js';
-import { type AdvisoryFile, indexAdvisories, recordAdvisoryIds } from '../model/advisories.js';
-import type { ToolsFile } from '../model/tools.js';
-import type { ExtrasOf } from '../history/history.js';
-import { toolsArtifactText } from '../format/tools-artifact.js';
+import { type EvidenceArtifacts, givenEvidence, historyExtras, readEvidence, writeEvidence } from './evidence-files.js';
 
 function scoringFor(method: MethodId | undefined, fallback: MethodId, evidenceDir?: string): ScoringChoice {
-  if ((method ?? fallback) !== MTS2_METHOD) return AS_GIVEN;
-  const choice = mts2Scoring();
-  return evidenceDir === undefined ? choice : { ...choice, evidenceDir: path.resolve(evidenceDir) };
+  return (method ?? fallback) === MTS2_METHOD ? mts2Scoring(process.cwd(), evidenceDir) : AS_GIVEN;
 }
 
 export interface BuildOptions {
@@ -83,10 +73,7 @@ export interface BuildOptions {
    * upstream method's). `writeSnapshot` keeps the records as given unless told otherwise.
    */
   method?: MethodId | undefined;
-  /**
-   * The committed evidence folder a snapshot scored with mts-2 is made from (default `data/evidence` of the
-   * working folder): the sources' files, the advisories and the pinned tools it publishes.
-   */
+  /** The evidence folder of a snapshot scored with mts-2 (default `data/evidence`): sources, advisories, tools. */
   evidenceDir?: string | undefined;
 }
 
@@ -126,12 +113,8 @@ class UncheckedRecords extends Error {}
  * here, so a bad record is reported as it always was, before any guard's objection.
  */
 export async function buildSnapshotWithDiff(opts: { input: string; out: string } & BuildOptions): Promise<BuildResult> {
-  const read = await startReadingDataset(
-    opts.input,
-    process.cwd(),
-    opts.workers,
-    scoringFor(opts.method, MTS2_METHOD, opts.evidenceDir),
-  );
+  const scoring = scoringFor(opts.method, MTS2_METHOD, opts.evidenceDir);
+  const read = await startReadingDataset(opts.input, process.cwd(), opts.workers, scoring);
   const { checked, validate } = read;
   if (read.parsed !== undefined) {
     try {
@@ -162,7 +145,7 @@ async function buildFromDataset(
 ): Promise<BuildResult> {
   let registry: RegistryEntry[] | undefined;
   let inputHash = dataset.inputHash;
-  const evidenceDir = path.resolve(opts.evidenceDir ?? defaultSourceContext().evidenceDir);
+  const { evidenceDir } = mts2Scoring(process.cwd(), opts.evidenceDir);
   inputHash = methodHash(inputHash, opts.method, process.cwd(), evidenceDir);
   if (opts.registry !== undefined) {
     const bytes = await readFile(opts.registry).catch((error: NodeJS.ErrnoException) => {
@@ -190,8 +173,7 @@ async function buildFromDataset(
     historyLength: opts.historyLength,
     workers: opts.workers,
     beforePublish,
-    advisories: await readAdvisoriesFile(opts.method, evidenceDir),
-    tools: await readToolsFile(opts.method, evidenceDir),
+    evidence: await readEvidence(opts.method, evidenceDir),
   });
   const made = { checkedBy: dataset.checkedBy, wordIndexesMadeBy };
   return diff ? { manifest, diff, ...made } : { manifest, ...made };
@@ -209,16 +191,13 @@ function registryEntries(parse: () => RegistryEntry[]): RegistryEntry[] {
 
 /**
  * Validate in-memory records (as a dataset file would hold them) and write their snapshot into `out`, with
- * the registry entries `registry` (as the registry data file would hold them) when given.
+ * the registry entries `registry` (as the registry data file would hold them) and the pinned tools `tools`
+ * (as `data/evidence/tools.json` would) when given.
  */
 export async function writeSnapshot(
   records: readonly unknown[],
   out: string,
-  options: Omit<BuildOptions, 'registry'> & {
-    registry?: readonly unknown[];
-    /** The pinned tools, as `data/evidence/tools.json` would hold them. */
-    tools?: unknown;
-  } = {},
+  options: Omit<BuildOptions, 'registry'> & { registry?: readonly unknown[]; tools?: unknown } = {},
 ): Promise<Manifest> {
   const collector = new RecordCollector();
   const score = await makeRecordScorer(scoringFor(options.method, AS_GIVEN.method));
@@ -229,13 +208,12 @@ export async function writeSnapshot(
       options.registry === undefined
         ? undefined
         : registryEntries(() => parseRegistryData(JSON.stringify(options.registry), '(registry)'));
-    const tools = options.tools === undefined ? undefined : checkToolsFile(options.tools, '(tools)');
+    const evidence = givenEvidence(options.tools);
     const inputHash = createHash('sha256')
-      .update(JSON.stringify([records, options.registry ?? null, ...(tools === undefined ? [] : [tools])]))
+      .update(JSON.stringify([records, options.registry ?? null, ...(evidence.tools ? [evidence.tools] : [])]))
       .digest('hex');
-    return (
-      await writeArtifacts(valid, out, { inputHash, now: options.now, registry, workers: options.workers, tools })
-    ).manifest;
+    const { now, workers } = options;
+    return (await writeArtifacts(valid, out, { inputHash, now, registry, workers, evidence })).manifest;
   } finally {
     valid.texts.close();
   }
@@ -255,10 +233,8 @@ async function writeArtifacts(
     /** Runs before the snapshot is put in place; when it throws, nothing is. */
     beforePublish?: (() => Promise<void>) | undefined;
     workers?: BuildWorkers | undefined;
-    /** The advisory file, when the snapshot is scored with one. */
-    advisories?: AdvisoryFile | undefined;
-    /** The pinned tools, when the build has them. */
-    tools?: ToolsFile | undefined;
+    /** The advisories and pinned tools the snapshot publishes, when it has them. */
+    evidence?: EvidenceArtifacts | undefined;
   },
 ): Promise<{ manifest: Manifest; wordIndexesMadeBy: WordIndexes['madeBy'] }> {
   const artifacts: Artifacts = computeArtifacts(records);
@@ -302,20 +278,7 @@ async function writeArtifacts(
         serializeRegistryArtifact(artifact),
       );
     }
-    // Checks answer from the advisories, so they are part of the id.
-    if (opts.advisories !== undefined)
-      fileTable[ADVISORIES_FILE] = await writeText(
-        path.join(temporary, ADVISORIES_FILE),
-        JSON.stringify(opts.advisories),
-      );
-    // The tools route answers from the pinned tools of the snapshot's servers, so they are part of the id.
-    if (opts.tools !== undefined) {
-      const names = new Set(artifacts.names.map((name) => name.toLowerCase()));
-      fileTable[TOOLS_FILE] = await writeText(
-        path.join(temporary, TOOLS_FILE),
-        toolsArtifactText(opts.tools, (name) => names.has(name)),
-      );
-    }
+    Object.assign(fileTable, await writeEvidence(opts.evidence ?? {}, temporary, artifacts.names));
     if (opts.diff)
       fileTable[CHANGES_FILE] = await writeText(path.join(temporary, CHANGES_FILE), JSON.stringify(opts.diff));
     // The id depends on the content only, never on when or where it was built.
@@ -327,13 +290,8 @@ async function writeArtifacts(
     };
     // The history names this snapshot, so it is written once the id is known, and is not part of it: the id
     // says what the records are; the history, how they came to be.
-    const history = nextHistory(
-      opts.history,
-      artifacts.records,
-      snapshot,
-      opts.historyLength,
-      extrasOf(opts.advisories, opts.tools),
-    );
+    const extras = historyExtras(opts.evidence ?? {});
+    const history = nextHistory(opts.history, artifacts.records, snapshot, opts.historyLength, extras);
     fileTable[HISTORY_FILE] = writeLines(path.join(temporary, HISTORY_FILE), historyLines(history));
     const newest = newestScoredAt(artifacts.records);
     const manifest: Manifest = {
@@ -354,19 +312,6 @@ async function writeArtifacts(
     await rm(temporary, { recursive: true, force: true });
     throw error;
   }
-}
-
-/**
- * What the history records of each server beyond its summary: its pinned tools' hash and the ids of the
- * advisories its record keeps (as the advisory source keeps them, from the same file and its packages).
- */
-function extrasOf(advisories: AdvisoryFile | undefined, tools: ToolsFile | undefined): ExtrasOf {
-  const index = advisories === undefined ? new Map() : indexAdvisories(advisories);
-  const hashes = new Map((tools?.servers ?? []).map((server) => [server.name.toLowerCase(), server.hash]));
-  return (record) => ({
-    tools_hash: hashes.get(record.name.toLowerCase()),
-    advisories: recordAdvisoryIds(index, record.packages ?? []),
-  });
 }
 
 /** The newest `scored_at` of `records`, as ISO 8601 UTC; undefined when there are none. */
