@@ -24,7 +24,13 @@ export async function readAdvisoriesFile(
     throw new InputError([`${file}: cannot read the advisories (${error.code ?? String(error)})`]);
   });
   if (text === undefined) return undefined;
-  const parsed = AdvisoryFileSchema.safeParse(JSON.parse(text));
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new InputError([`${file}: not JSON (${(error as Error).message})`]);
+  }
+  const parsed = AdvisoryFileSchema.safeParse(value);
   if (!parsed.success)
     throw new InputError([`${file}: not an advisory file: ${parsed.error.issues[0]?.message ?? ''}`]);
   return parsed.data;

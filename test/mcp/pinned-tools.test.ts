@@ -4,14 +4,20 @@
  * description never reaches the model. The MCP server runs in process over the SDK's in-memory transport,
  * answering from a real snapshot through the embedded source's route handlers.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTrustApiClient } from '../../src/client/client.js';
 import { createEmbeddedSource } from '../../src/client/embedded.js';
+import { createNodeHandler } from '../../src/http/node-adapter.js';
 import { loadSnapshot } from '../../src/query/open.js';
 import type { TrustSource } from '../../src/client/trust-source.js';
 import { createTrustMcpServer } from '../../src/mcp/server.js';
 import { MAX_TOOLS_SHOWN, WITHHELD } from '../../src/mcp/publisher-values.js';
+import type { QueryEngine } from '../../src/query/types.js';
+import { harness } from '../gateway/harness.js';
 import { buildTestSnapshot, makeRecord } from '../support/records.js';
 import { pinned, tool, toolsFile } from '../support/tools-fixtures.js';
 
@@ -28,8 +34,18 @@ const POISONED_TOOLS = [
 ];
 const MANY = Array.from({ length: MAX_TOOLS_SHOWN + 5 }, (_, i) => tool(`tool_${String(i).padStart(3, '0')}`));
 
+let engine: QueryEngine;
 let source: TrustSource;
 let client: Client;
+
+async function connect(from: TrustSource): Promise<Client> {
+  const server = createTrustMcpServer(from);
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const connected = new Client({ name: 'test', version: '1.0.0' });
+  await connected.connect(clientSide);
+  return connected;
+}
 
 beforeAll(async () => {
   const dir = await buildTestSnapshot(
@@ -42,20 +58,17 @@ beforeAll(async () => {
     undefined,
     toolsFile([pinned('io.example/poisoned', POISONED_TOOLS), pinned('io.example/many', MANY)], 'mcpqueen', true),
   );
-  source = await createEmbeddedSource(await loadSnapshot(dir));
-  const server = createTrustMcpServer(source);
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  client = new Client({ name: 'test', version: '1.0.0' });
-  await client.connect(clientSide);
+  engine = await loadSnapshot(dir);
+  source = await createEmbeddedSource(engine);
+  client = await connect(source);
 });
 afterAll(async () => {
   await client.close();
   source.close();
 });
 
-async function textFor(name: string): Promise<string> {
-  const result = await client.callTool({ name: 'check_server_trust', arguments: { name } });
+async function textFor(name: string, from: Client = client): Promise<string> {
+  const result = await from.callTool({ name: 'check_server_trust', arguments: { name } });
   expect(result.isError).toBeFalsy();
   return (result.content as { type: string; text?: string }[]).map((part) => part.text ?? '').join('\n');
 }
@@ -91,5 +104,38 @@ describe('pinned tools in the MCP tool text', () => {
   it('says why a remote has none, and says nothing of tools for a server without a remote', async () => {
     expect(await textFor('io.example/unprobed')).toMatch(/Tools: none pinned\. No tools are pinned for this server/);
     expect(await textFor('io.example/local')).not.toMatch(/Tools/);
+  });
+});
+
+describe('pinned tools through the live API', () => {
+  let api: http.Server;
+  let live: TrustSource;
+  let liveClient: Client;
+
+  beforeAll(async () => {
+    const h = await harness({ engine });
+    api = http.createServer(createNodeHandler(h.gateway));
+    await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(api.address() as AddressInfo).port}/v1`;
+    live = createTrustApiClient({ baseUrl: base, apiKey: h.key, timeoutMs: 5000 });
+    liveClient = await connect(live);
+  });
+  afterAll(async () => {
+    await liveClient.close();
+    api.closeAllConnections();
+    await new Promise<void>((resolve) => api.close(() => resolve()));
+  });
+
+  it('answers the tools route as the offline source does, checked against the API schema', async () => {
+    for (const name of ['io.example/poisoned', 'io.example/unprobed', 'io.example/local'])
+      expect(await live.tools(name)).toEqual(await source.tools(name));
+    expect((await live.tools('io.example/poisoned')).tools.map((t) => t.name)).toEqual(
+      POISONED_TOOLS.map((t) => t.name),
+    );
+  });
+
+  it('gives the model the same text live as offline, but for the offline notice', async () => {
+    const offline = (await textFor('io.example/poisoned')).split('\n').filter((line) => !line.startsWith('(offline'));
+    expect((await textFor('io.example/poisoned', liveClient)).split('\n')).toEqual(offline);
   });
 });
