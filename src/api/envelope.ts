@@ -248,7 +248,7 @@ export const COMPONENTS = {
   ],
   HistoryPoint: [
     HistoryPointSchema,
-    'A point of a score history: the snapshot it was seen in and the score, label, sub-scores and flags then; or `removed` when the server left the dataset.',
+    'A point of a score history: the snapshot it was seen in and the score, label, sub-scores and flags then, with `tools_hash` (the hash of its pinned tools) and `advisories` (the ids of its record\'s advisories) when it had any; or `removed` when the server left the dataset.',
   ],
   HistoryResponse: [
     HistoryResponseSchema,
