@@ -22,6 +22,7 @@ import { harness, type Harness, NOW } from './gateway/harness.js';
 import { validate } from './support/json-schema.js';
 import { describeWebhookAnswers } from './notify/openapi-answers.js';
 import { buildTestSnapshot, makeRecord, SIGNALS } from './support/records.js';
+import { pinned, tool, toolsFile } from './support/tools-fixtures.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 type Json = Record<string, any>;
@@ -83,9 +84,17 @@ const REGISTRY = [
   },
 ];
 
+/** Pinned tools for the first record, so Server Tools answers both with tools and (for the others) without. */
+const TOOLS = toolsFile([
+  pinned('io.github.acme/postgres-mcp', [
+    tool('query', { annotations: { title: 'Run a query', read_only: true, open_world: false } }),
+    tool('drop_table', { description: null, input_schema: null, annotations: { destructive: true } }),
+  ]),
+]);
+
 let engine: QueryEngine;
 beforeAll(async () => {
-  engine = await loadSnapshot(await buildTestSnapshot(RECORDS, REGISTRY));
+  engine = await loadSnapshot(await buildTestSnapshot(RECORDS, REGISTRY, TOOLS));
 });
 
 describe('the generated document', () => {
@@ -298,6 +307,8 @@ describe('real answers of the gateway', () => {
     '/v1/lookup?package=npm%3A%40acme%2Fpostgres-mcp',
     '/v1/servers/io.github.acme/postgres-mcp/history',
     '/v1/servers/io.github.acme/postgres-mcp/explain',
+    '/v1/servers/io.github.acme/postgres-mcp/tools',
+    '/v1/servers/org.sample/weather/tools',
     '/v1/lookup?url=https%3A%2F%2Fnobody.example%2Fmcp',
   ];
 
@@ -323,6 +334,7 @@ describe('real answers of the gateway', () => {
       '/v1/lookup?package=npm:x',
       '/v1/servers/org.sample/weather/history',
       '/v1/servers/org.sample/weather/explain',
+      '/v1/servers/org.sample/weather/tools',
     ]) {
       const first = await h.call(url);
       const etag = first.headers.get('etag');
@@ -344,6 +356,7 @@ describe('real answers of the gateway', () => {
       '/v1/changes',
       '/v1/servers/a/b/history?x=1',
       '/v1/servers/a/b/explain?x=1',
+      '/v1/servers/a/b/tools?x=1',
     ]) {
       const response = await h.call(url, { key: url.startsWith('/v1/health') ? null : h.key });
       expect(response.status).toBe(400);
@@ -361,6 +374,7 @@ describe('real answers of the gateway', () => {
       '/v1/lookup?package=npm:x',
       '/v1/servers/a/b/history',
       '/v1/servers/a/b/explain',
+      '/v1/servers/a/b/tools',
       '/v1/changes?since=0000000000000000',
     ]) {
       for (const key of [null, 'not-a-key']) {
@@ -376,6 +390,7 @@ describe('real answers of the gateway', () => {
       '/v1/servers/io.github.nobody/nothing',
       '/v1/servers/io.github.nobody/nothing/history',
       '/v1/servers/io.github.nobody/nothing/explain',
+      '/v1/servers/io.github.nobody/nothing/tools',
     ]) {
       const response = await h.call(url);
       expect(response.status).toBe(404);
@@ -405,6 +420,7 @@ describe('real answers of the gateway', () => {
       '/v1/lookup',
       '/v1/servers/a/b/history',
       '/v1/servers/a/b/explain',
+      '/v1/servers/a/b/tools',
       '/v1/changes',
     ]) {
       const response = await h.call(url, { method: 'POST' });
@@ -423,6 +439,7 @@ describe('real answers of the gateway', () => {
       '/v1/lookup',
       '/v1/servers/a/b/history',
       '/v1/servers/a/b/explain',
+      '/v1/servers/a/b/tools',
       '/v1/changes',
     ]) {
       const response = await h.call(`${url}?q=${'a'.repeat(2048)}`);
@@ -442,6 +459,7 @@ describe('real answers of the gateway', () => {
       '/v1/lookup?package=npm:x',
       '/v1/servers/a/b/history',
       '/v1/servers/a/b/explain',
+      '/v1/servers/a/b/tools',
       '/v1/changes?since=0000000000000000',
     ]) {
       const key = await limited.issue();
@@ -467,6 +485,7 @@ describe('real answers of the gateway', () => {
       '/v1/lookup?package=npm:x',
       '/v1/servers/a/b/history',
       '/v1/servers/a/b/explain',
+      '/v1/servers/a/b/tools',
       '/v1/changes?since=0000000000000000',
     ]) {
       const response = await down.call(url, { key });

@@ -5,6 +5,7 @@ import { explainBlock } from './explain.js';
 import { historyBlock } from './history.js';
 import { bandKey, labelChip, nameParts, scoredDay, scoredOn } from './labels.js';
 import { notifyBlock } from './notify.js';
+import { toolsBlock } from './tools.js';
 import { explainGlobally, keyWorks } from './notices.js';
 import { API_BASE, BAND_RANGES, SUBSCORES, TRANSPORT_MEANINGS, flagMeaning } from './words.js';
 
@@ -203,6 +204,8 @@ function serverCard(record) {
     explainBlock(apiPath(namespace, id)),
     h('h4', { text: 'Score over time' }),
     historyBlock(apiPath(namespace, id)),
+    h('h4', { text: 'Tools' }),
+    toolsBlock(apiPath(namespace, id), record),
     h('h4', { text: `Flags (${record.flags.length})` }),
     flags,
     h('h4', { text: 'Badges' }),

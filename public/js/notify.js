@@ -49,7 +49,9 @@ export function notifyBlock(name) {
   return h(
     'div',
     { class: 'notify' },
-    h('p', { text: 'Get a signed webhook when this server’s score, label or flags change, or when it is removed.' }),
+    h('p', {
+      text: 'Get a signed webhook when this server’s score, label, flags, tools or advisories change, or when it is removed.',
+    }),
     url,
     button,
     status,

@@ -24,6 +24,7 @@ import {
 } from '../registry/schema.js';
 import { TRUST_META_KEY } from '../registry/vocabulary.js';
 import { LABEL_CONTROLS_PATTERN, LABEL_FORBIDDEN } from '../keys/label.js';
+import { MAX_TOOLS_PER_SERVER, PinnedToolSchema, TOOLS_HASH_PATTERN } from '../model/tools.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // Envelopes. The records come from `src/model/record-schema.ts`; what wraps them is the gateway's (specification 2.1 and 7,
@@ -142,6 +143,8 @@ export const HistoryPointSchema = z.union([
     trust_label: z.enum(TRUST_LABELS),
     scores: ScoresSchema,
     flags: z.array(z.string()),
+    tools_hash: z.string().regex(TOOLS_HASH_PATTERN).optional(),
+    advisories: z.array(z.string()).optional(),
   }),
   z.strictObject({ ...SnapshotRefShape, removed: z.literal(true) }),
 ]);
@@ -155,7 +158,26 @@ export const ServerChangeSchema = z.strictObject({
   trust_label: z.strictObject({ from: z.string(), to: z.string() }).nullable(),
   flags_raised: z.array(z.string()),
   flags_cleared: z.array(z.string()),
+  tools_changed: z
+    .strictObject({ from: z.string().regex(TOOLS_HASH_PATTERN), to: z.string().regex(TOOLS_HASH_PATTERN) })
+    .nullable(),
+  advisories_added: z.array(z.string()),
 });
+
+/** Get Server Tools: the tools pinned for one server, or none with the reason. */
+export const ServerToolsDataSchema = z.strictObject({
+  name: z.string().min(1),
+  tool_count: z.number().int().min(0).max(MAX_TOOLS_PER_SERVER),
+  tools: z.array(PinnedToolSchema).max(MAX_TOOLS_PER_SERVER),
+  hash: z.string().regex(TOOLS_HASH_PATTERN).nullable(),
+  version: z.string().nullable(),
+  probed_at: isoUtc().nullable(),
+  probed_by: z.string().nullable(),
+  third_party: z.boolean().nullable(),
+  truncated: z.boolean(),
+  reason: z.string().nullable(),
+});
+export const ServerToolsResponseSchema = envelope(ServerToolsDataSchema, ResponseMetaSchema);
 export const ChangesMetaSchema = pageMeta(LIMITS.list).extend({ since: z.string().min(1) });
 export const ChangesResponseSchema = envelope(z.array(ServerChangeSchema).max(LIMITS.list.max), ChangesMetaSchema);
 
@@ -226,7 +248,7 @@ export const COMPONENTS = {
   ],
   HistoryPoint: [
     HistoryPointSchema,
-    'A point of a score history: the snapshot it was seen in and the score, label, sub-scores and flags then; or `removed` when the server left the dataset.',
+    'A point of a score history: the snapshot it was seen in and the score, label, sub-scores and flags then, with `tools_hash` (the hash of its pinned tools) and `advisories` (the ids of its record\'s advisories) when it had any; or `removed` when the server left the dataset.',
   ],
   HistoryResponse: [
     HistoryResponseSchema,
@@ -234,8 +256,13 @@ export const COMPONENTS = {
   ],
   ServerChange: [
     ServerChangeSchema,
-    'What changed for one server: added, removed, the score and the label (from, to; null when unchanged), flags raised and cleared.',
+    'What changed for one server: added, removed, the score and the label (from, to; null when unchanged), flags raised and cleared, `tools_changed` (the hash of its pinned tools, from, to; null unless it had pinned tools at both snapshots and they differ) and `advisories_added` (ids of advisories its record keeps now and did not before).',
   ],
+  ServerTools: [
+    ServerToolsDataSchema,
+    "The tools a remote server listed when probed without credentials, pinned: each tool's `name`, `description`, `input_schema` (null when over 16 KB) and `annotations` (the MCP hints: `title`, `read_only`, `destructive`, `idempotent`, `open_world`), all as the publisher's server stated them (data, never instructions), with `hash` (SHA-256 over the canonical JSON of the tools in name order: a change of any definition changes it), the `version` the record had then, `probed_at`, `probed_by` and `third_party` (true when the probe was not this project's own). `truncated` says the server listed more than is kept (500 tools, 4,000 characters per description). A server with no pinned tools has an empty `tools`, nulls, and `reason`.",
+  ],
+  ServerToolsResponse: [ServerToolsResponseSchema, 'Get Server Tools'],
   ChangesMeta: [ChangesMetaSchema, 'Metadata of a change list: `total` servers changed, the page, and `since`.'],
   ChangesResponse: [ChangesResponseSchema, 'Changes: one entry per server that changed since `since`, by name.'],
   Explanation: [

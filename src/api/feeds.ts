@@ -51,6 +51,8 @@ function describeChange(change: ServerChange): string {
   if (change.trust_label) parts.push(`${change.trust_label.from} → ${change.trust_label.to}`);
   if (change.flags_raised.length > 0) parts.push(`flags raised: ${change.flags_raised.join(', ')}`);
   if (change.flags_cleared.length > 0) parts.push(`flags cleared: ${change.flags_cleared.join(', ')}`);
+  if (change.tools_changed) parts.push('tools changed');
+  if (change.advisories_added.length > 0) parts.push(`advisories added: ${change.advisories_added.join(', ')}`);
   return parts.join('; ');
 }
 
@@ -60,7 +62,8 @@ function summarise(changes: readonly ServerChange[]): string {
     `${changes.length} ${changes.length === 1 ? 'server' : 'servers'} changed: added ${count((c) => c.added)}, ` +
     `removed ${count((c) => c.removed)}, score changed ${count((c) => c.trust_score !== null)}, label changed ` +
     `${count((c) => c.trust_label !== null)}, flags raised on ${count((c) => c.flags_raised.length > 0)}, cleared on ` +
-    `${count((c) => c.flags_cleared.length > 0)}`
+    `${count((c) => c.flags_cleared.length > 0)}, tools changed on ${count((c) => c.tools_changed !== null)}, ` +
+    `advisories added on ${count((c) => c.advisories_added.length > 0)}`
   );
 }
 
@@ -108,9 +111,11 @@ function describePoint(point: HistoryPoint): string {
   if ('removed' in point) return 'removed from the scored servers';
   const { provenance, maintenance, popularity, permissions } = point.scores;
   const flags = point.flags.length === 0 ? 'no flags' : `flags ${point.flags.join(', ')}`;
+  const tools = point.tools_hash === undefined ? '' : `; tools ${point.tools_hash.slice(0, 19)}`;
+  const advisories = point.advisories === undefined ? '' : `; advisories ${point.advisories.join(', ')}`;
   return (
     `trust score ${point.trust_score} (${point.trust_label}); provenance ${provenance}, maintenance ${maintenance}, ` +
-    `popularity ${popularity}, permissions ${permissions}; ${flags}; scored at ${point.scored_at}`
+    `popularity ${popularity}, permissions ${permissions}; ${flags}${tools}${advisories}; scored at ${point.scored_at}`
   );
 }
 

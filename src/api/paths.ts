@@ -15,6 +15,7 @@ export const ROUTE_PATHS = {
   keys: '/v1/keys',
   history: '/v1/servers/{namespace}/{id}/history',
   explain: '/v1/servers/{namespace}/{id}/explain',
+  tools: '/v1/servers/{namespace}/{id}/tools',
   changes: '/v1/changes',
   badge: '/badges/{namespace}/{id}.svg',
   feedChanges: '/feeds/changes.atom',

@@ -31,6 +31,7 @@ import { REGISTRY_ROUTES } from './registry-routes.js';
 import { WEBHOOK_ROUTES } from './webhook-routes.js';
 import { getServer, listServers, searchServers } from './handlers/servers.js';
 import { health, stats } from './handlers/service.js';
+import { serverTools } from './handlers/tools.js';
 import { ROUTE_PATHS, type RouteId } from './paths.js';
 import type { Route } from './route.js';
 
@@ -238,6 +239,23 @@ export const ROUTES: readonly Route[] = [
     },
   },
   {
+    id: 'tools',
+    needs: 'tools',
+    path: ROUTE_PATHS.tools,
+    keyed: true,
+    handler: serverTools,
+    doc: {
+      operationId: 'getServerTools',
+      summary: 'Server Tools',
+      description:
+        "The tools the server's remote listed when it was last probed without credentials, pinned: each tool's name, description, input schema and annotations as the publisher's server stated them (data to read, never instructions to follow), their `hash` (it changes when any definition changes: the `tools_changed` change), the record's `version` then, `probed_at`, and who probed (`probed_by`, `third_party`). A server the snapshot holds with no pinned tools is a 200 with an empty `tools`, nulls and the `reason` (no remote, or not probed or not listed without credentials). 404 as Get Server for an unknown name.",
+      tag: 'Servers',
+      body: 'ServerToolsResponse',
+      path: { schema: ServerPathSchema, descriptions: SERVER_PATH },
+      notFound: true,
+    },
+  },
+  {
     id: 'changes',
     needs: 'history',
     path: ROUTE_PATHS.changes,
@@ -247,7 +265,7 @@ export const ROUTES: readonly Route[] = [
     doc: {
       operationId: 'listChanges',
       summary: 'Changes',
-      description: `What changed between the snapshot \`since\` and the one served: servers added and removed, score and label changes (from, to), flags raised and cleared, one entry per server, by name; ${LIMITS.list.default} per page. \`since\` is a snapshot id (\`meta.snapshot_id\` of any answer, or \`/v1/health\`); one older than the kept history is a 400 that names the oldest kept; the served snapshot's own id gives an empty list.`,
+      description: `What changed between the snapshot \`since\` and the one served: servers added and removed, score and label changes (from, to), flags raised and cleared, pinned tools changed (\`tools_changed\`: the tools hash from, to) and advisories added (\`advisories_added\`: their ids), one entry per server, by name; ${LIMITS.list.default} per page. \`since\` is a snapshot id (\`meta.snapshot_id\` of any answer, or \`/v1/health\`); one older than the kept history is a 400 that names the oldest kept; the served snapshot's own id gives an empty list.`,
       tag: 'Servers',
       body: 'ChangesResponse',
       query: { schema: ChangesParamsSchema, descriptions: CHANGES_PARAMS },

@@ -4,26 +4,34 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { AdvisoryFileSchema } from '../model/advisories.js';
+import { type AdvisoryFile, AdvisoryFileSchema } from '../model/advisories.js';
 import { MTS2_METHOD, type MethodId } from '../scoring/methods.js';
 import { ADVISORIES_FILE as ADVISORIES_SOURCE_FILE } from '../scoring/sources/advisories.js';
-import { defaultSourceContext } from './evidence-sources.js';
 import { InputError } from './read-input.js';
 
 /**
- * The committed advisories, checked and compact, for a snapshot scored with mts-2 (which reads them); none for
- * one that serves the dataset's own scores or when there is no advisory file.
+ * The committed advisories of `evidenceDir`, checked, for a snapshot scored with mts-2 (which reads them); none
+ * for one that serves the dataset's own scores or when there is no advisory file. The build writes them compact.
  */
-export async function advisoriesText(method: MethodId | undefined): Promise<string | undefined> {
+export async function readAdvisoriesFile(
+  method: MethodId | undefined,
+  evidenceDir: string,
+): Promise<AdvisoryFile | undefined> {
   if ((method ?? MTS2_METHOD) !== MTS2_METHOD) return undefined;
-  const file = path.join(defaultSourceContext().evidenceDir, ADVISORIES_SOURCE_FILE);
+  const file = path.join(evidenceDir, ADVISORIES_SOURCE_FILE);
   const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return undefined;
     throw new InputError([`${file}: cannot read the advisories (${error.code ?? String(error)})`]);
   });
   if (text === undefined) return undefined;
-  const parsed = AdvisoryFileSchema.safeParse(JSON.parse(text));
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new InputError([`${file}: not JSON (${(error as Error).message})`]);
+  }
+  const parsed = AdvisoryFileSchema.safeParse(value);
   if (!parsed.success)
     throw new InputError([`${file}: not an advisory file: ${parsed.error.issues[0]?.message ?? ''}`]);
-  return JSON.stringify(parsed.data);
+  return parsed.data;
 }

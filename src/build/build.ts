@@ -14,7 +14,6 @@ import type { BuildWorkers } from './worker-module.js';
 import { encodeColumns, encodeNames, encodePostings, encodeSortIndexes, lookupLines } from '../format/index-layout.js';
 import { historyLines } from '../history/history-layout.js';
 import {
-  ADVISORIES_FILE,
   ARTIFACT_FILES,
   ARTIFACT_VERSION,
   CHANGES_FILE,
@@ -47,11 +46,11 @@ import {
 } from '../registry/artifact.js';
 import type { RegistryEntry } from '../registry/schema.js';
 import { MTS2_METHOD, type MethodId } from '../scoring/methods.js';
-import { advisoriesText } from './advisories-artifact.js';
 import { AS_GIVEN, makeRecordScorer, mts2Scoring, type ScoringChoice } from './score-records.js';
+import { type EvidenceArtifacts, givenEvidence, historyExtras, readEvidence, writeEvidence } from './evidence-files.js';
 
-function scoringFor(method: MethodId | undefined, fallback: MethodId): ScoringChoice {
-  return (method ?? fallback) === MTS2_METHOD ? mts2Scoring() : AS_GIVEN;
+function scoringFor(method: MethodId | undefined, fallback: MethodId, evidenceDir?: string): ScoringChoice {
+  return (method ?? fallback) === MTS2_METHOD ? mts2Scoring(process.cwd(), evidenceDir) : AS_GIVEN;
 }
 
 export interface BuildOptions {
@@ -74,6 +73,8 @@ export interface BuildOptions {
    * upstream method's). `writeSnapshot` keeps the records as given unless told otherwise.
    */
   method?: MethodId | undefined;
+  /** The evidence folder of a snapshot scored with mts-2 (default `data/evidence`): sources, advisories, tools. */
+  evidenceDir?: string | undefined;
 }
 
 /** A guard refused the new snapshot; nothing was written and the previous snapshot is untouched. */
@@ -112,7 +113,8 @@ class UncheckedRecords extends Error {}
  * here, so a bad record is reported as it always was, before any guard's objection.
  */
 export async function buildSnapshotWithDiff(opts: { input: string; out: string } & BuildOptions): Promise<BuildResult> {
-  const read = await startReadingDataset(opts.input, process.cwd(), opts.workers, scoringFor(opts.method, MTS2_METHOD));
+  const scoring = scoringFor(opts.method, MTS2_METHOD, opts.evidenceDir);
+  const read = await startReadingDataset(opts.input, process.cwd(), opts.workers, scoring);
   const { checked, validate } = read;
   if (read.parsed !== undefined) {
     try {
@@ -143,7 +145,8 @@ async function buildFromDataset(
 ): Promise<BuildResult> {
   let registry: RegistryEntry[] | undefined;
   let inputHash = dataset.inputHash;
-  inputHash = methodHash(inputHash, opts.method);
+  const { evidenceDir } = mts2Scoring(process.cwd(), opts.evidenceDir);
+  inputHash = methodHash(inputHash, opts.method, process.cwd(), evidenceDir);
   if (opts.registry !== undefined) {
     const bytes = await readFile(opts.registry).catch((error: NodeJS.ErrnoException) => {
       throw new InputError([`${opts.registry}: cannot read the registry data (${error.code ?? String(error)})`]);
@@ -170,7 +173,7 @@ async function buildFromDataset(
     historyLength: opts.historyLength,
     workers: opts.workers,
     beforePublish,
-    advisories: await advisoriesText(opts.method),
+    evidence: await readEvidence(opts.method, evidenceDir),
   });
   const made = { checkedBy: dataset.checkedBy, wordIndexesMadeBy };
   return diff ? { manifest, diff, ...made } : { manifest, ...made };
@@ -188,12 +191,13 @@ function registryEntries(parse: () => RegistryEntry[]): RegistryEntry[] {
 
 /**
  * Validate in-memory records (as a dataset file would hold them) and write their snapshot into `out`, with
- * the registry entries `registry` (as the registry data file would hold them) when given.
+ * the registry entries `registry` (as the registry data file would hold them) and the pinned tools `tools`
+ * (as `data/evidence/tools.json` would) when given.
  */
 export async function writeSnapshot(
   records: readonly unknown[],
   out: string,
-  options: Omit<BuildOptions, 'registry'> & { registry?: readonly unknown[] } = {},
+  options: Omit<BuildOptions, 'registry'> & { registry?: readonly unknown[]; tools?: unknown } = {},
 ): Promise<Manifest> {
   const collector = new RecordCollector();
   const score = await makeRecordScorer(scoringFor(options.method, AS_GIVEN.method));
@@ -204,11 +208,12 @@ export async function writeSnapshot(
       options.registry === undefined
         ? undefined
         : registryEntries(() => parseRegistryData(JSON.stringify(options.registry), '(registry)'));
+    const evidence = givenEvidence(options.tools);
     const inputHash = createHash('sha256')
-      .update(JSON.stringify([records, options.registry ?? null]))
+      .update(JSON.stringify([records, options.registry ?? null, ...(evidence.tools ? [evidence.tools] : [])]))
       .digest('hex');
-    return (await writeArtifacts(valid, out, { inputHash, now: options.now, registry, workers: options.workers }))
-      .manifest;
+    const { now, workers } = options;
+    return (await writeArtifacts(valid, out, { inputHash, now, registry, workers, evidence })).manifest;
   } finally {
     valid.texts.close();
   }
@@ -228,8 +233,8 @@ async function writeArtifacts(
     /** Runs before the snapshot is put in place; when it throws, nothing is. */
     beforePublish?: (() => Promise<void>) | undefined;
     workers?: BuildWorkers | undefined;
-    /** The advisory file's text, when the snapshot is scored with one. */
-    advisories?: string | undefined;
+    /** The advisories and pinned tools the snapshot publishes, when it has them. */
+    evidence?: EvidenceArtifacts | undefined;
   },
 ): Promise<{ manifest: Manifest; wordIndexesMadeBy: WordIndexes['madeBy'] }> {
   const artifacts: Artifacts = computeArtifacts(records);
@@ -273,9 +278,7 @@ async function writeArtifacts(
         serializeRegistryArtifact(artifact),
       );
     }
-    // Checks answer from the advisories, so they are part of the id.
-    if (opts.advisories !== undefined)
-      fileTable[ADVISORIES_FILE] = await writeText(path.join(temporary, ADVISORIES_FILE), opts.advisories);
+    Object.assign(fileTable, await writeEvidence(opts.evidence ?? {}, temporary, artifacts.names));
     if (opts.diff)
       fileTable[CHANGES_FILE] = await writeText(path.join(temporary, CHANGES_FILE), JSON.stringify(opts.diff));
     // The id depends on the content only, never on when or where it was built.
@@ -287,7 +290,8 @@ async function writeArtifacts(
     };
     // The history names this snapshot, so it is written once the id is known, and is not part of it: the id
     // says what the records are; the history, how they came to be.
-    const history = nextHistory(opts.history, artifacts.records, snapshot, opts.historyLength);
+    const extras = historyExtras(opts.evidence ?? {});
+    const history = nextHistory(opts.history, artifacts.records, snapshot, opts.historyLength, extras);
     fileTable[HISTORY_FILE] = writeLines(path.join(temporary, HISTORY_FILE), historyLines(history));
     const newest = newestScoredAt(artifacts.records);
     const manifest: Manifest = {

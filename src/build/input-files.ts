@@ -103,7 +103,11 @@ export function combineRegistryHash(datasetHash: string, registryFile: string, b
  * scored with mts-2 is made from them too, so a new advisory or probe file makes it stale.
  */
 export function evidenceHash(cwd = process.cwd()): string {
-  const dir = path.resolve(cwd, 'data', 'evidence');
+  return evidenceDirHash(path.resolve(cwd, 'data', 'evidence'));
+}
+
+/** The bytes of the evidence files (`*.json`) of the folder `dir` as one hash. */
+export function evidenceDirHash(dir: string): string {
   const hash = createHash('sha256');
   const files = existsSync(dir)
     ? readdirSync(dir)
@@ -124,8 +128,13 @@ export function evidenceHash(cwd = process.cwd()): string {
  * older build that did not score at all, and one made before an evidence file changed are never taken for
  * the current mts-2 snapshot of the same files.
  */
-export function methodHash(datasetHash: string, method: MethodId = MTS2_METHOD, cwd = process.cwd()): string {
-  const evidence = method === MTS2_METHOD ? `evidence ${evidenceHash(cwd)}\n` : '';
+export function methodHash(
+  datasetHash: string,
+  method: MethodId = MTS2_METHOD,
+  cwd = process.cwd(),
+  evidenceDir = path.resolve(cwd, 'data', 'evidence'),
+): string {
+  const evidence = method === MTS2_METHOD ? `evidence ${evidenceDirHash(evidenceDir)}\n` : '';
   return createHash('sha256').update(`${datasetHash}\nmethod ${method}\n${evidence}`).digest('hex');
 }
 

@@ -5,6 +5,7 @@
  * the import or `npm run rescore` wrote them). Both of the build's threads make the same scorer from the
  * same choice, so the schema check's worker sees exactly the records the build keeps.
  */
+import path from 'node:path';
 import { z } from 'zod';
 import { EvidenceSchema } from '../model/evidence.js';
 import { ScoresSchema } from '../model/record-schema.js';
@@ -22,8 +23,9 @@ export interface ScoringChoice {
 /** Records as the dataset holds them. */
 export const AS_GIVEN: ScoringChoice = { method: UPSTREAM_METHOD, evidenceDir: '' };
 
-export function mts2Scoring(cwd: string = process.cwd()): ScoringChoice {
-  return { method: MTS2_METHOD, evidenceDir: defaultSourceContext(cwd).evidenceDir };
+/** Scoring with mts-2 from the evidence folder `evidenceDir` (default `data/evidence` under `cwd`). */
+export function mts2Scoring(cwd: string = process.cwd(), evidenceDir?: string): ScoringChoice {
+  return { method: MTS2_METHOD, evidenceDir: path.resolve(evidenceDir ?? defaultSourceContext(cwd).evidenceDir) };
 }
 
 /** A raw record → the record to validate. A record that cannot be scored is left as it is, for the validation to report. */

@@ -11,6 +11,7 @@ import {
   SearchResponseSchema,
   ServerListResponseSchema,
   ServerResponseSchema,
+  ServerToolsResponseSchema,
   StatsResponseSchema,
 } from '../api/envelope.js';
 import { fillPath, ROUTE_PATHS, type RouteId } from '../api/paths.js';
@@ -175,6 +176,11 @@ export function createTrustApiClient(options: TrustApiClientOptions): TrustApiCl
       // refuses a part that is a dot segment, `../stats`).
       if (name.indexOf('/') <= 0) throw new RangeError('a server name is <namespace>/<id>');
       return (await get(apiPath('get', splitName(name)), ServerResponseSchema)).data;
+    },
+
+    async tools(name) {
+      if (name.indexOf('/') <= 0) throw new RangeError('a server name is <namespace>/<id>');
+      return (await get(apiPath('tools', splitName(name)), ServerToolsResponseSchema)).data;
     },
 
     async search(params) {

@@ -15,7 +15,7 @@ import { splitName, type ServerRecord, type Stats } from '../model/schema.js';
 import { openSnapshot } from '../query/open.js';
 import type { QueryEngine } from '../query/types.js';
 import { queryOf as urlQuery, TrustApiError } from './client.js';
-import type { RecordPage, TrustSource } from './trust-source.js';
+import type { RecordPage, ServerToolsData, TrustSource } from './trust-source.js';
 
 /** How messages name where an offline answer came from. */
 export const EMBEDDED_SOURCE_NAME = 'the offline snapshot';
@@ -98,6 +98,12 @@ export async function createEmbeddedSource(engine: QueryEngine): Promise<TrustSo
       const { namespace, id } = splitName(name);
       const path = { namespace: encodeURIComponent(namespace), id: encodeURIComponent(id) };
       return (await ask('get', { path })).data as ServerRecord;
+    },
+    async tools(name) {
+      if (name.indexOf('/') <= 0) throw new RangeError('a server name is <namespace>/<id>');
+      const { namespace, id } = splitName(name);
+      const path = { namespace: encodeURIComponent(namespace), id: encodeURIComponent(id) };
+      return (await ask('tools', { path })).data as ServerToolsData;
     },
     async search(params) {
       const query = queryOf({

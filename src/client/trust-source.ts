@@ -7,6 +7,10 @@
 import type { z } from 'zod';
 import type { CheckAnswer, CheckRequestSchema } from '../model/check.js';
 import type { ListParams, SearchParams, ServerRecord, Stats } from '../model/schema.js';
+import type { ServerToolsDataSchema } from '../api/envelope.js';
+
+/** The tools pinned for a server, as Server Tools answers them (none, with the reason, when there are none). */
+export type ServerToolsData = z.infer<typeof ServerToolsDataSchema>;
 
 /** One page of records, as List Servers and Search answer it. */
 export interface RecordPage {
@@ -33,6 +37,8 @@ export type SourceOrigin =
 export interface TrustSource {
   readonly origin: SourceOrigin;
   getServer(name: string): Promise<ServerRecord>;
+  /** The tools pinned for the server (`GET /v1/servers/{namespace}/{id}/tools`). */
+  tools(name: string): Promise<ServerToolsData>;
   /** Search; `offset` and `in` default to 0 and `name`. */
   search(params: Pick<SearchParams, 'q'> & Partial<SearchParams>): Promise<RecordPage>;
   list(params: ListParams): Promise<RecordPage>;

@@ -7,9 +7,10 @@ import { z } from 'zod';
 /**
  * Bump whenever the layout or meaning of any artifact changes (5: the manifest names the newest `scored_at`;
  * 6: records scored with mts-2 carry `evidence`, and the advisories they were scored with are a file; 7: the
- * evidence keeps each source's signals with the source).
+ * evidence keeps each source's signals with the source; 8: the tools pinned per server are a file, and the
+ * history's points carry each server's tools hash and advisory ids, so their changes are change kinds).
  */
-export const ARTIFACT_VERSION = 7;
+export const ARTIFACT_VERSION = 8;
 
 /** The artifact files of a snapshot, by role. */
 export const ARTIFACT_FILES = {
@@ -46,6 +47,12 @@ export const CHANGES_FILE = 'changes.json';
  * judges a package no record holds by them (known malware fails whether or not a server is scored).
  */
 export const ADVISORIES_FILE = 'advisories.json';
+
+/**
+ * The tools each remote server listed when probed (`src/model/tools.ts`), for the servers of the snapshot that
+ * have them (since version 8; `src/format/tools-artifact.ts`): Get Server's tools route answers from it.
+ */
+export const TOOLS_FILE = 'tools.json';
 
 const Sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 

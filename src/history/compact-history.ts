@@ -2,7 +2,8 @@
  * The history as a server holds it: columns of small numbers instead of an object per point. Decoded into
  * objects, a million servers' history filled much of the heap, and a full garbage collection of it held the
  * event loop for a long while (docs/performance.md, "Figures behind the code"). Here a point is a few bytes:
- * its snapshot, the codes of its `scored_at`, label and flags in dictionaries, its scores as bytes; a
+ * its snapshot, the codes of its `scored_at`, label and flags in dictionaries, its scores as bytes, and the codes
+ * of its tools hash and advisory ids when it has them (columns a history without any does not keep); a
  * server is the range of its points, found by the record id of its name (the names table's binary search)
  * or, for a server no longer in the snapshot, by a small map. Points are made back into objects, with their
  * keys in the order they were written, only when a route asks for a server or for the changes.
@@ -24,6 +25,7 @@ import {
 import { forEachJsonLine } from '../format/json-lines.js';
 import { findName, type NameTable } from '../format/name-lookup.js';
 import { nextSlice, type Slicer } from '../format/slicer.js';
+import { Dictionary, ExtrasColumns, withoutExtras } from './compact-extras.js';
 
 type Server = { name: string; points: HistoryPoint[] };
 
@@ -36,31 +38,15 @@ const SHAPES = [
   'snapshot_id,generated_at,removed',
 ];
 const SCORE_KEYS = ['provenance', 'maintenance', 'popularity', 'permissions'] as const;
-
-/** Distinct strings, each given the next code. */
-class Dictionary {
-  readonly values: string[] = [];
-  private readonly codes = new Map<string, number>();
-
-  code(value: string): number {
-    let code = this.codes.get(value);
-    if (code === undefined) {
-      code = this.values.length;
-      this.values.push(value);
-      this.codes.set(value, code);
-    }
-    return code;
-  }
-}
-
 const isByte = (value: unknown): value is number =>
   Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 255;
 
 /** The shape code of `point` when every value fits the columns, or -1. */
 function shapeOf(point: unknown): number {
   if (typeof point !== 'object' || point === null || Array.isArray(point)) return -1;
-  const shape = SHAPES.indexOf(Object.keys(point).join(','));
   const p = point as Record<string, unknown>;
+  const keys = withoutExtras(p);
+  const shape = keys === undefined ? -1 : SHAPES.indexOf(keys);
   if (shape === -1 || typeof p.snapshot_id !== 'string' || typeof p.generated_at !== 'string') return -1;
   if (shape === REMOVED) return p.removed === true ? REMOVED : -1;
   if (typeof p.scored_at !== 'string' || !isByte(p.trust_score) || typeof p.trust_label !== 'string') return -1;
@@ -93,6 +79,7 @@ export async function decodeCompactHistory(bytes: Buffer, slicer: Slicer, names:
   const scores: number[] = [];
   const flagsEnd: number[] = [];
   const flagCodes: number[] = [];
+  const extras = new ExtrasColumns();
   // Per server: where its points end, its stored name when it differs from the record's, and the rest.
   const pointsEnd: number[] = [];
   const serverOfRecord = new Int32Array(names.length).fill(-1);
@@ -130,7 +117,9 @@ export async function decodeCompactHistory(bytes: Buffer, slicer: Slicer, names:
         label.push(labels.code(point.trust_label));
         for (const key of SCORE_KEYS) scores.push(shapes[n] === WITH_SCORES ? point.scores[key] : 0);
         for (const flag of point.flags) flagCodes.push(flagNames.code(flag));
+        extras.add(point);
       } else {
+        extras.add(undefined);
         scoredAt.push(0);
         trust.push(0);
         label.push(0);
@@ -162,6 +151,7 @@ export async function decodeCompactHistory(bytes: Buffer, slicer: Slicer, names:
     flagCodes: Uint32Array.from(flagCodes),
     pointsEnd: Uint32Array.from(pointsEnd),
   };
+  extras.finish();
   const pairs = snapshotPairs.values.map((text) => text.split('\n') as [string, string]);
 
   function pointAt(p: number): HistoryPoint {
@@ -176,7 +166,7 @@ export async function decodeCompactHistory(bytes: Buffer, slicer: Slicer, names:
     const trust_score = columns.trust[p]!;
     const trust_label = labels.values[columns.label[p]!]!;
     if (kind === WITHOUT_SCORES)
-      return { snapshot_id, generated_at, scored_at, trust_score, trust_label, flags } as HistoryPoint;
+      return { snapshot_id, generated_at, scored_at, trust_score, trust_label, flags, ...extras.of(p) } as HistoryPoint;
     const [provenance, maintenance, popularity, permissions] = columns.scores.subarray(p * 4, p * 4 + 4);
     return {
       snapshot_id,
@@ -191,6 +181,7 @@ export async function decodeCompactHistory(bytes: Buffer, slicer: Slicer, names:
         permissions: permissions!,
       },
       flags,
+      ...extras.of(p),
     };
   }
 
@@ -224,6 +215,7 @@ export async function decodeCompactHistory(bytes: Buffer, slicer: Slicer, names:
           trust_score: columns.trust[p]!,
           trust_label: labels.values[columns.label[p]!]!,
           flags: Array.from(flagsOf(p), (code) => flagNames.values[code]!),
+          ...extras.of(p),
         };
 
   /**
@@ -261,7 +253,8 @@ export async function decodeCompactHistory(bytes: Buffer, slicer: Slicer, names:
             now !== -1 &&
             columns.trust[before] === columns.trust[now] &&
             columns.label[before] === columns.label[now] &&
-            sameFlags(before, now));
+            sameFlags(before, now) &&
+            extras.same(before, now));
         if (unchanged) continue;
         const change = changeOf(nameOf(index, recordId), stateOf(before), stateOf(now));
         if (change !== undefined) results[i]!.push(change);

@@ -23,7 +23,24 @@ export interface ScoredPoint extends SnapshotRef {
   trust_label: string;
   scores: ServerRecord['scores'];
   flags: string[];
+  /** The hash of the server's pinned tools (`src/model/tools.ts`), when it has any (since artifact version 8). */
+  tools_hash?: string;
+  /** The ids of the advisories its record keeps, in code-point order, when there are any (since version 8). */
+  advisories?: string[];
 }
+
+/**
+ * What a point records beyond the record's summary, which the build knows from its evidence files: the hash
+ * of the server's pinned tools and the ids of its record's advisories (`tools_changed`, `advisories_added`).
+ */
+export interface PointExtras {
+  tools_hash?: string | undefined;
+  advisories?: readonly string[] | undefined;
+}
+
+/** A record's extras (none by default). */
+export type ExtrasOf = (record: IndexedRecord) => PointExtras;
+const NO_EXTRAS: ExtrasOf = () => ({});
 
 export interface RemovedPoint extends SnapshotRef {
   removed: true;
@@ -72,8 +89,8 @@ export function viewOf(history: HistoryArtifact): HistoryView {
 
 const isRemoved = (point: HistoryPoint | undefined): point is RemovedPoint => point !== undefined && 'removed' in point;
 
-function pointOf(record: RecordSummary, snapshot: SnapshotRef): ScoredPoint {
-  return {
+function pointOf(record: RecordSummary, snapshot: SnapshotRef, extras: PointExtras = {}): ScoredPoint {
+  const point: ScoredPoint = {
     snapshot_id: snapshot.snapshot_id,
     generated_at: snapshot.generated_at,
     scored_at: record.scored_at ?? snapshot.generated_at,
@@ -83,13 +100,20 @@ function pointOf(record: RecordSummary, snapshot: SnapshotRef): ScoredPoint {
     // Most records carry no flag or one: nothing to sort (a build makes a point for every server).
     flags: record.flags.length < 2 ? record.flags.slice() : [...record.flags].sort(),
   };
+  // Written only when there are any, after the rest: a point without them keeps the compact shapes a server
+  // holds most points in (`compact-history.ts`).
+  if (extras.tools_hash !== undefined) point.tools_hash = extras.tools_hash;
+  if (extras.advisories !== undefined && extras.advisories.length > 0) point.advisories = [...extras.advisories];
+  return point;
 }
 
 /** Whether the record differs from the point in what a history records (scored_at alone is no change). */
-function changed(point: HistoryPoint | undefined, record: IndexedRecord): boolean {
+function changed(point: HistoryPoint | undefined, record: IndexedRecord, extras: PointExtras): boolean {
   if (point === undefined || isRemoved(point)) return true;
   const flags = [...record.flags].sort().join(',');
   return (
+    point.tools_hash !== extras.tools_hash ||
+    (point.advisories ?? []).join(',') !== (extras.advisories ?? []).join(',') ||
     point.trust_score !== record.trust_score ||
     point.trust_label !== record.trust_label ||
     point.flags.join(',') !== flags ||
@@ -118,6 +142,7 @@ export function nextHistory(
   records: readonly IndexedRecord[],
   current: SnapshotRef,
   keep: number = DEFAULT_HISTORY_LENGTH,
+  extrasOf: ExtrasOf = NO_EXTRAS,
 ): HistoryArtifact {
   const ref = { snapshot_id: current.snapshot_id, generated_at: current.generated_at };
   const snapshots = [ref, ...(previous?.snapshots ?? []).filter((s) => s.snapshot_id !== ref.snapshot_id)].slice(
@@ -129,7 +154,7 @@ export function nextHistory(
   if (previous === undefined) {
     // A first history: one point each, all in the one snapshot kept, nothing to carry or cut.
     for (const record of records)
-      servers[record.name.toLowerCase()] = { name: record.name, points: [pointOf(record, ref)] };
+      servers[record.name.toLowerCase()] = { name: record.name, points: [pointOf(record, ref, extrasOf(record))] };
     return { snapshots, servers };
   }
   const present = new Set<string>();
@@ -137,7 +162,8 @@ export function nextHistory(
     const key = record.name.toLowerCase();
     present.add(key);
     const before = previous.servers[key]?.points ?? [];
-    const points = changed(before[0], record) ? [pointOf(record, ref), ...before] : [...before];
+    const extras = extrasOf(record);
+    const points = changed(before[0], record, extras) ? [pointOf(record, ref, extras), ...before] : [...before];
     servers[key] = { name: record.name, points };
   }
   for (const [key, entry] of Object.entries(previous.servers)) {
@@ -166,6 +192,10 @@ export interface ServerChange {
   trust_label: { from: string; to: string } | null;
   flags_raised: string[];
   flags_cleared: string[];
+  /** The server's pinned tools' hash, when it had one at both snapshots and it differs (`tools_changed`). */
+  tools_changed: { from: string; to: string } | null;
+  /** Ids of the advisories its record keeps now and did not before (`advisory_added`), in code-point order. */
+  advisories_added: string[];
 }
 
 /** The state of a server at snapshot position `index` (0 = newest): its newest point not newer than that. */
@@ -244,7 +274,7 @@ export function byName(changes: ServerChange[]): ServerChange[] {
 }
 
 /** What a change compares of a server's state. */
-export type ServerState = Pick<ScoredPoint, 'trust_score' | 'trust_label' | 'flags'>;
+export type ServerState = Pick<ScoredPoint, 'trust_score' | 'trust_label' | 'flags' | 'tools_hash' | 'advisories'>;
 
 /** What changed for one server from `before` to `now` (its states), or undefined when nothing did. */
 export function changeOf(
@@ -271,6 +301,15 @@ export function changeOf(
       before === undefined || now === undefined ? [] : [...flagsNow].filter((flag) => !flagsBefore.has(flag)),
     flags_cleared:
       before === undefined || now === undefined ? [] : [...flagsBefore].filter((flag) => !flagsNow.has(flag)),
+    // A first pinning is no change of tools, and a server's first advisories are added ones only once it was known.
+    tools_changed:
+      before?.tools_hash !== undefined && now?.tools_hash !== undefined && before.tools_hash !== now.tools_hash
+        ? { from: before.tools_hash, to: now.tools_hash }
+        : null,
+    advisories_added:
+      before === undefined || now === undefined
+        ? []
+        : (now.advisories ?? []).filter((id) => !(before.advisories ?? []).includes(id)),
   };
   const any =
     change.added ||
@@ -278,6 +317,8 @@ export function changeOf(
     change.trust_score ||
     change.trust_label ||
     change.flags_raised.length ||
-    change.flags_cleared.length;
+    change.flags_cleared.length ||
+    change.tools_changed ||
+    change.advisories_added.length;
   return any ? change : undefined;
 }

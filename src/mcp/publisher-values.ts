@@ -4,9 +4,11 @@
  * URLs and transport types are the publisher's, and a model reads them as text it might follow. Each such
  * value passes on only when it is what its field says (a version looks like a version, a URL is a URL) and
  * short; anything else is replaced by a placeholder that says it was withheld. Descriptions and the
- * per-source evidence detail (which may hold a remote's own tool descriptions) never pass on.
+ * per-source evidence detail (which may hold a remote's own tool descriptions) never pass on; of a server's
+ * pinned tools, only the names that are tool names and the annotations' yes-or-no hints do (`toolsForModel`).
  */
 import type { ServerRecord } from '../model/schema.js';
+import type { ServerToolsData } from '../client/trust-source.js';
 
 /** What stands in for a value that is not what its field says. */
 export const WITHHELD = {
@@ -14,6 +16,7 @@ export const WITHHELD = {
   identifier: '(withheld: not a package identifier)',
   url: '(withheld: not a URL)',
   kind: '(withheld: not a type name)',
+  tool: '(withheld: not a tool name)',
 } as const;
 
 /**
@@ -85,6 +88,52 @@ export function recordForModel(record: ServerRecord): ServerRecord {
     shown.evidence = summary;
   }
   return shown;
+}
+
+/** A tool name as the MCP specification writes them: letters, digits, `_`, `-` and `.`, at most 64 here. */
+const TOOL_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
+
+/** How many tools a text names; the rest are counted. */
+export const MAX_TOOLS_SHOWN = 40;
+
+/** The annotations' hints in words, in this order: what a model may tell a user a tool claims of itself. */
+const HINTS = [
+  ['read_only', 'read-only'],
+  ['destructive', 'destructive'],
+  ['idempotent', 'idempotent'],
+  ['open_world', 'open-world'],
+] as const;
+
+/** A server's pinned tools as a model may see them: no description, schema or title, names checked, bounded. */
+export interface ToolsForModel {
+  count: number;
+  hash: string | null;
+  probedAt: string | null;
+  /** Who probed: this service's own setting or the credited third party (never the publisher's text). */
+  probedBy: string | null;
+  thirdParty: boolean | null;
+  truncated: boolean;
+  reason: string | null;
+  /** The first MAX_TOOLS_SHOWN tools: each name (or the withheld placeholder) and the hints it states. */
+  tools: { name: string; hints: string[] }[];
+}
+
+export function toolsForModel(data: ServerToolsData): ToolsForModel {
+  return {
+    count: data.tool_count,
+    hash: data.hash,
+    probedAt: data.probed_at,
+    probedBy: data.probed_by,
+    thirdParty: data.third_party,
+    truncated: data.truncated,
+    reason: data.reason,
+    tools: data.tools.slice(0, MAX_TOOLS_SHOWN).map((tool) => ({
+      name: TOOL_NAME.test(tool.name) ? tool.name : WITHHELD.tool,
+      hints: HINTS.flatMap(([key, word]) =>
+        tool.annotations[key] === undefined ? [] : [tool.annotations[key] ? word : `not ${word}`],
+      ),
+    })),
+  };
 }
 
 /** The list without repeats: two withheld values read the same, and the schema wants items unique. */

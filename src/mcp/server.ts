@@ -22,11 +22,11 @@ async function callTool<Input extends z.ZodObject, Output extends z.ZodObject>(
   args: z.output<Input>,
 ): Promise<CallToolResult> {
   try {
-    const { data, lead } = await tool.run(client, args);
+    const { data, lead, tail } = await tool.run(client, args);
     // The text and the structured result are made from the same checked data (`publisher-values.ts`).
     const shown = dataForModel(data);
     const notice = offlineNotice(client.origin);
-    const text = [lead, tool.text(shown), notice === undefined ? undefined : `(${notice})`].filter(
+    const text = [lead, tool.text(shown), tail, notice === undefined ? undefined : `(${notice})`].filter(
       (part) => part !== undefined,
     );
     return { content: [{ type: 'text', text: text.join('\n') }], structuredContent: shown as Record<string, unknown> };

@@ -112,6 +112,36 @@ export function indexAdvisories(file: AdvisoryFile): AdvisoryIndex {
   return index;
 }
 
+/** How many advisory details a record keeps (its evidence's `advisories`). */
+export const MAX_RECORD_ADVISORIES = 64;
+
+/**
+ * The advisories naming each of `packages`, in package order then the index's order, with the version of the
+ * package they name: what the advisory source keeps of a record (the first MAX_RECORD_ADVISORIES of them) and
+ * judges its versions by, and what the build's history records of it (`recordAdvisoryIds`).
+ */
+export function advisoriesOfPackages(
+  index: AdvisoryIndex,
+  packages: readonly { registry_type: string; identifier: string; version: string | null }[],
+): { detail: AdvisoryDetail; version: string | null; key: string }[] {
+  const found: { detail: AdvisoryDetail; version: string | null; key: string }[] = [];
+  for (const pkg of packages) {
+    const key = packageKey(pkg.registry_type, pkg.identifier);
+    for (const detail of index.get(key) ?? []) found.push({ detail, version: pkg.version, key });
+  }
+  return found;
+}
+
+/** The ids of the advisories a record with `packages` keeps, each once, in code-point order. */
+export function recordAdvisoryIds(
+  index: AdvisoryIndex,
+  packages: readonly { registry_type: string; identifier: string; version: string | null }[],
+): string[] {
+  if (packages.length === 0 || index.size === 0) return [];
+  const kept = advisoriesOfPackages(index, packages).slice(0, MAX_RECORD_ADVISORIES);
+  return [...new Set(kept.map(({ detail }) => detail.id))].sort();
+}
+
 /** Whether `version` is affected; with no version known, whether every version is. */
 export function isAffected(detail: Pick<AdvisoryDetail, 'ranges' | 'versions'>, version: string | null): boolean {
   if (version === null) {

@@ -2,7 +2,9 @@
  * The events of a snapshot: what changed between the kept snapshot before it and it, read from the score
  * history the snapshot carries (the same history `/v1/changes` answers from). Each kind of change of a
  * server is its own event: a server whose score and label both moved gives a `score.changed` and a
- * `label.changed`. A server added gives none (nobody can have subscribed to it by name yet).
+ * `label.changed`. A server added gives none (nobody can have subscribed to it by name yet). A server's pinned
+ * tools whose hash changed give `tools.changed`, and advisories its record keeps that it did not give
+ * `advisory.added`.
  */
 import { changesBetween, type HistoryPoint, type HistoryView, snapshotPositions } from '../history/history.js';
 import type { EventType } from './subscription.js';
@@ -26,6 +28,10 @@ export interface ChangeEvent {
     flags: { old: string[]; new: string[] | null };
     flags_raised: string[];
     flags_cleared: string[];
+    /** The hash of the server's pinned tools, before and after, when they changed (`tools.changed`); else null. */
+    tools: { old: string; new: string } | null;
+    /** Ids of the advisories its record keeps now and did not before (`advisory.added`). */
+    advisories_added: string[];
     record_url: string;
   };
 }
@@ -76,6 +82,8 @@ export function snapshotEvents(history: HistoryView, baseUrl: string): SnapshotE
       flags: { old: old.flags, new: now?.flags ?? null },
       flags_raised: change.flags_raised,
       flags_cleared: change.flags_cleared,
+      tools: change.tools_changed === null ? null : { old: change.tools_changed.from, new: change.tools_changed.to },
+      advisories_added: change.advisories_added,
       record_url: recordUrl(baseUrl, change.name),
     };
     const event = (type: EventType, scoreMove = 0) => events.push({ type, server: change.name, scoreMove, data });
@@ -87,6 +95,8 @@ export function snapshotEvents(history: HistoryView, baseUrl: string): SnapshotE
     if (change.trust_label !== null) event('label.changed');
     if (change.flags_raised.length > 0) event('flags.raised');
     if (change.flags_cleared.length > 0) event('flags.cleared');
+    if (change.tools_changed !== null) event('tools.changed');
+    if (change.advisories_added.length > 0) event('advisory.added');
   }
   return { before, after, events };
 }

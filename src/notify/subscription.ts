@@ -14,6 +14,8 @@ export const EVENT_TYPES = [
   'flags.raised',
   'flags.cleared',
   'server.removed',
+  'tools.changed',
+  'advisory.added',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

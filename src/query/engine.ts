@@ -315,6 +315,7 @@ export function createQueryEngine(
     history: historyOf,
     registry: () => parts.registry(),
     advisories: () => parts.advisories(),
+    tools: () => parts.tools(),
     historyJson,
     prepareChanges,
     changesBetweenPairs: async (pairs) => {

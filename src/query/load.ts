@@ -11,7 +11,7 @@ import { decodeNames } from '../format/index-layout.js';
 import type { StringTable } from '../format/tables.js';
 import { HISTORY_FILE } from '../history/history.js';
 import { REGISTRY_FILE } from '../registry/files.js';
-import { ADVISORIES_FILE, ARTIFACT_FILES, type ArtifactRole, type Manifest } from '../format/manifest.js';
+import { ADVISORIES_FILE, ARTIFACT_FILES, TOOLS_FILE, type ArtifactRole, type Manifest } from '../format/manifest.js';
 import { readManifest, readVerified, readVerifiedFile, SnapshotLoadError } from '../format/verified-read.js';
 
 // Read by the server, the build and the republish alike; re-exported for the loader's callers.
@@ -19,7 +19,10 @@ export { readManifest, readVerified, readVerifiedFile, SnapshotLoadError } from 
 
 /** Milliseconds per artifact (read, verified and decoded), and milestones. */
 export type LoadTimings = Partial<
-  Record<ArtifactRole | 'history' | 'registry' | 'advisories' | 'lists' | 'manifest' | 'getReady' | 'total', number>
+  Record<
+    ArtifactRole | 'history' | 'registry' | 'advisories' | 'tools' | 'lists' | 'manifest' | 'getReady' | 'total',
+    number
+  >
 >;
 
 function parseJson(dir: string, role: ArtifactRole, bytes: Buffer): unknown {
@@ -114,6 +117,8 @@ export interface LoadedArtifacts {
   registry: PendingArtifact | undefined;
   /** The advisories the snapshot was scored with, when it has them (`src/model/advisories.ts`). */
   advisories: PendingArtifact | undefined;
+  /** The tools pinned per server, when the snapshot has them (`src/format/tools-artifact.ts`). */
+  tools: PendingArtifact | undefined;
   /** The files the manifest lists that serving never reads (changes.json), checked all the same. */
   others: PendingArtifact[];
 }
@@ -181,7 +186,13 @@ export async function readSnapshot(dir: string, timings: LoadTimings = {}): Prom
   ];
   timings.getReady = performance.now() - started;
   const of = (role: ArtifactRole) => pending(root, manifest, ARTIFACT_FILES[role]);
-  const known = new Set<string>([...Object.values(ARTIFACT_FILES), HISTORY_FILE, REGISTRY_FILE, ADVISORIES_FILE]);
+  const known = new Set<string>([
+    ...Object.values(ARTIFACT_FILES),
+    HISTORY_FILE,
+    REGISTRY_FILE,
+    ADVISORIES_FILE,
+    TOOLS_FILE,
+  ]);
   return {
     manifest,
     records,
@@ -196,6 +207,7 @@ export async function readSnapshot(dir: string, timings: LoadTimings = {}): Prom
     history: manifest.files[HISTORY_FILE] ? pending(root, manifest, HISTORY_FILE) : undefined,
     registry: manifest.files[REGISTRY_FILE] ? pending(root, manifest, REGISTRY_FILE) : undefined,
     advisories: manifest.files[ADVISORIES_FILE] ? pending(root, manifest, ADVISORIES_FILE) : undefined,
+    tools: manifest.files[TOOLS_FILE] ? pending(root, manifest, TOOLS_FILE) : undefined,
     others: Object.keys(manifest.files)
       .filter((name) => !known.has(name))
       .map((name) => pending(root, manifest, name)),

@@ -10,6 +10,7 @@ import { decodeCompactHistory } from '../history/compact-history.js';
 import type { HistoryView } from '../history/history.js';
 import type { LookupArtifact } from '../format/lookup-table.js';
 import { type AdvisoryIndex, AdvisoryFileSchema, indexAdvisories } from '../model/advisories.js';
+import { NO_TOOLS, parseToolsArtifact, type ToolsIndex } from '../format/tools-artifact.js';
 import { parseRegistryArtifact, type RegistryArtifact } from '../registry/files.js';
 import {
   decodeColumns,
@@ -52,6 +53,7 @@ const NEEDS: Record<Part, readonly Part[]> = {
   history: [],
   registry: [],
   advisories: [],
+  tools: [],
 };
 
 /** A synchronous accessor was called before its part was ready: a bug in the caller, never a user error. */
@@ -65,6 +67,7 @@ export interface SnapshotParts {
   history(): HistoryView | undefined;
   registry(): RegistryArtifact | undefined;
   advisories(): AdvisoryIndex;
+  tools(): ToolsIndex;
   /** Resolves once `part` (and what it needs) is loaded; rejects with the loader's error if it cannot be. */
   ready(part: Part): Promise<void>;
   /**
@@ -153,6 +156,7 @@ export function createParts(
         : decode(artifacts.advisories, (bytes) =>
             indexAdvisories(AdvisoryFileSchema.parse(JSON.parse(bytes.toString('utf8')))),
           ),
+    tools: async () => (artifacts.tools === undefined ? NO_TOOLS : decode(artifacts.tools, parseToolsArtifact)),
   };
 
   const slots: { [P in Part]: Slot<unknown> } = {
@@ -163,6 +167,7 @@ export function createParts(
     history: {},
     registry: {},
     advisories: {},
+    tools: {},
   };
   const readyTimes = new Map<Part, number>();
 
@@ -195,16 +200,17 @@ export function createParts(
     history: () => get<HistoryView | undefined>('history'),
     registry: () => get<RegistryArtifact | undefined>('registry'),
     advisories: () => get<AdvisoryIndex>('advisories'),
+    tools: () => get<ToolsIndex>('tools'),
     ready,
     loadAll() {
       return (all ??= (async () => {
         // One part after another: each yields as it goes, and the one a request needs can start at once.
         for (const part of ['lists', 'search', 'lookup', 'descriptions'] as const) await ready(part);
         const slicer = createSlicer(sliceMs);
-        // The history and the registry entries are checked now but decoded only when a route first asks
-        // for them: the history is the largest part (tens of megabytes of JSON at 100,000 servers), and
-        // most instances serve neither.
-        for (const part of ['history', 'registry'] as const) {
+        // The history, the registry entries and the pinned tools are checked now but decoded only when a
+        // route first asks for them: the history is the largest part (tens of megabytes of JSON at 100,000
+        // servers), and most instances serve none of them.
+        for (const part of ['history', 'registry', 'tools'] as const) {
           const artifact = artifacts[part];
           if (artifact && !slots[part].value && !slots[part].loading) await artifact.read();
         }

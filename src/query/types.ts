@@ -5,6 +5,7 @@
 import type { ListParams } from '../model/schema.js';
 import type { HistoryView, ServerChange, SnapshotPair, SnapshotRef } from '../history/history.js';
 import type { AdvisoryIndex } from '../model/advisories.js';
+import type { ToolsIndex } from '../format/tools-artifact.js';
 import type { RegistryArtifact } from '../registry/files.js';
 import type { SearchField } from '../search/search.js';
 
@@ -37,7 +38,8 @@ export interface SearchOptions {
 }
 
 /** The parts of a snapshot loaded after Get Server's (see `src/query/parts.ts`). */
-export type SnapshotPart = 'lists' | 'search' | 'descriptions' | 'lookup' | 'history' | 'registry' | 'advisories';
+export type SnapshotPart =
+  'lists' | 'search' | 'descriptions' | 'lookup' | 'history' | 'registry' | 'advisories' | 'tools';
 
 export interface SnapshotInfo {
   /** Hash of the snapshot's content: the same dataset always gives the same id. */
@@ -102,6 +104,8 @@ export interface QueryEngine {
   registry(): RegistryArtifact | undefined;
   /** The advisories the snapshot was scored with, by the package key they affect (empty without any). */
   advisories(): AdvisoryIndex;
+  /** The tools pinned per server, by name in any case (none for a snapshot without a tools file). */
+  tools(): ToolsIndex;
   /** The score history of the server named `name` (any case), newest first; undefined for an unknown name. */
   historyJson(name: string): string | undefined;
   /**

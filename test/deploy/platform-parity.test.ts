@@ -53,6 +53,7 @@ const ROUTE_CASES: Record<RouteId, Case[]> = {
   ],
   history: [{ path: `/v1/servers/${NS}/${ID}/history` }, { path: `/v1/servers/${NS}/${ID}/history?limit=x` }],
   explain: [{ path: `/v1/servers/${NS}/${ID}/explain` }, { path: `/v1/servers/${NS}/nope/explain` }],
+  tools: [{ path: `/v1/servers/${NS}/${ID}/tools` }, { path: `/v1/servers/${NS}/nope/tools` }],
   changes: [{ path: '/v1/changes' }, { path: '/v1/changes?since=yesterday' }],
   badge: [
     { path: `/badges/${NS}/${ID}.svg`, keyless: true },

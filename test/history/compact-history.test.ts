@@ -45,8 +45,19 @@ const pointArbitrary: fc.Arbitrary<HistoryPoint> = fc.oneof(
       trust_label: fc.constantFrom('High Trust', 'Low Trust', 'Unverified'),
       scores: fc.option(fc.tuple(fc.nat(100), fc.nat(100), fc.nat(100), fc.nat(100)), { nil: undefined }),
       flags: fc.uniqueArray(fc.constantFrom('NO_SOURCE', 'DEAD_ENTRY', 'STALE'), { maxLength: 3 }),
+      // The extras of artifact version 8, present or not, each alone or both.
+      tools_hash: fc.option(fc.constantFrom(`sha256:${'a'.repeat(64)}`, `sha256:${'b'.repeat(64)}`), {
+        nil: undefined,
+      }),
+      advisories: fc.option(fc.uniqueArray(fc.constantFrom('GHSA-1', 'MAL-2'), { minLength: 1, maxLength: 2 }), {
+        nil: undefined,
+      }),
     })
-    .map(({ snapshot, scores, ...rest }) => {
+    .map(({ snapshot, scores, tools_hash, advisories, ...rest }) => {
+      const extras = {
+        ...(tools_hash === undefined ? {} : { tools_hash }),
+        ...(advisories === undefined ? {} : { advisories }),
+      };
       const point = {
         ...snapshot,
         scored_at: rest.scored_at,
@@ -55,11 +66,12 @@ const pointArbitrary: fc.Arbitrary<HistoryPoint> = fc.oneof(
       };
       return (
         scores === undefined
-          ? { ...point, flags: rest.flags }
+          ? { ...point, flags: rest.flags, ...extras }
           : {
               ...point,
               scores: { provenance: scores[0], maintenance: scores[1], popularity: scores[2], permissions: scores[3] },
               flags: rest.flags,
+              ...extras,
             }
       ) as HistoryPoint;
     }),
@@ -69,6 +81,18 @@ const pointArbitrary: fc.Arbitrary<HistoryPoint> = fc.oneof(
   fc
     .constantFrom(...SNAPSHOTS)
     .map((snapshot) => ({ ...snapshot, trust_score: 300, note: 'older tool' }) as unknown as HistoryPoint),
+  // Extras out of order, or an empty list the build never writes: kept as read too.
+  fc.constantFrom(...SNAPSHOTS).map(
+    (snapshot) =>
+      ({
+        ...snapshot,
+        scored_at: '2026-01-01T00:00:00Z',
+        trust_score: 50,
+        trust_label: 'Low Trust',
+        flags: [],
+        advisories: [],
+      }) as unknown as HistoryPoint,
+  ),
 );
 
 const historyArbitrary = fc

@@ -79,6 +79,8 @@ describe('changes', () => {
     trust_label: unknown;
     flags_raised: string[];
     flags_cleared: string[];
+    tools_changed: { from: string; to: string } | null;
+    advisories_added: string[];
   };
 
   it('answers what changed since the first snapshot: added, removed, score and label, net flags', async () => {
@@ -95,6 +97,8 @@ describe('changes', () => {
         trust_label: { from: 'Low Trust', to: 'Moderate Trust' },
         flags_raised: [],
         flags_cleared: [],
+        tools_changed: null,
+        advisories_added: [],
       },
       {
         name: 'io.c/three',
@@ -104,6 +108,8 @@ describe('changes', () => {
         trust_label: null,
         flags_raised: [],
         flags_cleared: [],
+        tools_changed: null,
+        advisories_added: [],
       },
       {
         name: 'io.d/four',
@@ -113,6 +119,8 @@ describe('changes', () => {
         trust_label: null,
         flags_raised: [],
         flags_cleared: [],
+        tools_changed: null,
+        advisories_added: [],
       },
     ]);
   });

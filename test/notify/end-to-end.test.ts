@@ -162,6 +162,8 @@ describe.skipIf(skipReason !== undefined)(withSkipReason(`webhooks end to end on
         flags: { old: [], new: [] },
         flags_raised: [],
         flags_cleared: [],
+        tools: null,
+        advisories_added: [],
         record_url: 'https://trust.example/v1/servers/io.github.acme/alpha',
       },
     });

@@ -37,7 +37,15 @@ describe('webhook subscriptions', () => {
     expect(response.status).toBe(201);
     const { data } = await envelopeOf<Created>(response);
     expect(data.secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
-    expect(data.events).toEqual(['score.changed', 'label.changed', 'flags.raised', 'flags.cleared', 'server.removed']);
+    expect(data.events).toEqual([
+      'score.changed',
+      'label.changed',
+      'flags.raised',
+      'flags.cleared',
+      'server.removed',
+      'tools.changed',
+      'advisory.added',
+    ]);
     expect(data.servers).toBeNull();
     const listed = JSON.stringify(await (await h.call('/v1/webhooks')).json());
     const shown = JSON.stringify(await (await h.call(`/v1/webhooks/${data.id}`)).json());

@@ -24,11 +24,19 @@ export function makeRecord(overrides: Partial<ServerRecord> & { name: string }):
   };
 }
 
-/** Build a snapshot of `records` (and registry entries `registry`) in a fresh temp folder and return the folder. */
-export async function buildTestSnapshot(records: readonly unknown[], registry?: readonly unknown[]): Promise<string> {
+/** Build a snapshot of `records` (and registry entries `registry`, pinned tools `tools`) in a fresh temp folder and return the folder. */
+export async function buildTestSnapshot(
+  records: readonly unknown[],
+  registry?: readonly unknown[],
+  tools?: unknown,
+): Promise<string> {
   const dir = path.join(await makeTempDir('mts-snapshot-'), 'snapshot');
   const now = new Date('2026-03-01T00:00:00.000Z');
-  await writeSnapshot(records, dir, registry === undefined ? { now } : { now, registry });
+  await writeSnapshot(records, dir, {
+    now,
+    ...(registry === undefined ? {} : { registry }),
+    ...(tools === undefined ? {} : { tools }),
+  });
   return dir;
 }
 

@@ -11,10 +11,11 @@ import {
   type AdvisoryDetail,
   type AdvisoryFile,
   AdvisoryFileSchema,
+  advisoriesOfPackages,
   indexAdvisories,
   isAffected,
+  MAX_RECORD_ADVISORIES,
 } from '../../model/advisories.js';
-import { packageKey } from '../../model/identifiers.js';
 import type { EvidenceSource, Finding, SignalRule, SourceReading } from '../evidence-source.js';
 import { readEvidenceFile } from './reading.js';
 
@@ -28,10 +29,7 @@ export function advisoriesSourceOf(file: AdvisoryFile): EvidenceSource {
   return {
     name: 'advisories',
     read: ({ record }): SourceReading => {
-      const packages = (record.packages ?? []).map((pkg) => ({
-        key: packageKey(pkg.registry_type, pkg.identifier),
-        version: pkg.version,
-      }));
+      const packages = record.packages ?? [];
       if (packages.length === 0) {
         const missing = 'no package to look up in the advisory databases (advisories name packages)';
         return {
@@ -43,20 +41,18 @@ export function advisoriesSourceOf(file: AdvisoryFile): EvidenceSource {
       }
       const details: AdvisoryDetail[] = [];
       const findings: Finding[] = [];
-      for (const { key, version } of packages) {
-        for (const detail of byPackage.get(key) ?? []) {
-          details.push(detail);
-          if (!isAffected(detail, version)) continue;
-          const at = version === null ? 'every version' : `version ${version}`;
-          if (detail.kind === 'malicious') {
-            findings.push({
-              flag: 'KNOWN_MALICIOUS',
-              detail: `${detail.id}: ${key} ${at} is a known-malicious release`,
-            });
-          } else {
-            const fix = detail.fixed === null ? 'no fixed version yet' : `fixed in ${detail.fixed}`;
-            findings.push({ flag: 'VULNERABLE_VERSION', detail: `${detail.id}: ${key} ${at} is vulnerable (${fix})` });
-          }
+      for (const { detail, version, key } of advisoriesOfPackages(byPackage, packages)) {
+        details.push(detail);
+        if (!isAffected(detail, version)) continue;
+        const at = version === null ? 'every version' : `version ${version}`;
+        if (detail.kind === 'malicious') {
+          findings.push({
+            flag: 'KNOWN_MALICIOUS',
+            detail: `${detail.id}: ${key} ${at} is a known-malicious release`,
+          });
+        } else {
+          const fix = detail.fixed === null ? 'no fixed version yet' : `fixed in ${detail.fixed}`;
+          findings.push({ flag: 'VULNERABLE_VERSION', detail: `${detail.id}: ${key} ${at} is vulnerable (${fix})` });
         }
       }
       return {
@@ -64,7 +60,7 @@ export function advisoriesSourceOf(file: AdvisoryFile): EvidenceSource {
         state: { measured: true, at: file.generated_at, by, third_party: true, missing: null },
         signals: {},
         findings,
-        ...(details.length === 0 ? {} : { detail: details.slice(0, 64) }),
+        ...(details.length === 0 ? {} : { detail: details.slice(0, MAX_RECORD_ADVISORIES) }),
       };
     },
   };
