@@ -158,6 +158,7 @@ async function listTools(
     });
     for (const tool of answer.tools) {
       count++;
+      if (tool.name === '') continue;
       if (tools.length >= MAX_TOOLS_PER_SERVER || tools.some((kept) => kept.name === cut(tool.name, MAX_TOOL_NAME))) {
         truncated = true;
         continue;
