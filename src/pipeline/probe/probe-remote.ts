@@ -60,6 +60,12 @@ export interface RemoteProbe {
   tools: { tools: PinnedTool[]; truncated: boolean; count: number } | null;
 }
 
+/**
+ * The SDK's own request timeout, past the probe's deadline: the deadline (which records `timeout` and ends
+ * every exchange) always comes first, so the two never race to say why a probe ended.
+ */
+const sdkTimeout = (remainingMs: number) => Math.max(1, remainingMs) + 1_000;
+
 const cut = (text: string, max: number) => (text.length > max ? text.slice(0, max) : text);
 
 /** One tool as pinned: bounded, annotations under the names `src/model/tools.ts` gives them. */
@@ -135,7 +141,7 @@ async function connectWith(
   };
   const client = new Client({ name: 'mcp-trust-score-probe', version: '1' }, { capabilities: {} });
   clients.push(client);
-  await client.connect(transport, { signal: exchange.signal, timeout: Math.max(1, remainingMs()) });
+  await client.connect(transport, { signal: exchange.signal, timeout: sdkTimeout(remainingMs()) });
   return { client, transport: kind, protocolVersion };
 }
 
@@ -154,7 +160,7 @@ async function listTools(
   for (let page = 0; page < limits.maxToolPages; page++) {
     const answer = await client.listTools(cursor === undefined ? {} : { cursor }, {
       signal: exchange.signal,
-      timeout: Math.max(1, remainingMs()),
+      timeout: sdkTimeout(remainingMs()),
     });
     for (const tool of answer.tools) {
       count++;
