@@ -53,7 +53,7 @@ beforeAll(async () => {
   mcp = await startMcpStandIns();
   const fixtures = smallFixtures(REMOTES.length);
   fixtures.entries.forEach((entry, index) => {
-    const remote = REMOTES[index];
+    const remote = REMOTES[index] ?? null;
     const server = entry.server as { name: string; remotes?: unknown; packages?: unknown };
     server.remotes = remote === null ? [] : [{ type: remote[1], url: mcp.at(remote[2]) }];
     kindOf.set(server.name, remote === null ? 'local' : remote[0]);
