@@ -201,7 +201,12 @@ describe('npm run rescore and the probe step', () => {
     const dir = await makeTempDir('probe-cli-');
     const out = path.join(dir, 'out');
     const args = [
-      ...standInArgs({ registryUrl: registry.url, githubUrl: github.url, asOf: AS_OF, cache: path.join(dir, 'c') }),
+      ...standInArgs({
+        registryUrl: registry.url,
+        githubUrl: github.url,
+        asOf: AS_OF,
+        cache: path.join(dir, 'c'),
+      }).filter((arg) => arg !== '--no-probe'),
       '--out',
       out,
       '--probe-timeout',
