@@ -163,6 +163,34 @@ describe('the findings of this project’s own probes', () => {
     }
   });
 
+  it('make the default policy warn of a remote down two nights in a row, and say so', () => {
+    const down = remote('com.example/twice');
+    const reading = probeSourceOf(own, tools).read({ record: down });
+    const state = { measured: true, at, by: 'test', third_party: true, signals: {} } as const;
+    const record = {
+      ...down,
+      flags: reading.findings.map((finding) => finding.flag),
+      evidence: {
+        method: 'mts-2',
+        confidence: 80,
+        sources: {
+          registry: state,
+          repository: state,
+          packages: state,
+          probe: sourceEvidence(reading.state, reading.signals),
+          advisories: state,
+        },
+        probe: reading.detail,
+      },
+    };
+    const result = judge('com.example/twice', [record], PolicySchema.parse({}), '2026-11-28');
+    expect(result.verdict).toBe('warn');
+    expect(result.reasons).toContain(
+      `its remote did not answer when probed on 2026-11-28 (${PROBES_BY}), 2 nights in a row`,
+    );
+    expect(result.reasons.some((reason) => reason.startsWith('carries the flag REMOTE_UNREACHABLE'))).toBe(true);
+  });
+
   it('keep the tools’ hash and count in the evidence detail', () => {
     const reading = probeSourceOf(own, tools).read({ record: remote('com.example/plain') });
     expect(reading.detail).toMatchObject({ tools_hash: null, tool_count: 1 });
