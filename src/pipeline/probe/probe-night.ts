@@ -4,7 +4,8 @@
  * deadline, whatever the remotes do. What was seen becomes this project's own `probes.json` and `tools.json`
  * (`src/model/probes.ts`, `src/model/tools.ts`), read against the previous night's files:
  * - `consecutive_failures` counts the nights in a row this project's probe found the remote unreachable (a third
- *   party's observations never count: their file is replaced, not continued);
+ *   party's observations never count: their file is replaced, not continued; a URL the prober may not ask is
+ *   not a failure of the remote);
  * - the tools a server listed are pinned with their hash; a night that lists none keeps the last pinned tools
  *   while the version is the same, so a change is always measured against the last tools seen;
  * - `tools_changed_at` is set the night the hash changes while the record's version does not, and kept until
@@ -63,11 +64,14 @@ export interface ProbeNight {
 
 const REMOTE_KINDS = new Set(['streamable-http', 'sse']);
 
-/** The remote to probe: the first Streamable HTTP one the registry lists, else the first SSE one. */
+/**
+ * The remote to probe: the first Streamable HTTP one the registry lists, else the first SSE one. A URL with
+ * template variables (`https://{tenant}.example.com/mcp`) names no one server and is never probed.
+ */
 export function remoteToProbe(
   remotes: ProbeTarget['remotes'],
 ): { type: 'streamable-http' | 'sse'; url: string } | undefined {
-  const known = remotes.filter((remote) => REMOTE_KINDS.has(remote.type));
+  const known = remotes.filter((remote) => REMOTE_KINDS.has(remote.type) && !/[{}]/.test(remote.url));
   const chosen = known.find((remote) => remote.type === 'streamable-http') ?? known[0];
   return chosen === undefined ? undefined : { type: chosen.type as 'streamable-http' | 'sse', url: chosen.url };
 }
@@ -131,7 +135,9 @@ function observe(
     version,
     tools_hash: hash,
     tools_changed_at: changed ? probedAt : keptChange,
-    consecutive_failures: seen.reachable ? 0 : Math.min((previousOwn?.consecutive_failures ?? 0) + 1, 100_000),
+    // A URL the prober may not ask (`url`: not https) was never asked: not a night the remote failed.
+    consecutive_failures:
+      seen.reachable || seen.failure === 'url' ? 0 : Math.min((previousOwn?.consecutive_failures ?? 0) + 1, 100_000),
   };
   return { observation, pinned, changed };
 }
