@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- [--records N] [--seed S] [--only snapshot,stalls,http,store,cold,minisearch,checker,webhooks] [--seconds S] [--rounds R]
+ * `npm run bench -- [--records N] [--seed S] [--only snapshot,stalls,http,store,cold,minisearch,checker,webhooks,probes] [--seconds S] [--rounds R]
  * [--vercel-output DIR]`:
  * every benchmark, each figure with a target judged PASS or FAIL (`bench-targets.ts`). `stalls` (issues 11
  * and 16): `npm start`'s first answers while the snapshot loads (scripts/bench-stalls.ts).
@@ -17,7 +17,8 @@
  * build's median, the stalls' medians, each HTTP case's median round. `minisearch`: the name search against
  * MiniSearch 7 at the committed dataset's size and at N names, and MiniSearch's `loadJSON` of N names
  * (scripts/bench-minisearch.ts). `webhooks` (issue 30): the dispatcher delivering 10,000 events to a local receiver
- * (scripts/bench-webhooks.ts). Prints tables; docs/performance.md carries the figures.
+ * (scripts/bench-webhooks.ts). `probes` (issue 40): the night's probe step over 10,000 stand-in MCP remotes, 50
+ * of them hanging (scripts/bench-probes.ts). Prints tables; docs/performance.md carries the figures.
  */
 import { benchChecker } from './bench-checker.js';
 import { benchColdStart } from './bench-cold.js';
@@ -40,6 +41,7 @@ import { benchStalls, formatStalls } from './bench-stalls.js';
 import { judged, targetsFor } from './bench-targets.js';
 import { latency } from './lib/latency.js';
 import { benchWebhooks, formatWebhookBench } from './bench-webhooks.js';
+import { benchProbes, formatProbeBench } from './bench-probes.js';
 
 const { values } = parseArgs({
   options: {
@@ -49,7 +51,7 @@ const { values } = parseArgs({
     dir: { type: 'string' },
     input: { type: 'string' },
     keep: { type: 'boolean', default: false },
-    only: { type: 'string', default: 'snapshot,stalls,http,store,cold,minisearch,checker,webhooks' },
+    only: { type: 'string', default: 'snapshot,stalls,http,store,cold,minisearch,checker,webhooks,probes' },
     rounds: { type: 'string', default: '3' },
     seconds: { type: 'string', default: '5' },
     'vercel-output': { type: 'string' },
@@ -213,6 +215,10 @@ async function main() {
   if (parts.has('webhooks')) {
     console.log('\n## Webhooks: 10,000 events delivered to a local receiver (issue 30)\n');
     console.log(formatWebhookBench(await benchWebhooks(10_000)));
+  }
+  if (parts.has('probes')) {
+    console.log('\n## Probes: 10,000 stand-in MCP remotes, 50 of them hanging (issue 40)\n');
+    console.log(formatProbeBench(await benchProbes()));
   }
   if (parts.has('store')) {
     console.log('\n## Store benchmark: Get Server with STORE=redis against STORE=memory (issue 4 target)\n');

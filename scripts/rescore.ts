@@ -1,13 +1,18 @@
 /**
  * `npm run rescore -- [--registry-url <base>] [--github-api-url <base>] [--as-of <ISO time>] [--out <dir>]
  *   [--cache <dir>] [--max-wait <duration>] [--max-unenriched <share>] [--backoff <ms>] [--timeout <duration>]
- *   [--method msc-7bc729d]`
+ *   [--method msc-7bc729d] [--no-probe] [--probe-timeout <duration>] [--probe-concurrency <n>]`
  *
  * The nightly rescoring run (logic in `src/pipeline/`, method in `src/scoring/`): collects the MCP registry,
  * enriches from GitHub (`GITHUB_TOKEN` from the environment), scores, and writes `<out>/servers.json` and
  * `<out>/registry/servers.json` as `npm run import` does, atomically. `--out` defaults to `data`, the committed
  * dataset of the checkout. Prints one summary line; on any failure one line starting with `rescore:`, a non-zero
  * exit, and nothing written to `--out`. `--help` prints the usage and exits 0.
+ *
+ * Unless `--no-probe`, every remote is probed (`src/pipeline/probe/`) and `<out>/evidence/probes.json` and
+ * `<out>/evidence/tools.json` are written, continued from the ones already in `<out>`. The prober never reaches
+ * a private address or an `http` URL; `PROBES_ALLOW_PRIVATE=1` and `PROBES_ALLOW_HTTP=1` lift those rules for
+ * tests on 127.0.0.1 (the cloud metadata addresses stay refused).
  */
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
@@ -24,6 +29,9 @@ const USAGE = [
   'Writes <out>/servers.json and <out>/registry/servers.json; --out defaults to data, the committed dataset of this',
   'checkout (tracked by git): give --out <another dir> to write elsewhere. --cache defaults to .local/rescore-cache.',
   'With --packages on (the default) it also writes <out>/evidence/packages.json from the npm, PyPI and crates.io APIs.',
+  '  [--no-probe] [--probe-timeout <duration, default 20s>] [--probe-concurrency <n, default 16>]',
+  'Unless --no-probe it probes every remote server (MCP over Streamable HTTP or SSE, never with credentials, never a',
+  'private address) and writes <out>/evidence/probes.json and <out>/evidence/tools.json, continued from the ones in <out>.',
 ].join('\n');
 const REGISTRY_URL = 'https://registry.modelcontextprotocol.io';
 
@@ -52,6 +60,10 @@ const ArgsSchema = z.strictObject({
   'npm-url': HttpBase.default('https://registry.npmjs.org'),
   'pypi-url': HttpBase.default('https://pypi.org'),
   'crates-url': HttpBase.default('https://crates.io'),
+  'probe-timeout': Duration.refine((ms) => ms >= 100 && ms <= 300_000, {
+    error: 'the probe timeout is from 0.1s to 5m',
+  }).default(20_000),
+  'probe-concurrency': z.coerce.number().int().min(1).max(256).default(16),
   // The dataset is the upstream method's: its signals and scores are what the import writes and what the
   // reproduction holds. The build scores it with mts-2 (docs/method.md); rescoring never writes mts-2 scores.
   method: z
@@ -61,7 +73,15 @@ const ArgsSchema = z.strictObject({
     .default(UPSTREAM_METHOD),
 });
 
+/** `1` or `true` turns a test-only permission on; anything else (or nothing) leaves it off. */
+const TestPermission = z
+  .string()
+  .optional()
+  .transform((text) => text === '1' || text === 'true');
+
 const EnvSchema = z.object({
+  PROBES_ALLOW_PRIVATE: TestPermission,
+  PROBES_ALLOW_HTTP: TestPermission,
   GITHUB_TOKEN: z
     .string()
     .regex(/^\S+$/, { error: 'GITHUB_TOKEN must be one word with no spaces' })
@@ -77,6 +97,14 @@ function leftOutPart(s: RescoreSummary): string {
   return `, left out ${s.leftOut.length} that make no valid record (${shown.join(', ')}${more > 0 ? `, and ${more} more` : ''})`;
 }
 
+/** Failures by kind, e.g. ", failed: 3 timeout, 1 dns". */
+function failuresPart(failures: Record<string, number>): string {
+  const parts = Object.entries(failures)
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([kind, count]) => `${count} ${kind}`);
+  return parts.length === 0 ? '' : `, failed: ${parts.join(', ')}`;
+}
+
 function summaryLine(s: RescoreSummary, out: string): string {
   return (
     `rescore: wrote ${out}: collected ${s.collected} servers (${s.notActive} not active left out` +
@@ -87,6 +115,11 @@ function summaryLine(s: RescoreSummary, out: string): string {
     (s.packages
       ? `; packages: ${s.packages.read} read (${s.packages.notFound} not found), ${s.packages.unread} unread,` +
         ` ${s.packages.requests} requests, ${s.packages.notModified} answered 304`
+      : '') +
+    (s.probes
+      ? `; probes: ${s.probes.probed} remotes, ${s.probes.reachable} reachable (${s.probes.open} open,` +
+        ` ${s.probes.oauth} OAuth, ${s.probes.bare401} bare 401), ${s.probes.toolsChanged} changed tools at the same version` +
+        failuresPart(s.probes.failures)
       : '')
   );
 }
@@ -109,17 +142,21 @@ function progressLine(): (done: number, total: number) => void {
 async function main(argv: string[]): Promise<number> {
   let args: z.infer<typeof ArgsSchema>;
   let token: string | undefined;
+  let probe: boolean;
+  let permissions: { allowPrivate: boolean; allowHttp: boolean };
   try {
     const { values } = parseArgs({
       args: argv,
       options: {
         ...Object.fromEntries(Object.keys(ArgsSchema.shape).map((key) => [key, { type: 'string' as const }])),
         help: { type: 'boolean', short: 'h' },
+        'no-probe': { type: 'boolean' },
       },
       strict: true,
       allowPositionals: false,
     });
-    const { help, ...options } = values;
+    const { help, 'no-probe': noProbe, ...options } = values;
+    probe = noProbe !== true;
     if (help === true) {
       console.log(USAGE);
       return 0;
@@ -131,6 +168,7 @@ async function main(argv: string[]): Promise<number> {
     const env = EnvSchema.safeParse(process.env);
     if (!env.success) throw new Error(env.error.issues[0]?.message ?? 'bad GITHUB_TOKEN');
     token = env.data.GITHUB_TOKEN;
+    permissions = { allowPrivate: env.data.PROBES_ALLOW_PRIVATE, allowHttp: env.data.PROBES_ALLOW_HTTP };
   } catch (error) {
     console.error(`rescore: ${printable((error as Error).message)}\n${USAGE}`);
     return 2;
@@ -175,6 +213,9 @@ async function main(argv: string[]): Promise<number> {
                 ...(backoff !== undefined ? { backoffMs: backoff } : {}),
               },
             },
+      probes: probe
+        ? { ...permissions, concurrency: args['probe-concurrency'], timeoutMs: args['probe-timeout'] }
+        : undefined,
       log: (line) => console.error(`rescore: ${printable(line)}`),
       ...(process.stderr.isTTY ? { progress: progressLine() } : {}),
     });

@@ -159,17 +159,24 @@ const flagMeaning = (flag: string) => {
 };
 
 /**
- * A sentence when the record's latest probe found its remote not answering: said in the verdict, which one
- * observation does not change (REMOTE_UNREACHABLE is for failures on consecutive probes).
+ * A sentence when the record's latest probe found its remote not answering: said in the verdict. One
+ * observation does not change it; failures on consecutive nights of this project's own probes are
+ * REMOTE_UNREACHABLE (the probe source), which a policy may deny, and the sentence counts them.
  */
 function unreachableRemote(record: ServerRecord): string | undefined {
   const probe = ProbeNoteSchema.safeParse(record.evidence?.probe);
   if (!probe.success || probe.data.reachable) return undefined;
   const state = record.evidence?.sources.probe;
   const by = state?.measured === true ? state.by : 'a probe';
-  return `its remote did not answer when probed on ${probe.data.probed_at.slice(0, 10)} (${by}); one observation, so no flag yet`;
+  const nights = probe.data.consecutive_failures ?? 1;
+  const when = `its remote did not answer when probed on ${probe.data.probed_at.slice(0, 10)} (${by})`;
+  return nights >= 2 ? `${when}, ${nights} nights in a row` : `${when}; one observation, so no flag yet`;
 }
-const ProbeNoteSchema = z.looseObject({ reachable: z.boolean(), probed_at: z.string() });
+const ProbeNoteSchema = z.looseObject({
+  reachable: z.boolean(),
+  probed_at: z.string(),
+  consecutive_failures: z.number().int().min(0).optional(),
+});
 
 /**
  * The verdict of one item. `matches` are the records it resolved to, most trusted first (empty: unknown);

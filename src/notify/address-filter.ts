@@ -216,15 +216,27 @@ class RuledHttpsAgent extends RequestFilteringHttpsAgent {
   }
 }
 
-export function receiverAgents(allowPrivate: boolean): ReceiverAgents {
+/**
+ * `keepAlive: false` closes each connection after its exchange (the prober's, where a remote must cost nothing
+ * once its probe ends). `refuseMetadata` keeps the cloud metadata addresses refused even with `allowPrivate`
+ * (the prober's: a test needs loopback, never a metadata service).
+ */
+export function receiverAgents(
+  allowPrivate: boolean,
+  { keepAlive = true, refuseMetadata = false }: { keepAlive?: boolean; refuseMetadata?: boolean } = {},
+): ReceiverAgents {
   // Metadata addresses are link-local or unique-local and so already refused; listed again in case a
   // future version of the class list called one of them unicast.
   const options = {
-    keepAlive: true,
+    keepAlive,
     maxSockets: 64,
     allowPrivateIPAddress: allowPrivate,
-    allowMetaIPAddress: allowPrivate,
-    denyIPAddressList: allowPrivate ? [] : [...CLOUD_METADATA, ...EMBEDDED_IPV4_RANGES.map(([cidr]) => cidr)],
+    allowMetaIPAddress: allowPrivate && !refuseMetadata,
+    denyIPAddressList: !allowPrivate
+      ? [...CLOUD_METADATA, ...EMBEDDED_IPV4_RANGES.map(([cidr]) => cidr)]
+      : refuseMetadata
+        ? [...CLOUD_METADATA]
+        : [],
   };
   const agents = allowPrivate
     ? { http: new RequestFilteringHttpAgent(options), https: new RequestFilteringHttpsAgent(options) }

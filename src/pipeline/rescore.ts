@@ -10,6 +10,8 @@ import { ImportError, RegistryDumpSchema, type ScorecardIndex } from '../import/
 import { compareNames, joinDatasets, serializeDataset, type LeftOut } from '../import/join.js';
 import { importRegistryEntries, serializeRegistryData } from '../import/registry.js';
 import { PackageFactsFileSchema } from '../model/package-facts.js';
+import { ProbeFileSchema } from '../model/probes.js';
+import { ToolsFileSchema } from '../model/tools.js';
 import type { ServerRecord } from '../model/schema.js';
 import { factsFromServer, parseGitHubRepo, type GitHubFacts } from '../scoring/facts.js';
 import { flagContext } from '../scoring/flags.js';
@@ -23,6 +25,7 @@ import {
   writeRegistryCache,
 } from './cache.js';
 import { packagesOf, readPackages, type ReadPackagesOptions } from './packages/read-packages.js';
+import { probeNight, type ProbeNightCounts, type ProbeNightOptions } from './probe/probe-night.js';
 import { collect } from './collect.js';
 import { PipelineError } from './errors.js';
 import { enrich, type EnrichOptions } from './github.js';
@@ -45,6 +48,11 @@ export interface RescoreOptions {
   progress?: (done: number, total: number) => void;
   /** The packages step (`<out>/evidence/packages.json`); left out, the step does not run. */
   packages?: Pick<ReadPackagesOptions, 'urls' | 'concurrency' | 'policy' | 'minIntervalMs' | 'oci'> | undefined;
+  /**
+   * The probe step (`<out>/evidence/probes.json` and `<out>/evidence/tools.json`, continued from the files
+   * already there); left out (`--no-probe`), the step does not run and the files in `<out>` stay as they are.
+   */
+  probes?: Omit<ProbeNightOptions, 'previous' | 'probedAt'> | undefined;
   log?: (line: string) => void;
 }
 
@@ -73,6 +81,8 @@ export interface RescoreSummary {
   notModified: number;
   /** The packages step, when it ran: packages read (found or not), left unread, requests and 304s. */
   packages?: { read: number; notFound: number; unread: number; requests: number; notModified: number };
+  /** The probe step, when it ran. */
+  probes?: ProbeNightCounts;
   stopped?: string;
   notes: string[];
 }
@@ -170,6 +180,8 @@ export async function rescore(options: RescoreOptions): Promise<RescoreSummary> 
     throw error;
   }
 
+  const probeStep = await probeStepOf(options, records, notes);
+
   const datasetFile = join(options.out, 'servers.json');
   const previous = previousRecords(datasetFile);
   const unchanged = records.filter((record) => {
@@ -180,6 +192,7 @@ export async function rescore(options: RescoreOptions): Promise<RescoreSummary> 
     [join(options.out, 'registry', 'servers.json'), serializeRegistryData(feed.entries)],
     [datasetFile, serializeDataset(records)],
     ...(packageStep ? [[join(options.out, 'evidence', 'packages.json'), packageStep.text] as const] : []),
+    ...(probeStep?.files ?? []),
   ]);
 
   return {
@@ -200,6 +213,7 @@ export async function rescore(options: RescoreOptions): Promise<RescoreSummary> 
     githubRequests: enriched.requests,
     notModified: enriched.notModified,
     ...(packageStep ? { packages: packageStep.counts } : {}),
+    ...(probeStep ? { probes: probeStep.counts } : {}),
     ...(enriched.stopped ? { stopped: enriched.stopped } : {}),
     notes,
   };
@@ -238,4 +252,59 @@ async function readPackagesStep(
   } finally {
     writePackageCache(options.cache, options.packages.urls, cache.answers);
   }
+}
+
+/** The previous night's evidence file in `<out>`, or undefined (with a note when it is there but unreadable). */
+function previousEvidence<T>(file: string, schema: z.ZodType<T>, notes: string[]): T | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  try {
+    return schema.parse(JSON.parse(text));
+  } catch {
+    notes.push(`${file} could not be read as the previous night's probes; this night starts afresh`);
+    return undefined;
+  }
+}
+
+/** An evidence file as the committed one is laid out (`scripts/import-probes.ts`): one entry a line. */
+function evidenceText(file: { by: string; third_party: boolean }, member: string, entries: readonly unknown[]): string {
+  const rows = entries.map((entry) => `    ${JSON.stringify(entry)}`);
+  const head = `{\n  "by": ${JSON.stringify(file.by)},\n  "third_party": ${file.third_party},\n  "${member}": [\n`;
+  return `${head}${rows.join(',\n')}${rows.length > 0 ? '\n' : ''}  ]\n}\n`;
+}
+
+/**
+ * The probe step: every record with a remote probed (`probe/probe-night.ts`), continued from the probes and
+ * pinned tools already in `<out>/evidence/`. Its two files are written with the dataset.
+ */
+async function probeStepOf(
+  options: RescoreOptions,
+  records: readonly ServerRecord[],
+  notes: string[],
+): Promise<{ files: Array<readonly [string, string]>; counts: ProbeNightCounts } | undefined> {
+  if (options.probes === undefined) return undefined;
+  const probesFile = join(options.out, 'evidence', 'probes.json');
+  const toolsFile = join(options.out, 'evidence', 'tools.json');
+  const night = await probeNight(
+    records.map((record) => ({ name: record.name, version: record.install.version, remotes: record.remotes ?? [] })),
+    {
+      ...options.probes,
+      previous: {
+        probes: previousEvidence(probesFile, ProbeFileSchema, notes),
+        tools: previousEvidence(toolsFile, ToolsFileSchema, notes),
+      },
+      probedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+    },
+  );
+  return {
+    files: [
+      [probesFile, evidenceText(night.probes, 'observations', night.probes.observations)],
+      [toolsFile, evidenceText(night.tools, 'servers', night.tools.servers)],
+    ],
+    counts: night.counts,
+  };
 }

@@ -60,5 +60,7 @@ export function standInArgs(options: {
     // The package registries have stand-ins of their own (test/pipeline/packages.test.ts).
     '--packages',
     'off',
+    // So do the remotes (test/pipeline/probe-nights.test.ts): the fixtures' remotes are real hosts, never asked.
+    '--no-probe',
   ];
 }
