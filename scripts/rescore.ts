@@ -21,9 +21,11 @@ const USAGE = [
   'usage: npm run rescore -- [--registry-url <base>] [--github-api-url <base>] [--as-of <ISO time>] [--out <dir>]',
   '  [--cache <dir>] [--max-wait <duration, e.g. 15m>] [--max-unenriched <share 0-1>] [--backoff <ms>] [--timeout <duration>]',
   `  [--method ${UPSTREAM_METHOD}] [--packages on|off] [--npm-url <base>] [--pypi-url <base>] [--crates-url <base>]`,
+  '  [--no-advisories] [--osv-url <base>]',
   'Writes <out>/servers.json and <out>/registry/servers.json; --out defaults to data, the committed dataset of this',
   'checkout (tracked by git): give --out <another dir> to write elsewhere. --cache defaults to .local/rescore-cache.',
   'With --packages on (the default) it also writes <out>/evidence/packages.json from the npm, PyPI and crates.io APIs.',
+  'Unless --no-advisories, it also writes <out>/evidence/advisories.json from OSV (merged with the file already there).',
 ].join('\n');
 const REGISTRY_URL = 'https://registry.modelcontextprotocol.io';
 
@@ -52,6 +54,7 @@ const ArgsSchema = z.strictObject({
   'npm-url': HttpBase.default('https://registry.npmjs.org'),
   'pypi-url': HttpBase.default('https://pypi.org'),
   'crates-url': HttpBase.default('https://crates.io'),
+  'osv-url': HttpBase.default('https://api.osv.dev'),
   // The dataset is the upstream method's: its signals and scores are what the import writes and what the
   // reproduction holds. The build scores it with mts-2 (docs/method.md); rescoring never writes mts-2 scores.
   method: z
@@ -77,6 +80,18 @@ function leftOutPart(s: RescoreSummary): string {
   return `, left out ${s.leftOut.length} that make no valid record (${shown.join(', ')}${more > 0 ? `, and ${more} more` : ''})`;
 }
 
+/** The advisories step's part of the summary line: its counts, or that OSV was not read (and the file kept). */
+function advisoriesPart(s: RescoreSummary): string {
+  const a = s.advisories;
+  if (a === undefined) return '';
+  if ('unread' in a) return '; advisories: not read this night, the advisory file left as it was';
+  return (
+    `; advisories: ${a.packages} packages asked of OSV (${a.skipped} with no OSV ecosystem, such as OCI images, not asked),` +
+    ` ${a.advisories} advisories written (${a.malicious} malicious, ${a.kept} kept from the previous file),` +
+    ` ${a.read} records read, ${a.cached} unchanged from the cache, ${a.leftOut} left out; ${a.requests} OSV requests`
+  );
+}
+
 function summaryLine(s: RescoreSummary, out: string): string {
   return (
     `rescore: wrote ${out}: collected ${s.collected} servers (${s.notActive} not active left out` +
@@ -87,7 +102,8 @@ function summaryLine(s: RescoreSummary, out: string): string {
     (s.packages
       ? `; packages: ${s.packages.read} read (${s.packages.notFound} not found), ${s.packages.unread} unread,` +
         ` ${s.packages.requests} requests, ${s.packages.notModified} answered 304`
-      : '')
+      : '') +
+    advisoriesPart(s)
   );
 }
 
@@ -109,17 +125,20 @@ function progressLine(): (done: number, total: number) => void {
 async function main(argv: string[]): Promise<number> {
   let args: z.infer<typeof ArgsSchema>;
   let token: string | undefined;
+  let skipAdvisories: boolean;
   try {
     const { values } = parseArgs({
       args: argv,
       options: {
         ...Object.fromEntries(Object.keys(ArgsSchema.shape).map((key) => [key, { type: 'string' as const }])),
         help: { type: 'boolean', short: 'h' },
+        'no-advisories': { type: 'boolean' },
       },
       strict: true,
       allowPositionals: false,
     });
-    const { help, ...options } = values;
+    const { help, 'no-advisories': noAdvisories, ...options } = values;
+    skipAdvisories = noAdvisories === true;
     if (help === true) {
       console.log(USAGE);
       return 0;
@@ -175,6 +194,18 @@ async function main(argv: string[]): Promise<number> {
                 ...(backoff !== undefined ? { backoffMs: backoff } : {}),
               },
             },
+      advisories: skipAdvisories
+        ? undefined
+        : {
+            url: args['osv-url'],
+            concurrency: 8,
+            policy: {
+              ...DEFAULT_HTTP_POLICY,
+              timeoutMs: args.timeout,
+              retries: 3,
+              ...(backoff !== undefined ? { backoffMs: backoff } : {}),
+            },
+          },
       log: (line) => console.error(`rescore: ${printable(line)}`),
       ...(process.stderr.isTTY ? { progress: progressLine() } : {}),
     });

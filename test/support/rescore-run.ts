@@ -60,5 +60,7 @@ export function standInArgs(options: {
     // The package registries have stand-ins of their own (test/pipeline/packages.test.ts).
     '--packages',
     'off',
+    // So is OSV (test/pipeline/advisories.test.ts).
+    '--no-advisories',
   ];
 }
