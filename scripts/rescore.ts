@@ -26,12 +26,14 @@ const USAGE = [
   'usage: npm run rescore -- [--registry-url <base>] [--github-api-url <base>] [--as-of <ISO time>] [--out <dir>]',
   '  [--cache <dir>] [--max-wait <duration, e.g. 15m>] [--max-unenriched <share 0-1>] [--backoff <ms>] [--timeout <duration>]',
   `  [--method ${UPSTREAM_METHOD}] [--packages on|off] [--npm-url <base>] [--pypi-url <base>] [--crates-url <base>]`,
+  '  [--no-advisories] [--osv-url <base>]',
   'Writes <out>/servers.json and <out>/registry/servers.json; --out defaults to data, the committed dataset of this',
   'checkout (tracked by git): give --out <another dir> to write elsewhere. --cache defaults to .local/rescore-cache.',
   'With --packages on (the default) it also writes <out>/evidence/packages.json from the npm, PyPI and crates.io APIs.',
   '  [--no-probe] [--probe-timeout <duration, default 20s>] [--probe-concurrency <n, default 16>]',
   'Unless --no-probe it probes every remote server (MCP over Streamable HTTP or SSE, never with credentials, never a',
   'private address) and writes <out>/evidence/probes.json and <out>/evidence/tools.json, continued from the ones in <out>.',
+  'Unless --no-advisories, it also writes <out>/evidence/advisories.json from OSV (merged with the file already there).',
 ].join('\n');
 const REGISTRY_URL = 'https://registry.modelcontextprotocol.io';
 
@@ -64,6 +66,7 @@ const ArgsSchema = z.strictObject({
     error: 'the probe timeout is from 0.1s to 5m',
   }).default(20_000),
   'probe-concurrency': z.coerce.number().int().min(1).max(256).default(16),
+  'osv-url': HttpBase.default('https://api.osv.dev'),
   // The dataset is the upstream method's: its signals and scores are what the import writes and what the
   // reproduction holds. The build scores it with mts-2 (docs/method.md); rescoring never writes mts-2 scores.
   method: z
@@ -105,6 +108,18 @@ function failuresPart(failures: Record<string, number>): string {
   return parts.length === 0 ? '' : `, failed: ${parts.join(', ')}`;
 }
 
+/** The advisories step's part of the summary line: its counts, or that OSV was not read (and the file kept). */
+function advisoriesPart(s: RescoreSummary): string {
+  const a = s.advisories;
+  if (a === undefined) return '';
+  if ('unread' in a) return '; advisories: not read this night, the advisory file left as it was';
+  return (
+    `; advisories: ${a.packages} packages asked of OSV (${a.skipped} with no OSV ecosystem, such as OCI images, not asked),` +
+    ` ${a.advisories} advisories written (${a.malicious} malicious, ${a.kept} kept from the previous file),` +
+    ` ${a.read} records read, ${a.cached} unchanged from the cache, ${a.leftOut} left out; ${a.requests} OSV requests`
+  );
+}
+
 function summaryLine(s: RescoreSummary, out: string): string {
   return (
     `rescore: wrote ${out}: collected ${s.collected} servers (${s.notActive} not active left out` +
@@ -120,7 +135,8 @@ function summaryLine(s: RescoreSummary, out: string): string {
       ? `; probes: ${s.probes.probed} remotes, ${s.probes.reachable} reachable (${s.probes.open} open,` +
         ` ${s.probes.oauth} OAuth, ${s.probes.bare401} bare 401), ${s.probes.toolsChanged} changed tools at the same version` +
         failuresPart(s.probes.failures)
-      : '')
+      : '') +
+    advisoriesPart(s)
   );
 }
 
@@ -144,6 +160,7 @@ async function main(argv: string[]): Promise<number> {
   let token: string | undefined;
   let probe: boolean;
   let permissions: { allowPrivate: boolean; allowHttp: boolean };
+  let skipAdvisories: boolean;
   try {
     const { values } = parseArgs({
       args: argv,
@@ -151,12 +168,14 @@ async function main(argv: string[]): Promise<number> {
         ...Object.fromEntries(Object.keys(ArgsSchema.shape).map((key) => [key, { type: 'string' as const }])),
         help: { type: 'boolean', short: 'h' },
         'no-probe': { type: 'boolean' },
+        'no-advisories': { type: 'boolean' },
       },
       strict: true,
       allowPositionals: false,
     });
-    const { help, 'no-probe': noProbe, ...options } = values;
+    const { help, 'no-probe': noProbe, 'no-advisories': noAdvisories, ...options } = values;
     probe = noProbe !== true;
+    skipAdvisories = noAdvisories === true;
     if (help === true) {
       console.log(USAGE);
       return 0;
@@ -216,6 +235,18 @@ async function main(argv: string[]): Promise<number> {
       probes: probe
         ? { ...permissions, concurrency: args['probe-concurrency'], timeoutMs: args['probe-timeout'] }
         : undefined,
+      advisories: skipAdvisories
+        ? undefined
+        : {
+            url: args['osv-url'],
+            concurrency: 8,
+            policy: {
+              ...DEFAULT_HTTP_POLICY,
+              timeoutMs: args.timeout,
+              retries: 3,
+              ...(backoff !== undefined ? { backoffMs: backoff } : {}),
+            },
+          },
       log: (line) => console.error(`rescore: ${printable(line)}`),
       ...(process.stderr.isTTY ? { progress: progressLine() } : {}),
     });

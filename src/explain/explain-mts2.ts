@@ -28,8 +28,10 @@ function readingsOf(record: ServerRecord, evidence: Evidence): SourceReading[] {
   }));
 }
 
+/** Each rule of the sub-score that applies to this server (its source lists a reading for it), as a contribution. */
 function contributions(sub: SubScoreOutcome): SignalContribution[] {
-  return sub.rules.map(({ rule, reading, points }) => {
+  const applied = sub.rules.filter((o) => o.reading !== undefined);
+  return (applied.length > 0 ? applied : sub.rules).map(({ rule, reading, points }) => {
     if (points === null || reading === undefined || reading.value === null) {
       const why = reading?.missing ?? `no ${rule.source} evidence was read`;
       return {
@@ -74,7 +76,14 @@ function heldBack(sub: SubScoreOutcome): string {
 
 /** The reasons the sources of an unmeasured sub-score give, once each. */
 function missingReasons(sub: SubScoreOutcome): string {
-  const reasons = new Set(sub.rules.map((o) => o.reading?.missing ?? `no ${o.rule.source} evidence was read`));
+  // A rule its source lists no reading for does not apply to this server (the packages of a server with
+  // none): the method leaves it out, and so does the sentence, unless no rule of the sub-score applies.
+  const applied = sub.rules.filter((o) => o.reading !== undefined);
+  const reasons = new Set(
+    (applied.length > 0 ? applied : sub.rules).map(
+      (o) => o.reading?.missing ?? `no ${o.rule.source} evidence was read`,
+    ),
+  );
   return [...reasons].join('; ');
 }
 

@@ -10,6 +10,8 @@ import { z } from 'zod';
 import { PackageFactsSchema } from '../model/package-facts.js';
 import { CollectedEntrySchema, type Collection } from './collect.js';
 import type { CachedAnswer } from './github.js';
+import { CachedAdvisorySchema } from './osv/answers.js';
+import type { CachedVuln } from './osv/read-advisories.js';
 import type { CachedPackage } from './packages/read-packages.js';
 import { writeFilesAtomically } from './write.js';
 
@@ -37,6 +39,13 @@ const PackageCacheSchema = z.strictObject({
   ),
 });
 
+const OsvCacheSchema = z.strictObject({
+  version: z.literal(CACHE_VERSION),
+  url: z.string(),
+  vulns: z.record(z.string(), z.strictObject({ modified: z.string(), advisory: CachedAdvisorySchema.nullable() })),
+});
+
+const osvFile = (dir: string) => join(dir, 'osv.json');
 const registryFile = (dir: string) => join(dir, 'registry.json');
 const packagesFile = (dir: string) => join(dir, 'packages.json');
 const githubFile = (dir: string) => join(dir, 'github.json');
@@ -109,4 +118,20 @@ export function writePackageCache(
   mkdirSync(dir, { recursive: true });
   const sorted = Object.fromEntries([...answers].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   writeFilesAtomically([[packagesFile(dir), `${JSON.stringify({ version: CACHE_VERSION, urls, answers: sorted })}\n`]]);
+}
+
+/** The cached OSV advisories, when they were read from the same OSV URL. */
+export function readOsvCache(dir: string, url: string): { vulns: Map<string, CachedVuln>; note?: string } {
+  const { value, note } = readJson(osvFile(dir), OsvCacheSchema);
+  const vulns = new Map<string, CachedVuln>();
+  if (value !== undefined && value.url === url) {
+    for (const [id, vuln] of Object.entries(value.vulns)) vulns.set(id, vuln);
+  }
+  return note ? { vulns, note } : { vulns };
+}
+
+export function writeOsvCache(dir: string, url: string, vulns: Map<string, CachedVuln>): void {
+  mkdirSync(dir, { recursive: true });
+  const sorted = Object.fromEntries([...vulns].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  writeFilesAtomically([[osvFile(dir), `${JSON.stringify({ version: CACHE_VERSION, url, vulns: sorted })}\n`]]);
 }

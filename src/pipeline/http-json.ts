@@ -57,12 +57,28 @@ class Retryable extends Error {
   }
 }
 
-async function attempt(url: string, policy: HttpPolicy, maxBytes: number): Promise<unknown> {
+/** A request other than a plain GET: a JSON body is POSTed with its content type. */
+export interface JsonRequest {
+  method: 'GET' | 'POST';
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** `error` for a service that never redirects, so an answer can never send the request elsewhere. */
+  redirect?: 'error' | 'follow';
+}
+
+async function attempt(url: string, policy: HttpPolicy, maxBytes: number, request: JsonRequest): Promise<unknown> {
   let response: Response;
   let text: string;
   try {
     response = await fetch(url, {
-      headers: { accept: 'application/json' },
+      method: request.method,
+      headers: {
+        accept: 'application/json',
+        ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...request.headers,
+      },
+      ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
+      ...(request.redirect === undefined ? {} : { redirect: request.redirect }),
       signal: AbortSignal.timeout(policy.timeoutMs),
     });
     text = Buffer.from(await readBounded(response, maxBytes)).toString('utf8');
@@ -100,10 +116,21 @@ export async function getJson(
   onRequest: () => void = () => {},
   maxBytes = MAX_ANSWER_BYTES,
 ): Promise<unknown> {
+  return requestJson(url, { method: 'GET' }, policy, onRequest, maxBytes);
+}
+
+/** As `getJson`, for any method and a JSON body (OSV's `POST /v1/querybatch`). */
+export async function requestJson(
+  url: string,
+  request: JsonRequest,
+  policy: HttpPolicy,
+  onRequest: () => void = () => {},
+  maxBytes = MAX_ANSWER_BYTES,
+): Promise<unknown> {
   for (let tries = 0; ; tries++) {
     try {
       onRequest();
-      return await attempt(url, policy, maxBytes);
+      return await attempt(url, policy, maxBytes, request);
     } catch (error) {
       if (!(error instanceof Retryable)) throw error;
       if (tries >= policy.retries) throw new PipelineError(`${error.message} (after ${tries + 1} attempts)`);

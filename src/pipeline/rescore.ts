@@ -16,17 +16,21 @@ import type { ServerRecord } from '../model/schema.js';
 import { factsFromServer, parseGitHubRepo, type GitHubFacts } from '../scoring/facts.js';
 import { flagContext } from '../scoring/flags.js';
 import { scoreServer } from '../scoring/score.js';
+import { AdvisoryFileSchema, type AdvisoryFile } from '../model/advisories.js';
 import {
   readGitHubCache,
+  readOsvCache,
   readPackageCache,
   readRegistryCache,
   writeGitHubCache,
+  writeOsvCache,
   writePackageCache,
   writeRegistryCache,
 } from './cache.js';
 import { packagesOf, readPackages, type ReadPackagesOptions } from './packages/read-packages.js';
 import { probeNight, type ProbeNightCounts, type ProbeNightOptions } from './probe/probe-night.js';
 import { collect } from './collect.js';
+import { osvPackagesOf, readAdvisories, type AdvisoryCounts } from './osv/read-advisories.js';
 import { PipelineError } from './errors.js';
 import { enrich, type EnrichOptions } from './github.js';
 import type { HttpPolicy } from './http-json.js';
@@ -53,6 +57,8 @@ export interface RescoreOptions {
    * already there); left out (`--no-probe`), the step does not run and the files in `<out>` stay as they are.
    */
   probes?: Omit<ProbeNightOptions, 'previous' | 'probedAt'> | undefined;
+  /** The advisories step (`<out>/evidence/advisories.json` from OSV); left out, the step does not run. */
+  advisories?: { url: string; concurrency: number; policy: HttpPolicy } | undefined;
   log?: (line: string) => void;
 }
 
@@ -83,6 +89,11 @@ export interface RescoreSummary {
   packages?: { read: number; notFound: number; unread: number; requests: number; notModified: number };
   /** The probe step, when it ran. */
   probes?: ProbeNightCounts;
+  /**
+   * The advisories step, when it ran: its counts, or why OSV could not be read (the advisory file is then left
+   * as it was, and a snapshot with none has its advisories unmeasured).
+   */
+  advisories?: AdvisoryCounts | { unread: string };
   stopped?: string;
   notes: string[];
 }
@@ -146,6 +157,7 @@ export async function rescore(options: RescoreOptions): Promise<RescoreSummary> 
   }
 
   const packageStep = await readPackagesStep(options, entries, notes);
+  const advisoryStep = await readAdvisoriesStep(options, entries, notes);
 
   const context = flagContext(facts);
   const scorecard: ScorecardIndex = { generated_at: options.asOf, servers: {} };
@@ -193,6 +205,9 @@ export async function rescore(options: RescoreOptions): Promise<RescoreSummary> 
     [datasetFile, serializeDataset(records)],
     ...(packageStep ? [[join(options.out, 'evidence', 'packages.json'), packageStep.text] as const] : []),
     ...(probeStep?.files ?? []),
+    ...(advisoryStep?.text !== undefined
+      ? [[join(options.out, 'evidence', 'advisories.json'), advisoryStep.text] as const]
+      : []),
   ]);
 
   return {
@@ -214,6 +229,7 @@ export async function rescore(options: RescoreOptions): Promise<RescoreSummary> 
     notModified: enriched.notModified,
     ...(packageStep ? { packages: packageStep.counts } : {}),
     ...(probeStep ? { probes: probeStep.counts } : {}),
+    ...(advisoryStep ? { advisories: advisoryStep.counts } : {}),
     ...(enriched.stopped ? { stopped: enriched.stopped } : {}),
     notes,
   };
@@ -307,4 +323,58 @@ async function probeStepOf(
     ],
     counts: night.counts,
   };
+}
+
+/** The advisory file a night starts from (`<out>/evidence/advisories.json`), or undefined with a note. */
+function previousAdvisories(file: string, notes: string[]): AdvisoryFile | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  try {
+    const parsed = AdvisoryFileSchema.safeParse(JSON.parse(text));
+    if (parsed.success) return parsed.data;
+  } catch {
+    // not JSON: noted below
+  }
+  notes.push(`ignored the unreadable advisory file ${file}: OSV's answers alone are written`);
+  return undefined;
+}
+
+/**
+ * The advisories step: OSV asked about every package the entries name, merged with the advisory file in
+ * `--out` (src/pipeline/osv/read-advisories.ts says how). The cache of advisory records is kept whatever
+ * happens to the night; when OSV cannot be asked, the night goes on and the file is left as it was.
+ */
+async function readAdvisoriesStep(
+  options: RescoreOptions,
+  entries: ReadonlyArray<{ server: { packages?: unknown } }>,
+  notes: string[],
+): Promise<{ text?: string; counts: NonNullable<RescoreSummary['advisories']> } | undefined> {
+  if (options.advisories === undefined) return undefined;
+  const { url, concurrency, policy } = options.advisories;
+  const cache = readOsvCache(options.cache, url);
+  if (cache.note) notes.push(cache.note);
+  const { packages, skipped } = osvPackagesOf(entries.map((entry) => entry.server));
+  const file = join(options.out, 'evidence', 'advisories.json');
+  try {
+    const read = await readAdvisories(packages, {
+      url,
+      cache: cache.vulns,
+      concurrency,
+      policy,
+      readAt: new Date().toISOString(),
+      previous: previousAdvisories(file, notes),
+    });
+    notes.push(...read.notes);
+    return { text: `${JSON.stringify(read.file, null, 2)}\n`, counts: { ...read.counts, skipped } };
+  } catch (error) {
+    if (!(error instanceof PipelineError)) throw error;
+    notes.push(`advisories not read this night (${error.message}); ${file} left as it was`);
+    return { counts: { unread: error.message } };
+  } finally {
+    writeOsvCache(options.cache, url, cache.vulns);
+  }
 }

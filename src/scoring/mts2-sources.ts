@@ -8,6 +8,7 @@
 import type { EvidenceSourceName } from '../model/evidence.js';
 import type { EvidenceSource, SignalRule } from './evidence-source.js';
 import { ADVISORIES_RULES, advisoriesSource } from './sources/advisories.js';
+import { PACKAGES_RULES, packagesSource } from './sources/packages.js';
 import { PROBE_RULES, probeSource } from './sources/probe.js';
 import { REGISTRY_RULES, registrySource } from './sources/registry.js';
 import { REPOSITORY_RULES, repositorySource } from './sources/repository.js';
@@ -26,6 +27,7 @@ export interface SourceModule {
 export const MTS2_SOURCES: readonly SourceModule[] = [
   { name: 'registry', rules: REGISTRY_RULES, make: () => registrySource },
   { name: 'repository', rules: REPOSITORY_RULES, make: () => repositorySource },
+  { name: 'packages', rules: PACKAGES_RULES, make: packagesSource },
   { name: 'probe', rules: PROBE_RULES, make: ({ evidenceDir }) => probeSource(evidenceDir) },
   { name: 'advisories', rules: ADVISORIES_RULES, make: ({ evidenceDir }) => advisoriesSource(evidenceDir) },
 ];

@@ -102,8 +102,13 @@ describe('the packages source', () => {
       record: record([{ registry_type: 'nuget', identifier: 'X.Y', version: null }]),
     });
     expect(none.state.missing).toMatch(/no npm, PyPI, crates\.io or OCI package/);
-    expect(Object.values(none.signals).every((s) => s.value === null && s.missing !== null)).toBe(true);
-    expect(packagesSourceOf(file()).read({ record: record([npm('tool')]) }).state.measured).toBe(false);
+    // Neither a snapshot without package evidence nor a server without a package lists a signal: the rules take
+    // no part, so the committed snapshot's scores and confidences are what they were.
+    expect(none.signals).toEqual({});
+    expect(packagesSourceOf(undefined).read({ record: record([npm('tool')]) }).signals).toEqual({});
+    const unread = packagesSourceOf(file()).read({ record: record([npm('tool')]) });
+    expect(unread.state.measured).toBe(false);
+    expect(Object.values(unread.signals).every((s) => s.value === null && s.missing !== null)).toBe(true);
   });
 
   it('loads the committed file’s shape and refuses another', async () => {

@@ -62,5 +62,7 @@ export function standInArgs(options: {
     'off',
     // So do the remotes (test/pipeline/probe-nights.test.ts): the fixtures' remotes are real hosts, never asked.
     '--no-probe',
+    // So is OSV (test/pipeline/advisories.test.ts).
+    '--no-advisories',
   ];
 }

@@ -61,7 +61,7 @@ export interface ReadPackagesResult {
 }
 
 /** The name a registry is asked for: npm without a `@version`, PyPI without extras or a specifier. */
-function requestName(registry: PackageFactRegistry, identifier: string): string {
+export function requestName(registry: PackageFactRegistry, identifier: string): string {
   const id = identifier.trim();
   if (registry === 'npm') {
     const at = id.indexOf('@', id.startsWith('@') ? 1 : 0);

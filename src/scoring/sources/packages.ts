@@ -28,20 +28,25 @@ function readPackages(
   record: Parameters<EvidenceSource['read']>[0]['record'],
 ): SourceReading {
   const refs = (record.packages ?? []).filter((ref) => READ_REGISTRIES.has(ref.registry_type.toLowerCase()));
-  const unmeasured = (why: string): SourceReading => ({
+  const unmeasured = (why: string, applies: boolean): SourceReading => ({
     source: 'packages',
     state: { measured: false, at: null, by: null, third_party: false, missing: why },
-    signals: Object.fromEntries(PACKAGES_RULES.map((rule) => [rule.signal, missing('packages', why)])),
+    signals: applies ? Object.fromEntries(PACKAGES_RULES.map((rule) => [rule.signal, missing('packages', why)])) : {},
     findings: [],
   });
-  if (file === undefined) return unmeasured('package registries were not read for this snapshot');
-  if (refs.length === 0) return unmeasured('no npm, PyPI, crates.io or OCI package in the registry entry');
+  // A snapshot made without reading the registries, or a server with no package to read (a remote), lists no
+  // signal: the rules take no part, as the probe's do for a server with no remote, so neither moves a score
+  // or the confidence. Packages that were there to read and were not are missing evidence: they lower it.
+  if (file === undefined) {
+    return unmeasured('package registries were not read for this snapshot (no package evidence in the dataset)', false);
+  }
+  if (refs.length === 0) return unmeasured('no npm, PyPI, crates.io or OCI package in the registry entry', false);
   const facts: PackageFacts[] = [];
   for (const ref of refs) {
     const found = file.packages[packageKey(ref.registry_type, ref.identifier)];
     if (found !== undefined) facts.push(found);
   }
-  if (facts.length === 0) return unmeasured('its packages were not read the night this snapshot was made');
+  if (facts.length === 0) return unmeasured('its packages were not read the night this snapshot was made', true);
   const present = facts.filter((fact) => fact.found);
 
   const entryRepo = repoKey(record.install.repo_url);
