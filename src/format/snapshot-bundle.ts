@@ -27,7 +27,7 @@ export const BUNDLE_LIMITS = {
   indexBytes: 64 * 1024,
   signatureBytes: 256,
   files: 64,
-  /** All files together: the packed snapshot is about 8 MB; this leaves room to grow tenfold and no more. */
+  /** All files together: room for the snapshot to grow many times over, and no more. */
   totalBytes: 200 * 1024 * 1024,
 } as const;
 
