@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { McpConfigError } from '../src/client/config.js';
 import { openTrustSource } from '../src/client/open-source.js';
 import { CHECK_USAGE, CheckError, checkCommand } from '../src/cli/check.js';
+import { UPDATE_USAGE, updateCommand } from '../src/cli/update.js';
+import { BundleError } from '../src/update/verify-bundle.js';
 import { OperatorError } from '../src/errors/operator-error.js';
 import { TOOL_VERSION } from '../src/model/version.js';
 import { runMain } from './lib/main.js';
@@ -23,11 +25,14 @@ export const USAGE = `usage: mcp-trust-score [command]
 
   (no command), mcp   run the MCP server on stdio, for an MCP client's configuration
   check [files...]    check the MCP servers of configuration files against a policy (check --help)
+  update [--from URL] fetch and verify the newest signed snapshot of the scores, for offline use (update --help)
   --help, -h          this help
   --version, -v       the version
 
-Answers come from the snapshot shipped in this package (offline, no key) unless TRUST_API_URL is set:
-then from that API (with or without /v1 at its end), with the key in TRUST_API_KEY.`;
+Answers come from the newest verified snapshot held (offline, no key: the one shipped in this package, or a
+newer one installed by update, tried automatically when the held one is more than 7 days old) unless
+TRUST_API_URL is set: then from that API (with or without /v1 at its end), with the key in TRUST_API_KEY.
+--offline on check, or TRUST_OFFLINE=1, never touches the network.`;
 
 const MCP_USAGE = `usage: mcp-trust-score [mcp]
 
@@ -50,6 +55,17 @@ async function main(): Promise<number> {
     if (args.some(isHelp)) return print(MCP_USAGE);
     throw new CheckError(`mcp takes no options (got ${JSON.stringify(args[0])}); see mcp-trust-score mcp --help`);
   }
+  if (command === 'update') {
+    if (args.some(isHelp)) return print(UPDATE_USAGE);
+    try {
+      return print(await updateCommand(args, fileURLToPath(EMBEDDED_DIR)));
+    } catch (error) {
+      if (error instanceof BundleError) throw new CheckError(`update failed: ${error.message}`);
+      if (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))
+        throw new CheckError(`update: ${error.message.split('\n')[0] ?? ''}; see mcp-trust-score update --help`);
+      throw error;
+    }
+  }
   if (command !== 'check') {
     const what = command.startsWith('-') ? 'option' : 'command';
     throw new CheckError(`unknown ${what} ${JSON.stringify(command)}; see mcp-trust-score --help`);
@@ -57,9 +73,9 @@ async function main(): Promise<number> {
   if (args.includes('--help') || args.includes('-h')) return print(CHECK_USAGE);
   if (args.includes('--version')) return print(TOOL_VERSION);
   try {
-    return await checkCommand(args, async () => {
+    return await checkCommand(args, async ({ offline }) => {
       try {
-        return await openTrustSource({ embeddedDir: fileURLToPath(EMBEDDED_DIR), keyHelp: KEY_HELP });
+        return await openTrustSource({ embeddedDir: fileURLToPath(EMBEDDED_DIR), keyHelp: KEY_HELP, offline });
       } catch (error) {
         if (error instanceof McpConfigError) throw new CheckError(error.message.split('\n').join('; '));
         throw error;

@@ -10,6 +10,8 @@ import { type Deployer, localDeployer, vercelDeployer } from '../src/republish/d
 import { keeperFor } from '../src/republish/keeper.js';
 import { republish } from '../src/republish/republish.js';
 import { runMain } from './lib/main.js';
+import { BUNDLE_SITE_DIR } from '../src/format/snapshot-bundle.js';
+import { SIGNING_KEY_ENV, signingKeyOf } from '../src/publish/sign-bundle.js';
 
 const USAGE = `usage: npm run republish -- --keep <git:<repository>#<branch> | folder:<path>> [options] [-- <rescore options>]
   --keep <where>           where the last published snapshot is kept (docs/pipeline.md)
@@ -82,7 +84,14 @@ async function main(): Promise<number> {
     values.deploy === 'vercel'
       ? vercelDeployer({ cwd, echo })
       : localDeployer({ cwd, echo, buildArgs, snapshotDir, workDir });
+  // The night's signing key, from the workflow's secret: without one the night publishes no bundle (one line).
+  const signingKey = process.env[SIGNING_KEY_ENV];
+  const bundle =
+    signingKey === undefined || signingKey === ''
+      ? undefined
+      : { key: signingKeyOf(signingKey), outDir: path.resolve('public', BUNDLE_SITE_DIR) };
   const result = await republish({
+    bundle,
     cwd,
     dataDir,
     snapshotDir,

@@ -52,6 +52,7 @@ set: then with the trust-score API there (with or without /v1), using the key in
                         here, if one exists); options given here override its members
   --format F            text (default), json, sarif or github
   --output FILE         write the report to FILE instead of stdout
+  --offline             never touch the network: the newest snapshot held, however old (TRUST_OFFLINE=1 too)
   --help, --version     this help, the version
 
 With no options the policy fails on known-bad evidence (known malware, a takedown, a vulnerable version, a
@@ -81,6 +82,8 @@ export interface CheckOptions {
   policyFile?: string;
   format: ReportFormat;
   output?: string;
+  /** `--offline`: the trust source may not touch the network. */
+  offline?: boolean;
 }
 
 /** The command line → options; a UsageError (exit 2) for anything it cannot use. */
@@ -100,6 +103,7 @@ export function parseCheckArgs(argv: readonly string[]): CheckOptions {
       policy: { type: 'string' },
       format: { type: 'string' },
       output: { type: 'string' },
+      offline: { type: 'boolean' },
     },
   });
   const policy: Policy = { ...DEFAULT_POLICY };
@@ -161,6 +165,7 @@ export function parseCheckArgs(argv: readonly string[]): CheckOptions {
     ...(values.policy === undefined ? {} : { policyFile: values.policy }),
     format: format as ReportFormat,
     ...(values.output ? { output: values.output } : {}),
+    ...(values.offline ? { offline: true } : {}),
   };
 }
 
@@ -301,10 +306,13 @@ export async function runCheck(
 }
 
 /** The whole command: returns the exit code (errors of its own are thrown; see `checkCommand`). */
-export async function checkCommand(argv: readonly string[], source: () => Promise<TrustSource>): Promise<number> {
+export async function checkCommand(
+  argv: readonly string[],
+  source: (settings: { offline: boolean }) => Promise<TrustSource>,
+): Promise<number> {
   const options = parseCheckArgs(argv);
   let report: Report;
-  const client = await source();
+  const client = await source({ offline: options.offline === true });
   try {
     report = await runCheck(options, client);
   } catch (error) {

@@ -15,7 +15,7 @@ import { splitName, type ServerRecord, type Stats } from '../model/schema.js';
 import { openSnapshot } from '../query/open.js';
 import type { QueryEngine } from '../query/types.js';
 import { queryOf as urlQuery, TrustApiError } from './client.js';
-import type { RecordPage, ServerToolsData, TrustSource } from './trust-source.js';
+import type { RecordPage, ServerToolsData, SourceOrigin, TrustSource } from './trust-source.js';
 
 /** How messages name where an offline answer came from. */
 export const EMBEDDED_SOURCE_NAME = 'the offline snapshot';
@@ -39,7 +39,10 @@ interface Answered {
  * A source over an opened engine (tests give one of their own; `openEmbeddedSource` opens the shipped one).
  * Its scores are as old as the newest `scored_at` among its records, which the origin carries.
  */
-export async function createEmbeddedSource(engine: QueryEngine): Promise<TrustSource> {
+export async function createEmbeddedSource(
+  engine: QueryEngine,
+  about: Pick<Extract<SourceOrigin, { kind: 'embedded' }>, 'held' | 'note'> = {},
+): Promise<TrustSource> {
   async function ask(id: RouteId, request: { query?: string; path?: Record<string, string>; body?: unknown }) {
     const route = routeById(id);
     try {
@@ -92,6 +95,7 @@ export async function createEmbeddedSource(engine: QueryEngine): Promise<TrustSo
       kind: 'embedded',
       scoredAt: newest?.scored_at ?? engine.snapshot.generatedAt,
       snapshotId: engine.snapshot.id,
+      ...about,
     },
     async getServer(name) {
       if (name.indexOf('/') <= 0) throw new RangeError('a server name is <namespace>/<id>');
@@ -145,11 +149,14 @@ function answered(engine: QueryEngine, given: Answer): Answered {
   return { data: JSON.parse(text) as unknown, meta };
 }
 
-/** Open the snapshot in `dir` (the one shipped in the package) as a source; the loader checks its hashes. */
-export async function openEmbeddedSource(dir: string): Promise<TrustSource> {
+/** Open the snapshot in `dir` (packed or cached) as a source; the loader checks its hashes. */
+export async function openEmbeddedSource(
+  dir: string,
+  about: Parameters<typeof createEmbeddedSource>[1] = {},
+): Promise<TrustSource> {
   const engine = await openSnapshot(dir);
   try {
-    return await createEmbeddedSource(engine);
+    return await createEmbeddedSource(engine, about);
   } catch (error) {
     engine.close();
     throw error;

@@ -6,6 +6,7 @@
  */
 import type { z } from 'zod';
 import type { CheckAnswer, CheckRequestSchema } from '../model/check.js';
+import { dataAge } from '../format/snapshot-bundle.js';
 import type { ListParams, SearchParams, ServerRecord, Stats } from '../model/schema.js';
 import type { ServerToolsDataSchema } from '../api/envelope.js';
 
@@ -28,9 +29,13 @@ export type SourceOrigin =
   | { kind: 'live'; url: string }
   | {
       kind: 'embedded';
-      /** When the shipped snapshot was built, which is when its scores were made (ISO 8601 UTC). */
+      /** The newest `scored_at` of the snapshot's records: how old its data is (ISO 8601 UTC). */
       scoredAt: string;
       snapshotId: string;
+      /** The snapshot packed in the package, or a newer one `mcp-trust-score update` installed in the cache. */
+      held?: 'packed' | 'cached';
+      /** What happened on the way to it, said with the data's age (an update that failed, a cache not used). */
+      note?: string;
     };
 
 /** The API's operations, as the MCP tools and the CLI use them. Failures are `TrustApiError`s. */
@@ -53,9 +58,15 @@ export interface TrustSource {
 
 /**
  * The sentence every report and tool text carries when the answers are offline, so nobody mistakes the
- * shipped scores for today's; undefined for the live API.
+ * held scores for today's: their date and age, and where they came from; undefined for the live API.
  */
-export function offlineNotice(origin: SourceOrigin): string | undefined {
+export function offlineNotice(origin: SourceOrigin, nowMs = Date.now()): string | undefined {
   if (origin.kind === 'live') return undefined;
-  return `offline data, scored ${origin.scoredAt.slice(0, 10)}; set TRUST_API_URL and TRUST_API_KEY for live scores`;
+  const { date, days } = dataAge(origin.scoredAt, nowMs);
+  const from = origin.held === 'cached' ? ', from mcp-trust-score update' : '';
+  const note = origin.note === undefined ? '' : `; ${origin.note}`;
+  return (
+    `offline data, scored ${date} (${days === 1 ? '1 day' : `${days} days`} old${from})${note}; ` +
+    'set TRUST_API_URL and TRUST_API_KEY for live scores'
+  );
 }

@@ -17,9 +17,11 @@
  */
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
+import type { KeyObject } from 'node:crypto';
 import { copyFileAtomically } from '../format/atomic-write.js';
 import { CHANGES_FILE } from '../format/manifest.js';
 import { readManifestFacts } from '../format/verified-read.js';
+import { writeSnapshotBundle } from '../publish/sign-bundle.js';
 import { runStep, StepFailed, type CommandOptions } from './commands.js';
 import type { Deployer } from './deployers.js';
 import { checkHealth, type HealthCheckOptions } from './health-check.js';
@@ -45,6 +47,11 @@ export interface RepublishOptions {
   tests: boolean;
   /** Allow a night with no kept snapshot (the first one): published without `--previous`. */
   first: boolean;
+  /**
+   * The signed snapshot bundle to write into the deployed site before the platform build (`public/snapshot-bundle/`,
+   * docs/snapshot.md); undefined when the night has no signing key (`TRUST_SNAPSHOT_SIGNING_KEY`).
+   */
+  bundle?: { key: KeyObject; outDir: string } | undefined;
   /** The production address, checked after the promotion. */
   siteUrl?: string | undefined;
   health?: HealthCheckOptions;
@@ -116,6 +123,13 @@ export async function republish(options: RepublishOptions): Promise<RepublishRes
     if (previous !== undefined && built.input_hash === previous.input_hash) {
       log(`unchanged: the dataset is the one snapshot ${previousId} was built from; nothing to do`);
       return { outcome: 'unchanged', snapshotId: previous.snapshot_id, previousId };
+    }
+
+    if (options.bundle === undefined)
+      log('bundle: no TRUST_SNAPSHOT_SIGNING_KEY, so no signed snapshot bundle tonight');
+    else {
+      const index = await writeSnapshotBundle(options.snapshotDir, options.bundle.outDir, options.bundle.key);
+      log(`bundle: snapshot ${index.snapshot_id} signed with key ${index.key_id} into ${options.bundle.outDir}`);
     }
 
     log(`platform build: ${options.deployer.label}`);

@@ -17,7 +17,8 @@ import { REPO, type ServerProcess, startServer } from '../e2e/process.js';
 const KEY = 'offline-e2e-key-0123456789';
 const BIN = path.join(REPO, 'bin', 'mcp-trust-score.js');
 const FIXTURES = path.join(REPO, 'test', 'fixtures', 'cli');
-const NOTICE = /^offline data, scored \d{4}-\d{2}-\d{2}; set TRUST_API_URL and TRUST_API_KEY for live scores$/;
+const NOTICE =
+  /^offline data, scored \d{4}-\d{2}-\d{2} \(\d+ days? old[^)]*\); set TRUST_API_URL and TRUST_API_KEY for live scores$/;
 let server: ServerProcess;
 let dir: string;
 
@@ -79,7 +80,9 @@ describe('mcp-trust-score check with no TRUST_API_URL', () => {
   it('says in every format that its data is offline, and the live reports do not', () => {
     const cwd = path.join(FIXTURES, 'fail');
     const text = run(['check'], cwd);
-    expect(text.stdout).toMatch(/\nData: offline data, scored \d{4}-\d{2}-\d{2}; set TRUST_API_URL and TRUST_API_KEY/);
+    expect(text.stdout).toMatch(
+      /\nData: offline data, scored \d{4}-\d{2}-\d{2} \(\d+ days? old[^)]*\); set TRUST_API_URL and TRUST_API_KEY/,
+    );
     const github = run(['check', '--format', 'github'], cwd);
     expect(github.stdout).toMatch(/^::notice title=MCP trust data::offline data, scored /m);
     const sarif = JSON.parse(run(['check', '--format', 'sarif'], cwd).stdout) as {
@@ -173,7 +176,7 @@ describe('the MCP server with no TRUST_API_URL', () => {
       const text = (result.content as { type: string; text: string }[]).map((part) => part.text).join('\n');
       expect(text).toContain('package npm:@azure/mcp resolves to com.microsoft/azure');
       expect(text.split('\n').at(-1)).toMatch(
-        /^\(offline data, scored \d{4}-\d{2}-\d{2}; set TRUST_API_URL and TRUST_API_KEY for live scores\)$/,
+        /^\(offline data, scored \d{4}-\d{2}-\d{2} \(\d+ days? old[^)]*\); set TRUST_API_URL and TRUST_API_KEY for live scores\)$/,
       );
     } finally {
       await client.close();

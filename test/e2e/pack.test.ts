@@ -166,7 +166,7 @@ describe('the packed package', () => {
     expect(mine.results).toEqual(theirs.results);
     expect(mine.verdict).toBe(theirs.verdict);
     expect(offline.status).toBe(live.status);
-    expect(mine.notice).toMatch(/^offline data, scored \d{4}-\d{2}-\d{2}; /);
+    expect(mine.notice).toMatch(/^offline data, scored \d{4}-\d{2}-\d{2} \(\d+ days? old[^)]*\); /);
   });
 
   it('answers --help and --version from the installed bin', () => {

@@ -43,8 +43,8 @@ async function failure(call: Promise<unknown>): Promise<TrustApiError> {
 describe('the embedded trust source', () => {
   it('is chosen when TRUST_API_URL is not set, and dates its scores by the newest scored_at', () => {
     expect(source.origin).toMatchObject({ kind: 'embedded', scoredAt: '2026-04-02T10:00:00Z' });
-    expect(offlineNotice(source.origin)).toBe(
-      'offline data, scored 2026-04-02; set TRUST_API_URL and TRUST_API_KEY for live scores',
+    expect(offlineNotice(source.origin, Date.parse('2026-04-12T09:00:00Z'))).toBe(
+      'offline data, scored 2026-04-02 (9 days old); set TRUST_API_URL and TRUST_API_KEY for live scores',
     );
   });
 
