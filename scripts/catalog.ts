@@ -10,6 +10,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../src/errors/operator-error.js';
+import { CatalogFileSchema } from '../src/model/catalog.js';
 import {
   type CuratedList,
   type CuratedServer,
@@ -50,13 +51,13 @@ async function main(): Promise<number> {
   const servers = [...reference.servers, ...docker.servers]
     .map((server) => ({ name: `${CATALOG_NAMESPACE[server.source]}/${server.id.toLowerCase()}`, ...server }))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const dataset = {
+  const dataset = CatalogFileSchema.parse({
     sources: [
       source(docker, 'docker-mcp-catalog', 'docker/mcp-registry', 'MIT'),
       source(reference, 'mcp-reference-servers', 'modelcontextprotocol/servers', 'MIT / Apache-2.0'),
     ],
     servers,
-  };
+  });
   const lines = servers.map((s) => `    ${JSON.stringify(s)}`).join(',\n');
   const head = JSON.stringify({ sources: dataset.sources }, null, 2).replace(/\n}$/, '');
   writeFileSync(OUT, `${head},\n  "servers": [\n${lines}\n  ]\n}\n`);
