@@ -60,6 +60,7 @@ const LOOKUP_PARAMS: Record<keyof LookupParams, string> = {
     '`<registry_type>:<identifier>` with registry_type one of npm, pypi, oci, nuget, mcpb, cargo (for example `npm:@modelcontextprotocol/server-filesystem`, `pypi:mcp-server-git`, `oci:docker.io/mcp/github`).',
   url: 'The URL of a remote MCP server (http or https), as a client configuration gives it.',
   purl: 'A package URL (purl, ECMA-427) of type npm, pypi, oci (with `repository_url`), docker, nuget or cargo (for example `pkg:npm/%40modelcontextprotocol/server-filesystem`, `pkg:pypi/mcp-server-git`, `pkg:oci/github?repository_url=docker.io/mcp/github`); a version is ignored.',
+  repo: 'A source repository URL on GitHub or GitLab (for example `https://github.com/modelcontextprotocol/servers`); case, `www.`, `.git`, a trailing slash, `git+`/ssh forms and `/tree/...` paths are ignored. Finds the servers whose record names that repository.',
 };
 
 const CHANGES_PARAMS: Record<keyof ChangesParams, string> = {

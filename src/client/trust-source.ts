@@ -49,7 +49,7 @@ export interface TrustSource {
   list(params: ListParams): Promise<RecordPage>;
   stats(): Promise<Stats>;
   /** The servers a package (`npm:@scope/pkg`) or a remote URL belongs to, most trusted first. */
-  lookup(by: { package: string } | { url: string }): Promise<RecordPage>;
+  lookup(by: { package: string } | { url: string } | { repo: string }): Promise<RecordPage>;
   /** One policy verdict on many servers (`POST /v1/check`); live, each item counts as one request. */
   check(request: CheckRequestInput): Promise<CheckAnswer>;
   /** Releases what the source holds (the embedded snapshot's files); the live one holds nothing. */

@@ -96,14 +96,14 @@ export function decodeNames(bytes: Buffer): StringTable {
 
 /** The reverse-lookup table's lines (`writeLines` writes them; `encodeLookup` is them in one string). */
 export function lookupLines(lookup: LookupArtifact): Generator<string> {
-  return jsonLinesOf({ ...lookup }, ['packages', 'urls']);
+  return jsonLinesOf({ ...lookup }, ['packages', 'urls', 'repositories']);
 }
 
 export function encodeLookup(lookup: LookupArtifact): string {
-  return toJsonLines({ ...lookup }, ['packages', 'urls']);
+  return toJsonLines({ ...lookup }, ['packages', 'urls', 'repositories']);
 }
 
 export async function decodeLookup(bytes: Buffer, slicer: Slicer): Promise<LookupArtifact> {
-  const { packages = {}, urls = {} } = await parseJsonLines(bytes, slicer);
-  return { packages, urls } as LookupArtifact;
+  const { packages = {}, urls = {}, repositories = {} } = await parseJsonLines(bytes, slicer);
+  return { packages, urls, repositories } as LookupArtifact;
 }

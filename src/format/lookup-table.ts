@@ -1,5 +1,5 @@
 /**
- * The reverse-lookup artifact: every record's packages and remote URLs, filed under the keys of
+ * The reverse-lookup artifact: every record's packages, remote URLs and source repository, filed under the keys of
  * `src/model/identifiers.ts`, so a client's `npx -y @scope/pkg` or remote URL finds the servers it names.
  */
 import { packageKey, urlKey } from '../model/identifiers.js';
@@ -10,6 +10,8 @@ export interface LookupArtifact {
   packages: Record<string, number[]>;
   /** urlKey of a remote → ascending record ids. */
   urls: Record<string, number[]>;
+  /** repositoryKey of the record's source repository → ascending record ids (since artifact version 8). */
+  repositories: Record<string, number[]>;
 }
 
 function file(map: Record<string, number[]>, key: string, id: number): void {
@@ -20,13 +22,14 @@ function file(map: Record<string, number[]>, key: string, id: number): void {
 
 /** `records` in record-id order. */
 export function buildLookup(records: readonly IndexedRecord[]): LookupArtifact {
-  const lookup: LookupArtifact = { packages: {}, urls: {} };
+  const lookup: LookupArtifact = { packages: {}, urls: {}, repositories: {} };
   records.forEach((record, id) => {
     for (const pkg of record.packages ?? []) file(lookup.packages, packageKey(pkg.registry_type, pkg.identifier), id);
     for (const remote of record.remotes ?? []) {
       const key = urlKey(remote.url);
       if (key !== undefined) file(lookup.urls, key, id);
     }
+    if (record.repository_key !== undefined) file(lookup.repositories, record.repository_key, id);
   });
   return lookup;
 }

@@ -8,9 +8,10 @@ import { z } from 'zod';
  * Bump whenever the layout or meaning of any artifact changes (5: the manifest names the newest `scored_at`;
  * 6: records scored with mts-2 carry `evidence`, and the advisories they were scored with are a file; 7: the
  * evidence keeps each source's signals with the source; 8: the tools pinned per server are a file, and the
- * history's points carry each server's tools hash and advisory ids, so their changes are change kinds).
+ * history's points carry each server's tools hash and advisory ids, so their changes are change kinds; 9: the
+ * lookup table files records by source repository).
  */
-export const ARTIFACT_VERSION = 8;
+export const ARTIFACT_VERSION = 9;
 
 /** The artifact files of a snapshot, by role. */
 export const ARTIFACT_FILES = {

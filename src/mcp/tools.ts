@@ -26,7 +26,7 @@ import { pageText, recordText, statsText, toolsText } from './text.js';
 import { toolsForModel } from './publisher-values.js';
 import type { ServerRecord } from '../model/schema.js';
 import { TrustApiError } from '../client/client.js';
-import { IdentifierError } from '../model/identifiers.js';
+import { IdentifierError, repositoryKey } from '../model/identifiers.js';
 import { purlKey } from '../model/purl.js';
 
 /** A package URL `purlKey` can file (its message names what is wrong, so the model can correct it). */
@@ -123,7 +123,8 @@ export const checkServerTrust = defineTool({
     '(e.g. "io.github.github/github-mcp-server"; letter case does not matter), or instead by what a client ' +
     'configuration runs: a package ("npm:@scope/pkg", "pypi:name", "oci:image") or a remote URL; the text then ' +
     'says which server it resolved to; a package URL ("pkg:npm/%40scope/pkg", "pkg:pypi/name") works as a ' +
-    'package. Give exactly one of name, package, purl or url. Use it before recommending ' +
+    'package; a source repository URL ("https://github.com/owner/name") finds the servers built from it. ' +
+    'Give exactly one of name, package, purl, url or repo. Use it before recommending ' +
     'or installing a server, before giving it credentials, or when asked whether a server is safe. Returns ' +
     `trust_score 0-100 and its band (trust_label): ${BANDS_TEXT}; the sub-scores provenance, ` +
     'maintenance, popularity and permissions (0-100, higher is better); flags; badges (positive facts); ' +
@@ -163,10 +164,23 @@ export const checkServerTrust = defineTool({
         .max(500)
         .describe('Instead of name: the URL of a remote MCP server, e.g. "https://api.githubcopilot.com/mcp/"')
         .optional(),
+      repo: z
+        .string()
+        .min(1)
+        .max(500)
+        .refine((text) => repositoryKey(text) !== undefined, {
+          error: 'repo must be a GitHub or GitLab repository URL, e.g. "https://github.com/owner/name"',
+        })
+        .describe(
+          'Instead of name: the source repository of a server, a GitHub or GitLab URL, e.g. ' +
+            '"https://github.com/modelcontextprotocol/servers"',
+        )
+        .optional(),
     })
     .refine(
-      (args) => [args.name, args.package, args.purl, args.url].filter((value) => value !== undefined).length === 1,
-      { message: 'Give exactly one of name, package, purl or url' },
+      (args) =>
+        [args.name, args.package, args.purl, args.url, args.repo].filter((value) => value !== undefined).length === 1,
+      { message: 'Give exactly one of name, package, purl, url or repo' },
     ),
   output: ServerRecordSchema,
   run: async (client, args) => {
@@ -180,13 +194,17 @@ export const checkServerTrust = defineTool({
         ? { package: args.package }
         : args.purl !== undefined
           ? { package: purlKey(args.purl) }
-          : { url: args.url ?? '' };
+          : args.repo !== undefined
+            ? { repo: args.repo }
+            : { url: args.url ?? '' };
     const shown =
       args.package !== undefined
         ? `package ${args.package}`
         : args.purl !== undefined
           ? `purl ${args.purl}`
-          : `url ${args.url}`;
+          : args.repo !== undefined
+            ? `repo ${args.repo}`
+            : `url ${args.url}`;
     const page = await client.lookup(by);
     const [best, ...others] = page.items;
     if (best === undefined) {

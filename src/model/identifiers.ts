@@ -124,3 +124,44 @@ export function parseRemoteUrl(text: string): string {
   if (key === undefined) throw new IdentifierError('url must be an absolute http:// or https:// URL');
   return key;
 }
+
+/** Hosts whose repository paths compare without case (GitHub and GitLab both resolve owner and name so). */
+const REPOSITORY_HOSTS = new Set(['github.com', 'gitlab.com']);
+
+/**
+ * A source repository URL as it is compared (`GET /v1/lookup?repo=`, a record's repository, a catalog's):
+ * `https://<host>/<path>` with `http`, `git+`, `www.`, a `.git` suffix, a trailing slash, query and fragment
+ * dropped, and on GitHub and GitLab the path lower-cased and cut to the repository (`owner/name`, or a
+ * GitLab group path) before `/-/`, `/tree/` or `/blob/`. Undefined for anything else, or text over 500 characters.
+ */
+export function repositoryKey(text: string): string | undefined {
+  const raw = text.trim();
+  if (raw.length === 0 || raw.length > 500) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw.replace(/^git\+/, '').replace(/^git@([^:/]+):/, 'https://$1/'));
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+  if (url.username || url.password || url.port) return undefined;
+  const host = url.hostname.replace(/^www\./, '');
+  if (!REPOSITORY_HOSTS.has(host)) return undefined;
+  let segments = url.pathname.split('/').filter((s) => s !== '');
+  const cut = segments.findIndex((s) => s === '-' || s === 'tree' || s === 'blob');
+  if (cut !== -1) segments = segments.slice(0, cut);
+  if (host === 'github.com') segments = segments.slice(0, 2);
+  if (segments.length > 0) segments[segments.length - 1] = segments.at(-1)!.replace(/\.git$/, '');
+  if (segments.length < 2 || segments.some((s) => s === '' || s === '.' || s === '..')) return undefined;
+  return `https://${host}/${segments.join('/').toLowerCase()}`;
+}
+
+/** A repository URL as a client gives it → its key; an IdentifierError says what is expected. */
+export function parseRepositoryUrl(text: string): string {
+  const key = repositoryKey(text);
+  if (key === undefined)
+    throw new IdentifierError(
+      'repo must be a GitHub or GitLab repository URL of at most 500 characters (for example https://github.com/owner/name)',
+    );
+  return key;
+}

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { EvidenceSchema } from './evidence.js';
 import { FlagSchema, isoUtc, labelForScore, MAX_TEXT, ServerNameSchema, TRUST_LABELS } from './fields.js';
+import { repositoryKey } from './identifiers.js';
 
 const Score = z.number().int().min(0).max(100);
 
@@ -136,10 +137,14 @@ export type ServerRecord = z.infer<typeof ServerRecordSchema>;
  * install, signals, evidence), which only the records file carries. The build holds a summary per record and the
  * record itself as text (`src/build/record-texts.ts`), which at a million records halves its memory.
  */
-export type IndexedRecord = Omit<ServerRecord, 'badges' | 'install' | 'signals' | 'evidence'>;
+export type IndexedRecord = Omit<ServerRecord, 'badges' | 'install' | 'signals' | 'evidence'> & {
+  /** The source repository's key (`repositoryKey` of `install.repo_url`), for lookup by repository. */
+  repository_key?: string;
+};
 
 export function indexedPartOf(record: ServerRecord): IndexedRecord {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars -- what is left out is the point
   const { badges, install, signals, evidence, ...summary } = record;
-  return summary;
+  const repository = install.repo_url === null ? undefined : repositoryKey(install.repo_url);
+  return repository === undefined ? summary : { ...summary, repository_key: repository };
 }

@@ -136,6 +136,12 @@ export const LookupParamsSchema = z.strictObject({
     .min(5, { error: 'purl must be a package URL, pkg:<type>/<name>' })
     .max(LIMITS.maxLookup, { error: `purl must be at most ${LIMITS.maxLookup} characters` })
     .optional(),
+  repo: z
+    .string({ error: 'repo must be a string' })
+    .trim()
+    .min(1, { error: 'repo must not be empty' })
+    .max(LIMITS.maxLookup, { error: `repo must be at most ${LIMITS.maxLookup} characters` })
+    .optional(),
 });
 export type LookupParams = z.infer<typeof LookupParamsSchema>;
 

@@ -234,7 +234,8 @@ export function createQueryEngine(
 
   /** The records filed under `key`, most trusted first (ties in name order). */
   function lookupIds(by: LookupKey): { ids: number[]; total: number } {
-    const map = by.kind === 'package' ? lookupOf().packages : lookupOf().urls;
+    const map =
+      by.kind === 'package' ? lookupOf().packages : by.kind === 'url' ? lookupOf().urls : lookupOf().repositories;
     const found = Object.hasOwn(map, by.key) ? [...map[by.key]!] : [];
     const { trustScore } = columns();
     found.sort((a, b) => trustScore[b]! - trustScore[a]! || a - b);

@@ -21,9 +21,9 @@ export interface IdPage {
   total: number;
 }
 
-/** A normalised package key (`npm:@scope/pkg`) or remote URL key, as `src/model/identifiers.ts` makes them. */
+/** A normalised package key (`npm:@scope/pkg`), remote URL key or repository key, as `src/model/identifiers.ts` makes them. */
 export interface LookupKey {
-  kind: 'package' | 'url';
+  kind: 'package' | 'url' | 'repository';
   key: string;
 }
 

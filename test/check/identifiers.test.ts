@@ -1,6 +1,14 @@
 /** Identifiers compared the way each ecosystem compares them (src/model/identifiers.ts). */
 import { describe, expect, it } from 'vitest';
-import { IdentifierError, packageKey, parsePackageRef, parseRemoteUrl, urlKey } from '../../src/model/identifiers.js';
+import {
+  IdentifierError,
+  packageKey,
+  parsePackageRef,
+  parseRemoteUrl,
+  parseRepositoryUrl,
+  repositoryKey,
+  urlKey,
+} from '../../src/model/identifiers.js';
 
 describe('package keys', () => {
   it('keeps npm names as published, without a version or tag', () => {
@@ -75,5 +83,40 @@ describe('a client’s package reference', () => {
     for (const text of ['@scope/pkg', 'gem:tool', 'npm:', ':pkg']) {
       expect(() => parsePackageRef(text), text).toThrow(/registry_type one of npm, pypi, oci, nuget, mcpb, cargo/);
     }
+  });
+});
+
+describe('repository keys', () => {
+  it('compare the forms one GitHub repository is written in as one', () => {
+    const forms = [
+      'https://github.com/ModelContextProtocol/Servers',
+      'https://github.com/modelcontextprotocol/servers.git',
+      'http://www.github.com/modelcontextprotocol/servers/',
+      'git+https://github.com/modelcontextprotocol/servers.git',
+      'git@github.com:modelcontextprotocol/servers.git',
+      'https://github.com/modelcontextprotocol/servers/tree/main/src/git',
+      ' https://github.com/modelcontextprotocol/servers#readme ',
+    ];
+    for (const form of forms) expect(repositoryKey(form), form).toBe('https://github.com/modelcontextprotocol/servers');
+  });
+
+  it('keep a GitLab group path and cut at /-/', () => {
+    expect(repositoryKey('https://gitlab.com/Group/Sub/Project.git')).toBe('https://gitlab.com/group/sub/project');
+    expect(repositoryKey('https://gitlab.com/group/project/-/tree/main')).toBe('https://gitlab.com/group/project');
+  });
+
+  it('refuse what is not a repository on a known host, or too long', () => {
+    for (const bad of [
+      '',
+      'github.com/owner/name',
+      'https://github.com/owner',
+      'https://example.com/owner/name',
+      'ftp://github.com/owner/name',
+      'https://user:pw@github.com/owner/name',
+      'https://github.com:8443/owner/name',
+      `https://github.com/owner/${'a'.repeat(500)}`,
+    ])
+      expect(repositoryKey(bad), bad).toBeUndefined();
+    expect(() => parseRepositoryUrl('not a url')).toThrow(IdentifierError);
   });
 });

@@ -1,6 +1,9 @@
 /** GET /v1/lookup: reverse lookup by package or remote URL, at the gateway (Request → Response). */
 import { beforeEach, describe, expect, it } from 'vitest';
+import { parseRepositoryUrl } from '../../src/model/identifiers.js';
+import { loadSnapshot } from '../../src/query/open.js';
 import { type Harness, harness } from '../gateway/harness.js';
+import { buildTestSnapshot, makeRecord } from '../support/records.js';
 
 interface LookupBody {
   data: { name: string }[];
@@ -15,6 +18,40 @@ beforeEach(async () => {
 const names = async (response: Response) => ((await response.json()) as LookupBody).data.map((record) => record.name);
 
 describe('reverse lookup', () => {
+  it('finds the servers of a source repository in any usual spelling of its URL', async () => {
+    const dir = await buildTestSnapshot([
+      makeRecord({
+        name: 'io.github.acme/one',
+        trust_score: 40,
+        install: { repo_url: 'https://github.com/Acme/Tools', version: null, package_types: [], transport_types: [] },
+      }),
+      makeRecord({
+        name: 'io.github.acme/two',
+        trust_score: 80,
+        install: {
+          repo_url: 'https://github.com/acme/tools.git',
+          version: null,
+          package_types: [],
+          transport_types: [],
+        },
+      }),
+      makeRecord({ name: 'io.github.acme/none' }),
+    ]);
+    const engine = await loadSnapshot(dir);
+    for (const url of [
+      'https://github.com/acme/tools',
+      'http://www.GitHub.com/ACME/tools/',
+      'git@github.com:acme/tools.git',
+    ]) {
+      const page = engine.lookupJson({ kind: 'repository', key: parseRepositoryUrl(url) });
+      expect(page.total, url).toBe(2);
+      expect(
+        (JSON.parse(page.json) as { name: string }[]).map((r) => r.name),
+        url,
+      ).toEqual(['io.github.acme/two', 'io.github.acme/one']);
+    }
+  });
+
   it('finds every server a package belongs to, most trusted first, with meta.total', async () => {
     const response = await h.call(`/v1/lookup?package=${encodeURIComponent('npm:@acme/postgres-mcp')}`);
     expect(response.status).toBe(200);
@@ -45,18 +82,20 @@ describe('reverse lookup', () => {
     expect((await response.json()) as LookupBody).toMatchObject({ data: [], meta: { total: 0 } });
   });
 
-  it('answers 400 naming the rule unless exactly one of package or url is given', async () => {
-    for (const query of ['', '?package=npm:a&url=https://a.example/mcp']) {
+  it('answers 400 naming the rule unless exactly one of package, purl, url or repo is given', async () => {
+    for (const query of ['', '?package=npm:a&url=https://a.example/mcp', '?url=https://a.example/mcp&repo=x']) {
       const response = await h.call(`/v1/lookup${query}`);
       expect(response.status, query).toBe(400);
       expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(
-        /exactly one of package .* or url/,
+        /exactly one of package .* url .* or repo/,
       );
     }
     const bad = await h.call('/v1/lookup?package=gem:tool');
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: { message: string } }).error.message).toMatch(/registry_type one of npm/);
     expect((await h.call('/v1/lookup?url=ftp://a.example/x')).status).toBe(400);
+    for (const repo of ['https://example.com/owner/name', 'not a url', `https://github.com/o/${'a'.repeat(600)}`])
+      expect((await h.call(`/v1/lookup?repo=${encodeURIComponent(repo)}`)).status, repo).toBe(400);
   });
 
   it('is keyed and counted like every /v1 route', async () => {

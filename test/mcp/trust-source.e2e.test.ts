@@ -19,7 +19,14 @@ let work: string;
 let source: TrustSource;
 
 beforeAll(async () => {
-  const records = [...RECORDS, makeRecord({ name: 'org.late/newest', scored_at: '2026-04-02T10:00:00Z' })];
+  const records = [
+    ...RECORDS,
+    makeRecord({
+      name: 'org.late/newest',
+      scored_at: '2026-04-02T10:00:00Z',
+      install: { repo_url: 'https://github.com/late/newest', version: null, package_types: [], transport_types: [] },
+    }),
+  ];
   snapshot = await buildTestSnapshot(records);
   work = await mkdtemp(path.join(tmpdir(), 'mts-source-'));
   source = await openTrustSource({ embeddedDir: snapshot, env: {} });
@@ -62,6 +69,11 @@ describe('the embedded trust source', () => {
     expect(answer.policy).toContain('warn on a server that matches no scored server');
     const strict = await source.check({ servers: ['nobody/none'], policy: { strict: true } });
     expect(strict.results.map((result) => result.verdict)).toEqual(['fail']);
+    // Offline lookup by repository, in another spelling of the URL.
+    const byRepo = await source.lookup({ repo: 'http://www.github.com/Late/Newest.git' });
+    expect(byRepo.items.map((record) => record.name)).toEqual(['org.late/newest']);
+    const badRepo = await failure(source.lookup({ repo: 'https://example.com/late/newest' }));
+    expect(badRepo.details).toMatchObject({ status: 400, code: 'invalid_parameter' });
   });
 
   it('fails as the API does: a 404 for an unknown name, a 400 for a bad body', async () => {

@@ -1,9 +1,10 @@
 /**
  * Reverse lookup: which scored servers a package (`npm:@scope/pkg`, `pypi:mcp-server-git`,
  * `oci:docker.io/mcp/github`, or a package URL `pkg:npm/%40scope/pkg`) or a remote URL belongs to, most trusted
- * first. No match is an empty list.
+ * first; or a source repository (`repo`, a GitHub or GitLab URL in any of its usual forms). No match is an
+ * empty list.
  */
-import { IdentifierError, parsePackageRef, parseRemoteUrl } from '../../model/identifiers.js';
+import { IdentifierError, parsePackageRef, parseRemoteUrl, parseRepositoryUrl } from '../../model/identifiers.js';
 import { purlKey } from '../../model/purl.js';
 import type { LookupKey } from '../../query/types.js';
 import { ApiError } from '../errors.js';
@@ -12,12 +13,13 @@ import type { Answer, HandlerContext } from '../route.js';
 
 export function lookupServers({ engine, query }: HandlerContext): Answer {
   const params = parseLookupParams(query);
-  if ([params.package, params.purl, params.url].filter((value) => value !== undefined).length !== 1) {
+  if ([params.package, params.purl, params.url, params.repo].filter((value) => value !== undefined).length !== 1) {
     throw new ApiError(
       'invalid_parameter',
       'Invalid query: give exactly one of package (<registry_type>:<identifier>, for example ' +
         'npm:@modelcontextprotocol/server-filesystem), purl (a package URL, for example ' +
-        'pkg:npm/%40modelcontextprotocol/server-filesystem) or url (a remote server URL)',
+        'pkg:npm/%40modelcontextprotocol/server-filesystem), url (a remote server URL) or repo (a GitHub or ' +
+        'GitLab repository URL)',
     );
   }
   let by: LookupKey;
@@ -27,7 +29,9 @@ export function lookupServers({ engine, query }: HandlerContext): Answer {
         ? { kind: 'package', key: parsePackageRef(params.package) }
         : params.purl !== undefined
           ? { kind: 'package', key: purlKey(params.purl) }
-          : { kind: 'url', key: parseRemoteUrl(params.url ?? '') };
+          : params.repo !== undefined
+            ? { kind: 'repository', key: parseRepositoryUrl(params.repo) }
+            : { kind: 'url', key: parseRemoteUrl(params.url ?? '') };
   } catch (error) {
     if (error instanceof IdentifierError) throw new ApiError('invalid_parameter', `Invalid query: ${error.message}`);
     throw error;
