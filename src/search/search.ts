@@ -26,6 +26,12 @@ export interface SearchSources {
 export interface Search {
   /** The record ids of one page of `q`'s matches, and how many match in all. */
   page(q: string, limit: number, offset: number, fields: readonly SearchField[]): { ids: number[]; total: number };
+  /**
+   * Each record `q` matches by name, with what its place is decided by before trust and name: whether it is in
+   * the first class (an exact id match, or the publisher's own) and its relevance. For measuring how often a
+   * search's answer is tied (test/search/name-queries.test.ts); no request path calls it.
+   */
+  relevance(q: string): Map<number, { first: boolean; relevance: number }>;
 }
 
 /**
@@ -171,22 +177,8 @@ export function createSearch(count: number, parts: SearchSources): Search {
    * relevance; ties to the higher trust score, then name order.
    */
   function rankNames({ ids, scores }: WordMatches, key: string, k: number, query: string): number[] {
-    const { nameIndex } = parts.search();
     const { trustScore } = columns();
-    // Mark the exact id matches (few) so the comparison below is an array read, not a set lookup.
-    const mark = ++exactGeneration;
-    for (const id of nameIndex.exact(key)) exactMarks[id] = mark;
-    // The publisher's own servers (issue 43): with the exact ones, and above them by relevance.
-    const own = nameIndex.exact(ownerKeyOfQuery(query));
-    if (own.length > 0) {
-      const ownMark = ++exactGeneration;
-      for (const id of own) exactMarks[id] = ownMark;
-      for (let i = 0; i < ids.length; i++) {
-        if (exactMarks[ids[i]!] !== ownMark) continue;
-        exactMarks[ids[i]!] = mark;
-        scores[i] = scores[i]! + OWN_BONUS;
-      }
-    }
+    const mark = markFirstClass({ ids, scores }, key, query);
     const exact = (i: number) => exactMarks[ids[i]!] === mark;
     const exactId = (id: number) => exactMarks[id] === mark;
     if (k <= FEW_RANKED) return rankFew(ids, k, scores, trustScore, exactId);
@@ -203,6 +195,41 @@ export function createSearch(count: number, parts: SearchSources): Search {
       (item, worst) => (exact(item) === exact(worst) ? scores[item]! < scores[worst]! : !exact(item)),
     );
     return best.map((i) => ids[i]!);
+  }
+
+  /**
+   * Marks the first class of a query's name matches in `exactMarks` (the exact id matches, filed under `key`,
+   * and the publisher's own servers, whose relevance gets OWN_BONUS) and returns the mark.
+   */
+  function markFirstClass({ ids, scores }: WordMatches, key: string, query: string): number {
+    const { nameIndex } = parts.search();
+    // Mark the exact id matches (few) so the comparison below is an array read, not a set lookup.
+    const mark = ++exactGeneration;
+    for (const id of nameIndex.exact(key)) exactMarks[id] = mark;
+    // The publisher's own servers (issue 43): with the exact ones, and above them by relevance.
+    const own = nameIndex.exact(ownerKeyOfQuery(query));
+    if (own.length > 0) {
+      const ownMark = ++exactGeneration;
+      for (const id of own) exactMarks[id] = ownMark;
+      for (let i = 0; i < ids.length; i++) {
+        if (exactMarks[ids[i]!] !== ownMark) continue;
+        exactMarks[ids[i]!] = mark;
+        scores[i] = scores[i]! + OWN_BONUS;
+      }
+    }
+    return mark;
+  }
+
+  function relevance(q: string): Map<number, { first: boolean; relevance: number }> {
+    const query = q.trim();
+    const names = matchReadings(query, parts.search().nameIndex, [], buffersOf().names);
+    const mark = markFirstClass(names, exactKey(query), query);
+    const classes = new Map<number, { first: boolean; relevance: number }>();
+    for (let i = 0; i < names.ids.length; i++) {
+      const id = names.ids[i]!;
+      classes.set(id, { first: exactMarks[id] === mark, relevance: names.scores[i]! });
+    }
+    return classes;
   }
 
   /** The best `k` matches that `keep` accepts: relevance, then the higher trust score, then name order. */
@@ -224,5 +251,5 @@ export function createSearch(count: number, parts: SearchSources): Search {
     return best.map((i) => ids[kept[i]!]!);
   }
 
-  return { page: searchIds };
+  return { page: searchIds, relevance };
 }
