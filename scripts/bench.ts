@@ -40,6 +40,7 @@ import { benchStalls, formatStalls } from './bench-stalls.js';
 import { judged, targetsFor } from './bench-targets.js';
 import { latency } from './lib/latency.js';
 import { benchWebhooks, formatWebhookBench } from './bench-webhooks.js';
+import { benchRescore, formatRescoreBench } from './bench-rescore.js';
 
 const { values } = parseArgs({
   options: {
@@ -53,6 +54,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '3' },
     seconds: { type: 'string', default: '5' },
     'vercel-output': { type: 'string' },
+    'rescore-servers': { type: 'string', default: '12000,100000' },
   },
   strict: true,
 });
@@ -213,6 +215,10 @@ async function main() {
   if (parts.has('webhooks')) {
     console.log('\n## Webhooks: 10,000 events delivered to a local receiver (issue 30)\n');
     console.log(formatWebhookBench(await benchWebhooks(10_000)));
+  }
+  if (parts.has('rescore')) {
+    console.log('\n## The nightly rescoring at registry scale, against the stand-ins (issue 39)\n');
+    console.log(formatRescoreBench(await benchRescore(values['rescore-servers'].split(',').map(Number))));
   }
   if (parts.has('store')) {
     console.log('\n## Store benchmark: Get Server with STORE=redis against STORE=memory (issue 4 target)\n');

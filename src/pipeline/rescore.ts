@@ -23,7 +23,7 @@ import {
   writeRegistryCache,
 } from './cache.js';
 import { packagesOf, readPackages, type ReadPackagesOptions } from './packages/read-packages.js';
-import { collect } from './collect.js';
+import { collect, type CollectOptions } from './collect.js';
 import { PipelineError } from './errors.js';
 import { enrich, type EnrichOptions } from './github.js';
 import type { HttpPolicy } from './http-json.js';
@@ -46,6 +46,8 @@ export interface RescoreOptions {
   /** The packages step (`<out>/evidence/packages.json`); left out, the step does not run. */
   packages?: Pick<ReadPackagesOptions, 'urls' | 'concurrency' | 'policy' | 'minIntervalMs' | 'oci'> | undefined;
   log?: (line: string) => void;
+  /** The registry's bounds, collect's own when left out (a benchmark of 100,000 servers raises the floor). */
+  collect?: Pick<CollectOptions, 'minTotalBound'> | undefined;
 }
 
 export interface RescoreSummary {
@@ -96,6 +98,7 @@ export async function rescore(options: RescoreOptions): Promise<RescoreSummary> 
     baseUrl: options.registryUrl,
     previous: registryCache.collection,
     policy: options.registryPolicy,
+    ...options.collect,
   });
   const entries = collected.collection.entries;
   // An empty registry is an outage, not a registry with no servers: never publish it.
