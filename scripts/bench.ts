@@ -42,6 +42,7 @@ import { judged, targetsFor } from './bench-targets.js';
 import { latency } from './lib/latency.js';
 import { benchWebhooks, formatWebhookBench } from './bench-webhooks.js';
 import { benchProbes, formatProbeBench } from './bench-probes.js';
+import { benchRescore, formatRescoreBench } from './bench-rescore.js';
 
 const { values } = parseArgs({
   options: {
@@ -55,6 +56,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '3' },
     seconds: { type: 'string', default: '5' },
     'vercel-output': { type: 'string' },
+    'rescore-servers': { type: 'string', default: '12000,100000' },
   },
   strict: true,
 });
@@ -219,6 +221,10 @@ async function main() {
   if (parts.has('probes')) {
     console.log('\n## Probes: 10,000 stand-in MCP remotes, 50 of them hanging (issue 40)\n');
     console.log(formatProbeBench(await benchProbes()));
+  }
+  if (parts.has('rescore')) {
+    console.log('\n## The nightly rescoring at registry scale, against the stand-ins (issue 39)\n');
+    console.log(formatRescoreBench(await benchRescore(values['rescore-servers'].split(',').map(Number))));
   }
   if (parts.has('store')) {
     console.log('\n## Store benchmark: Get Server with STORE=redis against STORE=memory (issue 4 target)\n');

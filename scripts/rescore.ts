@@ -1,7 +1,7 @@
 /**
  * `npm run rescore -- [--registry-url <base>] [--github-api-url <base>] [--as-of <ISO time>] [--out <dir>]
  *   [--cache <dir>] [--max-wait <duration>] [--max-unenriched <share>] [--backoff <ms>] [--timeout <duration>]
- *   [--method msc-7bc729d] [--no-probe] [--probe-timeout <duration>] [--probe-concurrency <n>]`
+ *   [--github-reserve <requests>] [--method msc-7bc729d] [--no-probe] [--probe-timeout <duration>] [--probe-concurrency <n>]`
  *
  * The nightly rescoring run (logic in `src/pipeline/`, method in `src/scoring/`): collects the MCP registry,
  * enriches from GitHub (`GITHUB_TOKEN` from the environment), scores, and writes `<out>/servers.json` and
@@ -25,6 +25,7 @@ import { MTS2_METHOD, UPSTREAM_METHOD } from '../src/scoring/methods.js';
 const USAGE = [
   'usage: npm run rescore -- [--registry-url <base>] [--github-api-url <base>] [--as-of <ISO time>] [--out <dir>]',
   '  [--cache <dir>] [--max-wait <duration, e.g. 15m>] [--max-unenriched <share 0-1>] [--backoff <ms>] [--timeout <duration>]',
+  '  [--github-reserve <requests of the hour left to other uses of the token, default 100>]',
   `  [--method ${UPSTREAM_METHOD}] [--packages on|off] [--npm-url <base>] [--pypi-url <base>] [--crates-url <base>]`,
   '  [--no-advisories] [--osv-url <base>]',
   'Writes <out>/servers.json and <out>/registry/servers.json; --out defaults to data, the committed dataset of this',
@@ -56,6 +57,8 @@ const ArgsSchema = z.strictObject({
   cache: z.string().min(1).default('.local/rescore-cache'),
   'max-wait': Duration.default(15 * 60_000),
   'max-unenriched': z.coerce.number().min(0).max(1).default(0.1),
+  // GitHub's hour holds 5,000 requests for a token: 100 of them are left for whatever else uses it.
+  'github-reserve': z.coerce.number().int().min(0).max(100_000).default(100),
   backoff: z.coerce.number().int().min(0).max(60_000).optional(),
   timeout: Duration.default(30_000),
   packages: z.enum(['on', 'off']).default('on'),
@@ -215,6 +218,7 @@ async function main(argv: string[]): Promise<number> {
         participationDelayMs: backoff ?? 2000,
         retries: 3,
         retryBaseMs: backoff ?? 1000,
+        reserve: args['github-reserve'],
       },
       packages:
         args.packages === 'off'

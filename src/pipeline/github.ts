@@ -4,6 +4,13 @@
  * 304, which GitHub does not count against the rate limit. Limits are obeyed, not fought: a spent primary limit
  * (or a secondary limit's Retry-After) is waited out when that is within `maxWaitMs`; otherwise the run stops
  * asking, keeps what it has, and says why. A 404 is an answer (nothing found); a 401 ends the run.
+ *
+ * The hour's budget is a checkpoint, not a wall: the run stops once `x-ratelimit-remaining` is down to
+ * `reserve` (left for whatever else uses the token) and the reset is past `maxWaitMs`, and it asks first about
+ * the repositories the cache has never read, each group in name order. What it read is in the cache, so the
+ * next night starts with the repositories this one did not reach, and re-reads the others with conditional
+ * requests that cost nothing when they did not change. A repository not asked because the budget was spent
+ * keeps its cached facts (last night's measurement, never an invented one) but counts as not enriched.
  */
 import { Octokit } from '@octokit/rest';
 import { retry } from '@octokit/plugin-retry';
@@ -35,6 +42,12 @@ export interface EnrichOptions {
   /** Retries of a network error or 5xx (the retry plugin), and its base delay (squared backoff). */
   retries: number;
   retryBaseMs: number;
+  /**
+   * Requests of the hour's budget left to other users of the token: at or below it the run stops asking when
+   * the reset is past `maxWaitMs` (and waits for the reset when it is not), counting the requests in flight
+   * as spent. Default 0.
+   */
+  reserve?: number;
   /** Request path → cached answer; read and updated in place. */
   cache: Map<string, CachedAnswer>;
   log?: (line: string) => void;
@@ -65,7 +78,7 @@ export interface EnrichResult {
 type Answer =
   | { kind: 'facts'; facts: unknown; fresh: boolean }
   | { kind: 'none'; notFound: boolean }
-  | { kind: 'failed'; reason: string };
+  | { kind: 'failed'; reason: string; cached?: unknown };
 
 const ThrottledOctokit = Octokit.plugin(throttling, retry);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -77,18 +90,71 @@ interface ErrorLike {
   response?: { headers?: Record<string, string | undefined> };
 }
 
+/** The cache's key of an endpoint's answer for one repository. */
+const cacheKey = (endpoint: Endpoint, owner: string, repo: string) =>
+  ENDPOINT_ROUTES[endpoint].replace('{owner}', owner).replace('{repo}', repo);
+
+/**
+ * The order a night asks in: the repositories the cache has never read first, then the others, each group in
+ * the order of their lower-cased `owner/repo`, so that a night stopped by the budget is continued, not
+ * restarted, by the next.
+ */
+export function readingOrder<T extends { owner: string; repo: string }>(
+  repositories: ReadonlyArray<T>,
+  cache: ReadonlyMap<string, CachedAnswer>,
+): T[] {
+  const keyed = repositories.map((repository) => ({
+    repository,
+    key: `${repository.owner}/${repository.repo}`.toLowerCase(),
+    read: cache.has(cacheKey('repository', repository.owner, repository.repo)),
+  }));
+  keyed.sort((a, b) => (a.read !== b.read ? (a.read ? 1 : -1) : a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return keyed.map(({ repository }) => repository);
+}
+
 export async function enrich(
   repositories: ReadonlyArray<{ owner: string; repo: string }>,
   options: EnrichOptions,
 ): Promise<EnrichResult> {
   const state = { requests: 0, notModified: 0, stopped: undefined as string | undefined };
   const log = options.log ?? (() => {});
+  const reserve = options.reserve ?? 0;
+  /** The rate limit as GitHub's last answer gave it. */
+  let budget: { remaining: number; resetMs: number } | undefined;
+  /** The reset all workers wait for once the budget is down to the reserve (when that is within the wait). */
+  let waitingForReset: Promise<void> | undefined;
+  let inFlight = 0;
+
+  /** Before each request: stop, or wait for the reset, once the budget is down to the reserve. */
+  async function withinBudget(): Promise<void> {
+    // Requests in flight will each take one more of what GitHub's last answer said was left.
+    while (state.stopped === undefined && budget !== undefined && budget.remaining - inFlight <= reserve) {
+      const waitMs = budget.resetMs - Date.now();
+      if (waitMs > options.maxWaitMs) {
+        state.stopped = `GitHub's rate limit is down to ${budget.remaining} requests (the reserve is ${reserve}) and resets in ${Math.ceil(waitMs / 1000)} s, past --max-wait (${Math.round(options.maxWaitMs / 1000)} s)`;
+        return;
+      }
+      if (waitingForReset === undefined) {
+        log(
+          `GitHub's rate limit is down to the reserve of ${reserve}; waiting ${Math.ceil(waitMs / 1000)} s for its reset`,
+        );
+        waitingForReset = sleep(Math.max(waitMs, 0) + 1000).then(() => {
+          budget = undefined;
+          waitingForReset = undefined;
+        });
+      }
+      await waitingForReset;
+    }
+  }
   // Buffers each body, so a connection closed mid-answer is a network error the retry plugin retries.
   const countingFetch = async (url: string | URL | Request, init?: RequestInit): Promise<Response> => {
     state.requests++;
     const response = await fetch(url, { ...init, signal: AbortSignal.timeout(options.timeoutMs) });
     if (response.redirected) state.requests++;
     if (response.status === 304) state.notModified++;
+    const remaining = Number(response.headers.get('x-ratelimit-remaining') ?? Number.NaN);
+    const reset = Number(response.headers.get('x-ratelimit-reset') ?? Number.NaN);
+    if (Number.isInteger(remaining) && Number.isInteger(reset)) budget = { remaining, resetMs: reset * 1000 };
     const body = await readBounded(response);
     const { status, statusText, headers } = response;
     return new Response(NO_BODY.has(status) ? null : (body as unknown as BodyInit), { status, statusText, headers });
@@ -126,16 +192,18 @@ export async function enrich(
   });
 
   async function ask(endpoint: Endpoint, owner: string, repo: string): Promise<Answer> {
-    const path = ENDPOINT_ROUTES[endpoint].replace('{owner}', owner).replace('{repo}', repo);
+    const path = cacheKey(endpoint, owner, repo);
     const cached = options.cache.get(path);
     for (let attempt = 1; ; attempt++) {
-      if (state.stopped !== undefined) return { kind: 'failed', reason: state.stopped };
+      await withinBudget();
+      if (state.stopped !== undefined) {
+        return { kind: 'failed', reason: state.stopped, ...(cached ? { cached: cached.facts } : {}) };
+      }
+      inFlight++;
       try {
-        const response = await octokit.request(ENDPOINT_ROUTES[endpoint], {
-          owner,
-          repo,
-          headers: cached ? { 'if-none-match': cached.etag } : {},
-        });
+        const response = await octokit
+          .request(ENDPOINT_ROUTES[endpoint], { owner, repo, headers: cached ? { 'if-none-match': cached.etag } : {} })
+          .finally(() => inFlight--);
         if ((response.status as number) === 202) {
           if (attempt < options.participationAttempts) {
             await sleep(options.participationDelayMs);
@@ -183,6 +251,7 @@ export async function enrich(
     const parts: Partial<Record<Endpoint, unknown>> = {};
     answers.forEach((answer, index) => {
       if (answer.kind === 'facts') parts[endpoints[index]!] = answer.facts;
+      else if (answer.kind === 'failed' && answer.cached !== undefined) parts[endpoints[index]!] = answer.cached;
     });
     const failed = answers.find((answer) => answer.kind === 'failed');
     const notFound = answers[0]?.kind === 'none' && answers[0].notFound;
@@ -196,12 +265,13 @@ export async function enrich(
   }
 
   const outcomes = new Map<string, RepositoryOutcome>();
+  const ordered = readingOrder(repositories, options.cache);
   let next = 0;
   const worker = async () => {
-    while (next < repositories.length) {
-      const { owner, repo } = repositories[next++]!;
+    while (next < ordered.length) {
+      const { owner, repo } = ordered[next++]!;
       outcomes.set(`${owner}/${repo}`.toLowerCase(), await one(owner, repo));
-      options.progress?.(outcomes.size, repositories.length);
+      options.progress?.(outcomes.size, ordered.length);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));

@@ -29,7 +29,7 @@ import {
 } from './cache.js';
 import { packagesOf, readPackages, type ReadPackagesOptions } from './packages/read-packages.js';
 import { probeNight, type ProbeNightCounts, type ProbeNightOptions } from './probe/probe-night.js';
-import { collect } from './collect.js';
+import { collect, type CollectOptions } from './collect.js';
 import { osvPackagesOf, readAdvisories, type AdvisoryCounts } from './osv/read-advisories.js';
 import { PipelineError } from './errors.js';
 import { enrich, type EnrichOptions } from './github.js';
@@ -60,6 +60,8 @@ export interface RescoreOptions {
   /** The advisories step (`<out>/evidence/advisories.json` from OSV); left out, the step does not run. */
   advisories?: { url: string; concurrency: number; policy: HttpPolicy } | undefined;
   log?: (line: string) => void;
+  /** The registry's bounds, collect's own when left out (a benchmark of 100,000 servers raises the floor). */
+  collect?: Pick<CollectOptions, 'minTotalBound'> | undefined;
 }
 
 export interface RescoreSummary {
@@ -117,6 +119,7 @@ export async function rescore(options: RescoreOptions): Promise<RescoreSummary> 
     baseUrl: options.registryUrl,
     previous: registryCache.collection,
     policy: options.registryPolicy,
+    ...options.collect,
   });
   const entries = collected.collection.entries;
   // An empty registry is an outage, not a registry with no servers: never publish it.

@@ -47,8 +47,43 @@ const validateList = ajv.getSchema(`${REGISTRY_SCHEMA_ID}#/$defs/ServerList`)!;
 const cursorOf = (name: string) => Buffer.from(name, 'utf8').toString('base64url');
 const nameOf = (cursor: string) => Buffer.from(cursor, 'base64url').toString('utf8');
 
-export async function startRegistryStandIn(entries: StandInEntry[]): Promise<RegistryStandIn> {
+export interface RegistryStandInOptions {
+  /**
+   * The entries will not change: each listing (by `version` and `updated_since`) is selected and sorted once,
+   * not per page, so a benchmark can page through 100,000 servers.
+   */
+  fixed?: boolean;
+}
+
+export async function startRegistryStandIn(
+  entries: StandInEntry[],
+  options: RegistryStandInOptions = {},
+): Promise<RegistryStandIn> {
   const stand: Omit<RegistryStandIn, 'url' | 'close'> = { entries, faults: [], log: [], invalid: [] };
+  const listings = new Map<string, StandInEntry[]>();
+  const select = (latestOnly: boolean, since: string | null) =>
+    stand.entries
+      .filter((entry) => !latestOnly || entry._meta?.[OFFICIAL]?.isLatest === true)
+      .filter((entry) => since === null || Date.parse(String(entry._meta?.[OFFICIAL]?.updatedAt)) > Date.parse(since))
+      .sort((a, b) => (a.server.name < b.server.name ? -1 : a.server.name > b.server.name ? 1 : 0));
+  const listing = (latestOnly: boolean, since: string | null) => {
+    if (!options.fixed) return select(latestOnly, since);
+    const key = `${latestOnly}|${since}`;
+    let selected = listings.get(key);
+    if (selected === undefined) listings.set(key, (selected = select(latestOnly, since)));
+    return selected;
+  };
+  /** Index of the first entry named after `name` in a sorted listing. */
+  const firstAfter = (selected: StandInEntry[], name: string) => {
+    let low = 0;
+    let high = selected.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (selected[middle]!.server.name > name) high = middle;
+      else low = middle + 1;
+    }
+    return low;
+  };
   const server = http.createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
@@ -61,15 +96,11 @@ export async function startRegistryStandIn(entries: StandInEntry[]): Promise<Reg
     const cursor = url.searchParams.get('cursor');
     const since = url.searchParams.get('updated_since');
     const latestOnly = url.searchParams.get('version') === 'latest';
-    const selected = stand.entries
-      .filter((entry) => !latestOnly || entry._meta?.[OFFICIAL]?.isLatest === true)
-      .filter((entry) => since === null || Date.parse(String(entry._meta?.[OFFICIAL]?.updatedAt)) > Date.parse(since))
-      .sort((a, b) => (a.server.name < b.server.name ? -1 : a.server.name > b.server.name ? 1 : 0));
-    const after = cursor === null ? undefined : nameOf(cursor);
-    const rest = after === undefined ? selected : selected.filter((entry) => entry.server.name > after);
-    const pageNumber = Math.floor((selected.length - rest.length) / limit) + 1;
-    const servers = rest.slice(0, limit);
-    const more = rest.length > limit;
+    const selected = listing(latestOnly, since);
+    const start = cursor === null ? 0 : firstAfter(selected, nameOf(cursor));
+    const pageNumber = Math.floor(start / limit) + 1;
+    const servers = selected.slice(start, start + limit);
+    const more = selected.length - start > limit;
     const body = {
       servers,
       metadata: { count: servers.length, ...(more ? { nextCursor: cursorOf(servers.at(-1)!.server.name) } : {}) },
