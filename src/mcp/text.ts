@@ -7,6 +7,9 @@ import type { ServerRecord, Stats } from '../model/schema.js';
 import { flagDefinition, TRUST_BANDS } from '../model/vocabulary.js';
 import type { RecordPage } from '../client/trust-source.js';
 import type { ToolsForModel } from './publisher-values.js';
+import { toolsForModel } from './publisher-values.js';
+import { TrustApiError } from '../client/client.js';
+import type { TrustSource } from '../client/trust-source.js';
 
 function list(items: readonly string[], empty = 'none'): string {
   return items.length === 0 ? empty : items.join(', ');
@@ -121,4 +124,18 @@ export function statsText(stats: Stats): string {
     `Servers carrying each flag: ${list(flags)}.`,
     `Servers from verified publishers: ${stats.verified_publishers}.`,
   ].join('\n');
+}
+
+/**
+ * The pinned tools of a server with a remote, as a last part of the text (only a remote is probed, so a server
+ * without one costs no second request). A source that cannot answer them (an older deployment) leaves them out.
+ */
+export async function pinnedToolsTail(client: TrustSource, record: ServerRecord): Promise<{ tail?: string }> {
+  if ((record.remotes ?? []).length === 0) return {};
+  try {
+    return { tail: toolsText(toolsForModel(await client.tools(record.name)), record.name) };
+  } catch (error) {
+    if (error instanceof TrustApiError) return { tail: 'Tools: not available from this source.' };
+    throw error;
+  }
 }

@@ -22,10 +22,7 @@ import { type CallContext, ToolAdvice } from './advice.js';
 import type { TrustSource } from '../client/trust-source.js';
 import { explainRecord } from '../explain/explain.js';
 import { BANDS_TEXT, FLAGS_TEXT } from '../model/vocabulary.js';
-import { pageText, recordText, statsText, toolsText } from './text.js';
-import { toolsForModel } from './publisher-values.js';
-import type { ServerRecord } from '../model/schema.js';
-import { TrustApiError } from '../client/client.js';
+import { pageText, pinnedToolsTail, recordText, statsText } from './text.js';
 import { IdentifierError, repositoryKey } from '../model/identifiers.js';
 import { purlKey } from '../model/purl.js';
 
@@ -224,20 +221,6 @@ export const checkServerTrust = defineTool({
   },
   context: (args) => (args.name === undefined ? {} : { serverName: args.name }),
 });
-
-/**
- * The pinned tools of a server with a remote, as a last part of the text (only a remote is probed, so a server
- * without one costs no second request). A source that cannot answer them (an older deployment) leaves them out.
- */
-async function pinnedToolsTail(client: TrustSource, record: ServerRecord): Promise<{ tail?: string }> {
-  if ((record.remotes ?? []).length === 0) return {};
-  try {
-    return { tail: toolsText(toolsForModel(await client.tools(record.name)), record.name) };
-  } catch (error) {
-    if (error instanceof TrustApiError) return { tail: 'Tools: not available from this source.' };
-    throw error;
-  }
-}
 
 export const searchServers = defineTool({
   name: 'search_servers',

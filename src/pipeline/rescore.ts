@@ -10,27 +10,23 @@ import { ImportError, RegistryDumpSchema, type ScorecardIndex } from '../import/
 import { compareNames, joinDatasets, serializeDataset, type LeftOut } from '../import/join.js';
 import { importRegistryEntries, serializeRegistryData } from '../import/registry.js';
 import { PackageFactsFileSchema } from '../model/package-facts.js';
-import { ProbeFileSchema } from '../model/probes.js';
-import { ToolsFileSchema } from '../model/tools.js';
 import type { ServerRecord } from '../model/schema.js';
 import { factsFromServer, parseGitHubRepo, type GitHubFacts } from '../scoring/facts.js';
 import { flagContext } from '../scoring/flags.js';
 import { scoreServer } from '../scoring/score.js';
-import { AdvisoryFileSchema, type AdvisoryFile } from '../model/advisories.js';
 import {
   readGitHubCache,
-  readOsvCache,
   readPackageCache,
   readRegistryCache,
   writeGitHubCache,
-  writeOsvCache,
   writePackageCache,
   writeRegistryCache,
 } from './cache.js';
 import { packagesOf, readPackages, type ReadPackagesOptions } from './packages/read-packages.js';
-import { probeNight, type ProbeNightCounts, type ProbeNightOptions } from './probe/probe-night.js';
+import type { ProbeNightCounts } from './probe/probe-night.js';
+import { probeStepOf, readAdvisoriesStep, type AdvisoryStepOptions, type ProbeStepOptions } from './evidence-steps.js';
 import { collect, type CollectOptions } from './collect.js';
-import { osvPackagesOf, readAdvisories, type AdvisoryCounts } from './osv/read-advisories.js';
+import type { AdvisoryCounts } from './osv/read-advisories.js';
 import { PipelineError } from './errors.js';
 import { enrich, type EnrichOptions } from './github.js';
 import type { HttpPolicy } from './http-json.js';
@@ -56,9 +52,9 @@ export interface RescoreOptions {
    * The probe step (`<out>/evidence/probes.json` and `<out>/evidence/tools.json`, continued from the files
    * already there); left out (`--no-probe`), the step does not run and the files in `<out>` stay as they are.
    */
-  probes?: Omit<ProbeNightOptions, 'previous' | 'probedAt'> | undefined;
+  probes?: ProbeStepOptions | undefined;
   /** The advisories step (`<out>/evidence/advisories.json` from OSV); left out, the step does not run. */
-  advisories?: { url: string; concurrency: number; policy: HttpPolicy } | undefined;
+  advisories?: AdvisoryStepOptions | undefined;
   log?: (line: string) => void;
   /** The registry's bounds, collect's own when left out (a benchmark of 100,000 servers raises the floor). */
   collect?: Pick<CollectOptions, 'minTotalBound'> | undefined;
@@ -270,114 +266,5 @@ async function readPackagesStep(
     };
   } finally {
     writePackageCache(options.cache, options.packages.urls, cache.answers);
-  }
-}
-
-/** The previous night's evidence file in `<out>`, or undefined (with a note when it is there but unreadable). */
-function previousEvidence<T>(file: string, schema: z.ZodType<T>, notes: string[]): T | undefined {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-  try {
-    return schema.parse(JSON.parse(text));
-  } catch {
-    notes.push(`${file} could not be read as the previous night's probes; this night starts afresh`);
-    return undefined;
-  }
-}
-
-/** An evidence file as the committed one is laid out (`scripts/import-probes.ts`): one entry a line. */
-function evidenceText(file: { by: string; third_party: boolean }, member: string, entries: readonly unknown[]): string {
-  const rows = entries.map((entry) => `    ${JSON.stringify(entry)}`);
-  const head = `{\n  "by": ${JSON.stringify(file.by)},\n  "third_party": ${file.third_party},\n  "${member}": [\n`;
-  return `${head}${rows.join(',\n')}${rows.length > 0 ? '\n' : ''}  ]\n}\n`;
-}
-
-/**
- * The probe step: every record with a remote probed (`probe/probe-night.ts`), continued from the probes and
- * pinned tools already in `<out>/evidence/`. Its two files are written with the dataset.
- */
-async function probeStepOf(
-  options: RescoreOptions,
-  records: readonly ServerRecord[],
-  notes: string[],
-): Promise<{ files: Array<readonly [string, string]>; counts: ProbeNightCounts } | undefined> {
-  if (options.probes === undefined) return undefined;
-  const probesFile = join(options.out, 'evidence', 'probes.json');
-  const toolsFile = join(options.out, 'evidence', 'tools.json');
-  const night = await probeNight(
-    records.map((record) => ({ name: record.name, version: record.install.version, remotes: record.remotes ?? [] })),
-    {
-      ...options.probes,
-      previous: {
-        probes: previousEvidence(probesFile, ProbeFileSchema, notes),
-        tools: previousEvidence(toolsFile, ToolsFileSchema, notes),
-      },
-      probedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
-    },
-  );
-  return {
-    files: [
-      [probesFile, evidenceText(night.probes, 'observations', night.probes.observations)],
-      [toolsFile, evidenceText(night.tools, 'servers', night.tools.servers)],
-    ],
-    counts: night.counts,
-  };
-}
-
-/** The advisory file a night starts from (`<out>/evidence/advisories.json`), or undefined with a note. */
-function previousAdvisories(file: string, notes: string[]): AdvisoryFile | undefined {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-  try {
-    const parsed = AdvisoryFileSchema.safeParse(JSON.parse(text));
-    if (parsed.success) return parsed.data;
-  } catch {
-    // not JSON: noted below
-  }
-  notes.push(`ignored the unreadable advisory file ${file}: OSV's answers alone are written`);
-  return undefined;
-}
-
-/**
- * The advisories step: OSV asked about every package the entries name, merged with the advisory file in
- * `--out` (src/pipeline/osv/read-advisories.ts says how). The cache of advisory records is kept whatever
- * happens to the night; when OSV cannot be asked, the night goes on and the file is left as it was.
- */
-async function readAdvisoriesStep(
-  options: RescoreOptions,
-  entries: ReadonlyArray<{ server: { packages?: unknown } }>,
-  notes: string[],
-): Promise<{ text?: string; counts: NonNullable<RescoreSummary['advisories']> } | undefined> {
-  if (options.advisories === undefined) return undefined;
-  const { url, concurrency, policy } = options.advisories;
-  const cache = readOsvCache(options.cache, url);
-  if (cache.note) notes.push(cache.note);
-  const { packages, skipped } = osvPackagesOf(entries.map((entry) => entry.server));
-  const file = join(options.out, 'evidence', 'advisories.json');
-  try {
-    const read = await readAdvisories(packages, {
-      url,
-      cache: cache.vulns,
-      concurrency,
-      policy,
-      readAt: new Date().toISOString(),
-      previous: previousAdvisories(file, notes),
-    });
-    notes.push(...read.notes);
-    return { text: `${JSON.stringify(read.file, null, 2)}\n`, counts: { ...read.counts, skipped } };
-  } catch (error) {
-    if (!(error instanceof PipelineError)) throw error;
-    notes.push(`advisories not read this night (${error.message}); ${file} left as it was`);
-    return { counts: { unread: error.message } };
-  } finally {
-    writeOsvCache(options.cache, url, cache.vulns);
   }
 }

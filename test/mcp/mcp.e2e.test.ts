@@ -284,7 +284,7 @@ describe('the MCP wrapper against the real API', () => {
       arguments: { name: 'io.github.acme/postgres-mcp', package: 'npm:x' },
     });
     expect(both.isError).toBe(true);
-    expect(textOf(both)).toMatch(/exactly one of name, package, purl or url/);
+    expect(textOf(both)).toMatch(/exactly one of name, package, purl, url or repo/);
   });
 
   it('check_server_trust takes a package URL, compared by its ecosystem, and names what is wrong in a bad one', async () => {

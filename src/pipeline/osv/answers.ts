@@ -1,6 +1,6 @@
 /**
  * OSV's answers as the advisories step reads them (https://google.github.io/osv.dev/api/, the OpenAPI
- * description `docs/osv_service_v1.swagger.json` of google/osv.dev): `POST /v1/querybatch` answers a list of
+ * description, google/osv.dev/docs/osv_service_v1.swagger.json): `POST /v1/querybatch` answers a list of
  * `{ vulns: [{ id, modified }], next_page_token? }` in the order of the queries, and `GET /v1/vulns/{id}` an
  * OSV record. The service names its fields as the protocol buffers do (`next_page_token`,
  * `database_specific`), as its documentation shows. Every answer is checked here with bounds before any of it
