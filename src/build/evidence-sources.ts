@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { EvidenceSourceName } from '../model/evidence.js';
 import { MTS2_SOURCES, type SourceContext } from '../scoring/mts2-sources.js';
 import type { RegisteredSource, UnreadReasons } from '../scoring/score-record.js';
+import { InputError } from './input-files.js';
 
 export type { SourceContext } from '../scoring/mts2-sources.js';
 
@@ -31,7 +32,14 @@ export async function loadEvidenceSources(context: SourceContext): Promise<Regis
   for (const entry of MTS2_SOURCES) {
     if (seen.has(entry.name)) throw new Error(`evidence source ${entry.name} is registered twice`);
     seen.add(entry.name);
-    const source = await entry.make(context);
+    let source;
+    try {
+      source = await entry.make(context);
+    } catch (error) {
+      // A damaged evidence file is bad input, said in one line like any other (src/scoring/sources/reading.ts).
+      if (error instanceof Error && !(error instanceof InputError)) throw new InputError([error.message]);
+      throw error;
+    }
     if (source.name !== entry.name) throw new Error(`evidence source ${entry.name} reads as ${source.name}`);
     made.push({ source, rules: entry.rules });
   }

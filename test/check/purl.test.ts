@@ -76,7 +76,7 @@ describe('package URLs at the API', () => {
       /^Invalid query: purl is not a valid package URL \("name" is a required component\)/,
     );
     const both = await get('purl=pkg:npm/x&package=npm:x');
-    expect((await errorOf(both)).message).toMatch(/give exactly one of package .*, purl .* or url/);
+    expect((await errorOf(both)).message).toMatch(/give exactly one of package .*, purl .*, url .* or repo/);
   });
 
   it('judges {"purl": ...} items in POST /v1/check, and refuses a malformed one with 400', async () => {
