@@ -25,8 +25,11 @@ export interface AdvisoryStepOptions {
   policy: HttpPolicy;
 }
 
-/** The previous night's evidence file in `<out>`, or undefined (with a note when it is there but unreadable). */
-function previousEvidence<T>(file: string, schema: z.ZodType<T>, notes: string[]): T | undefined {
+/**
+ * The previous night's evidence file in `<out>`, or undefined: absent, or there but unreadable (then `unreadable`
+ * is noted, saying what the night does instead).
+ */
+function previousEvidence<T>(file: string, schema: z.ZodType<T>, notes: string[], unreadable: string): T | undefined {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -36,10 +39,13 @@ function previousEvidence<T>(file: string, schema: z.ZodType<T>, notes: string[]
   try {
     return schema.parse(JSON.parse(text));
   } catch {
-    notes.push(`${file} could not be read as the previous night's probes; this night starts afresh`);
+    notes.push(unreadable);
     return undefined;
   }
 }
+
+/** What a night says of a previous probe file it cannot read. */
+const afresh = (file: string) => `${file} could not be read as the previous night's probes; this night starts afresh`;
 
 /** An evidence file as the committed one is laid out (`scripts/import-probes.ts`): one entry a line. */
 function evidenceText(file: { by: string; third_party: boolean }, member: string, entries: readonly unknown[]): string {
@@ -65,8 +71,8 @@ export async function probeStepOf(
     {
       ...options.probes,
       previous: {
-        probes: previousEvidence(probesFile, ProbeFileSchema, notes),
-        tools: previousEvidence(toolsFile, ToolsFileSchema, notes),
+        probes: previousEvidence(probesFile, ProbeFileSchema, notes, afresh(probesFile)),
+        tools: previousEvidence(toolsFile, ToolsFileSchema, notes, afresh(toolsFile)),
       },
       probedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
     },
@@ -82,20 +88,8 @@ export async function probeStepOf(
 
 /** The advisory file a night starts from (`<out>/evidence/advisories.json`), or undefined with a note. */
 function previousAdvisories(file: string, notes: string[]): AdvisoryFile | undefined {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-  try {
-    const parsed = AdvisoryFileSchema.safeParse(JSON.parse(text));
-    if (parsed.success) return parsed.data;
-  } catch {
-    // not JSON: noted below
-  }
-  notes.push(`ignored the unreadable advisory file ${file}: OSV's answers alone are written`);
-  return undefined;
+  const unreadable = `ignored the unreadable advisory file ${file}: OSV's answers alone are written`;
+  return previousEvidence(file, AdvisoryFileSchema, notes, unreadable);
 }
 
 /**
