@@ -2,11 +2,11 @@
  * The snapshot's advisories file (`ADVISORIES_FILE`): the committed advisories a snapshot scored with mts-2 was
  * made from, checked and compact, so that a check can judge a package no record holds.
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type AdvisoryFile, AdvisoryFileSchema } from '../model/advisories.js';
 import { MTS2_METHOD, type MethodId } from '../scoring/methods.js';
 import { ADVISORIES_FILE as ADVISORIES_SOURCE_FILE } from '../scoring/sources/advisories.js';
+import { readEvidenceJson } from './evidence-json.js';
 import { InputError } from './read-input.js';
 
 /**
@@ -19,17 +19,8 @@ export async function readAdvisoriesFile(
 ): Promise<AdvisoryFile | undefined> {
   if ((method ?? MTS2_METHOD) !== MTS2_METHOD) return undefined;
   const file = path.join(evidenceDir, ADVISORIES_SOURCE_FILE);
-  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return undefined;
-    throw new InputError([`${file}: cannot read the advisories (${error.code ?? String(error)})`]);
-  });
-  if (text === undefined) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new InputError([`${file}: not JSON (${(error as Error).message})`]);
-  }
+  const value = await readEvidenceJson(file, 'advisories');
+  if (value === undefined) return undefined;
   const parsed = AdvisoryFileSchema.safeParse(value);
   if (!parsed.success)
     throw new InputError([`${file}: not an advisory file: ${parsed.error.issues[0]?.message ?? ''}`]);

@@ -3,10 +3,10 @@
  * `src/model/tools.ts`), checked whole before anything is written: a file that is not JSON, breaks the schema,
  * names a server twice or carries a hash its tools do not give fails the build with one line.
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type ToolsFile, ToolsFileSchema, toolsHash } from '../model/tools.js';
 import { MTS2_METHOD, type MethodId } from '../scoring/methods.js';
+import { readEvidenceJson } from './evidence-json.js';
 import { InputError } from './read-input.js';
 
 /** The prober's file, in the committed evidence folder. */
@@ -39,16 +39,7 @@ export function checkToolsFile(value: unknown, file: string): ToolsFile {
 export async function readToolsFile(method: MethodId | undefined, evidenceDir: string): Promise<ToolsFile | undefined> {
   if ((method ?? MTS2_METHOD) !== MTS2_METHOD) return undefined;
   const file = path.join(evidenceDir, TOOLS_EVIDENCE_FILE);
-  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return undefined;
-    throw new InputError([`${file}: cannot read the tools (${error.code ?? String(error)})`]);
-  });
-  if (text === undefined) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new InputError([`${file}: not JSON (${(error as Error).message})`]);
-  }
+  const value = await readEvidenceJson(file, 'tools');
+  if (value === undefined) return undefined;
   return checkToolsFile(value, file);
 }
