@@ -1,11 +1,14 @@
 /**
- * The real server process, for end-to-end tests and HTTP benchmarks: `scripts/serve.ts` started with
- * node + tsx on a free port (PORT=0) with the given environment, ready once it prints its "Listening on"
- * line. One helper for both, so the tests and the benchmark measure the same thing `npm start` runs.
+ * The real server process, for end-to-end tests and HTTP benchmarks: `npm start`'s entry point,
+ * `node dist/serve.mjs` (compiled by `npm run compile`, or by the e2e tests' global setup), on a free port
+ * (PORT=0) with the given environment, ready once it prints its "Listening on" line. One helper for both, so
+ * the tests and the benchmark measure the same thing `npm start` runs, with no TypeScript compiled at start.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { OperatorError } from '../../src/errors/operator-error.js';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const START_TIMEOUT_MS = 30_000;
@@ -19,9 +22,11 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** Start `npm start`'s script with `env` added to this process's environment. */
+/** Start `npm start`'s entry point with `env` added to this process's environment. */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join('scripts', 'serve.ts')], {
+  const entry = path.join(REPO_ROOT, 'dist', 'serve.mjs');
+  if (!existsSync(entry)) throw new OperatorError(`${entry} is missing: run npm run compile first`);
+  const child: ChildProcess = spawn(process.execPath, [entry], {
     cwd: REPO_ROOT,
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,6 +1,7 @@
 /**
  * The site in a real browser: Debian's Chromium driven by playwright-core (never a downloaded browser), against
- * the real server process (`scripts/serve.ts`) serving a snapshot of the committed dataset.
+ * the real server process (`node dist/serve.mjs`, as `npm start` runs it) serving a snapshot of the committed
+ * dataset.
  *
  * It walks what a person does: open the page without a key, enter one, read the statistics and the chart,
  * search `postgres`, open a card, filter and page through the list, and meet every error state (no key, a

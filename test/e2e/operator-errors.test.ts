@@ -11,7 +11,6 @@ import { RECORDS } from '../gateway/harness.js';
 import { buildTestSnapshot } from '../support/records.js';
 import { childEnv, REPO, runKeys } from './process.js';
 
-const TSX = path.join(REPO, 'node_modules/.bin/tsx');
 let dir: string;
 let snapshot: string;
 
@@ -21,9 +20,12 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-/** Start the server with `env`; it must exit (not listen) within the bound. */
+/**
+ * Start the server as `npm start` does (`node dist/serve.mjs`, compiled by the e2e project's global setup) with
+ * `env`; it must exit (not listen) within the bound.
+ */
 function serve(env: Record<string, string>): { status: number | null; stderr: string; stdout: string } {
-  const result = spawnSync(TSX, [path.join(REPO, 'scripts/serve.ts')], {
+  const result = spawnSync(process.execPath, [path.join(REPO, 'dist', 'serve.mjs')], {
     cwd: REPO,
     env: childEnv({ HOST: '127.0.0.1', PORT: '0', SNAPSHOT_DIR: snapshot, ...env }),
     encoding: 'utf8',

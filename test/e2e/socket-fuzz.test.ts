@@ -1,5 +1,5 @@
 /**
- * Hostile bytes on a plain socket against the real server process (`scripts/serve.ts`, as `npm start` runs
+ * Hostile bytes on a plain socket against the real server process (`node dist/serve.mjs`, as `npm start` runs
  * it): fast-check request lines (odd methods, targets with random bytes and encodings, very long targets,
  * dot segments, NUL, CRLF injection), header sets (no Host, a repeated X-API-Key, huge headers, forbidden
  * bytes), truncated requests and abrupt closes. Whatever arrives, the server answers (or closes) within a

@@ -1,5 +1,5 @@
 /**
- * End to end: the real API server (`scripts/serve.ts`) on a free port with a known key, and the MCP wrapper
+ * End to end: the real API server (`node dist/serve.mjs`, as `npm start` runs it) on a free port with a known key, and the MCP wrapper
  * started through its `bin` launcher as a child process, spoken to over stdio by the SDK's own `Client`.
  * Every tool's answer is compared with the API's own answer to the same question, fetched directly.
  */
@@ -80,9 +80,12 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** `scripts/serve.ts` with `env`, on a system-chosen port; resolves with its base URL once it listens. */
+/**
+ * `npm start`'s entry point, `node dist/serve.mjs` (compiled by the e2e project's global setup), with `env`, on a
+ * system-chosen port; resolves with its base URL once it listens.
+ */
 async function startApi(env: Record<string, string>): Promise<Started & { base: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join('scripts', 'serve.ts')], {
+  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'dist', 'serve.mjs')], {
     cwd: REPO_ROOT,
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,5 +1,5 @@
 /**
- * The Redis store through the real server process (`scripts/serve.ts` with STORE=redis):
+ * The Redis store through the real server process (`node dist/serve.mjs` with STORE=redis):
  * - outage: Redis (a throwaway server this test owns) stops mid-run; keyed requests get 502 with the error
  *   body within two seconds, none hangs, health says the store is unavailable, and after a restart the same
  *   server process answers again;
