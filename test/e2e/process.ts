@@ -3,7 +3,11 @@ import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:chil
 import path from 'node:path';
 
 export const REPO = path.resolve(import.meta.dirname, '../..');
-const TSX = path.join(REPO, 'node_modules/.bin/tsx');
+/**
+ * How a TypeScript script runs in a test: `node --import tsx <script>` in the repository, one process (tsx's
+ * `bin` starts node again as a child, so it costs a second start and a kill reaches only the parent).
+ */
+export const TSX_NODE_ARGS = ['--import', 'tsx'];
 
 /** The environment of a child: the parent's without any of the service's variables, plus `env`. */
 export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
@@ -86,7 +90,7 @@ export function runKeys(
   args: string[],
   env: Record<string, string>,
 ): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(TSX, [path.join(REPO, 'scripts/keys.ts'), ...args], {
+  const result = spawnSync(process.execPath, [...TSX_NODE_ARGS, path.join(REPO, 'scripts/keys.ts'), ...args], {
     cwd: REPO,
     env: childEnv(env),
     encoding: 'utf8',
@@ -99,7 +103,10 @@ export function runKeysAsync(
   args: string[],
   env: Record<string, string>,
 ): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(TSX, [path.join(REPO, 'scripts/keys.ts'), ...args], { cwd: REPO, env: childEnv(env) });
+  const child = spawn(process.execPath, [...TSX_NODE_ARGS, path.join(REPO, 'scripts/keys.ts'), ...args], {
+    cwd: REPO,
+    env: childEnv(env),
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateKey, hashKey } from '../../src/keys/keys.js';
 import { createNotifications } from '../../src/notify/service.js';
 import { createRedisStore } from '../../src/stores/redis.js';
-import { childEnv, REPO, startServer } from '../e2e/process.js';
+import { childEnv, REPO, startServer, TSX_NODE_ARGS } from '../e2e/process.js';
 import {
   deleteKeysWithPrefix,
   redisSkipReason,
@@ -25,10 +25,12 @@ import { type BuiltSnapshots, buildSnapshots } from './snapshots.js';
 
 const redisUrl = testRedisUrl();
 const skipReason = await redisSkipReason(redisUrl);
-const TSX = path.join(REPO, 'node_modules/.bin/tsx');
 
 function runNotify(args: string[], env: Record<string, string>) {
-  const child = spawn(TSX, [path.join(REPO, 'scripts/notify.ts'), ...args], { cwd: REPO, env: childEnv(env) });
+  const child = spawn(process.execPath, [...TSX_NODE_ARGS, path.join(REPO, 'scripts/notify.ts'), ...args], {
+    cwd: REPO,
+    env: childEnv(env),
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
