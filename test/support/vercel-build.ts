@@ -75,9 +75,12 @@ export interface PlatformBuild {
 /**
  * Copy the checkout (and its installed `node_modules`, as a CI cache would restore them) outside the
  * repository, build the snapshot there as a release does (`npm run build`), then `vercel build`.
- * `beforeBuild` may change the copy first (a test of the push-deploy path removes the snapshot).
+ * `withSnapshot: false` leaves the snapshot unbuilt, as a push deploy from a fresh clone has it (the test of
+ * that path needs no snapshot, so it does not pay for building one); `beforeBuild` may change the copy first.
  */
-export async function buildPlatformOutput(options: { beforeBuild?: (project: string) => Promise<void> } = {}) {
+export async function buildPlatformOutput(
+  options: { withSnapshot?: boolean; beforeBuild?: (project: string) => Promise<void> } = {},
+) {
   const clock = () => performance.now() / 1000;
   let started = clock();
   const cli = await vercelCli();
@@ -98,7 +101,7 @@ export async function buildPlatformOutput(options: { beforeBuild?: (project: str
     }
     const copy = clock() - started;
     started = clock();
-    run('npm', ['run', 'build'], project);
+    if (options.withSnapshot !== false) run('npm', ['run', 'build'], project);
     const snapshot = clock() - started;
     await options.beforeBuild?.(project);
     await mkdir(path.join(project, '.vercel'), { recursive: true });
