@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -16,8 +17,16 @@ export const E2E_TESTS = [
 
 const shared = { testTimeout: 30_000, hookTimeout: 60_000 };
 
+/**
+ * Vitest's own default is one worker fewer than the cores, which is a single worker on a 2-core machine: the
+ * suite then runs one file at a time, though most of a file's time is spent waiting on the processes it
+ * starts (servers, builds, the CLI, a browser). At least two files at a time overlap those waits.
+ */
+const workers = Math.max(2, availableParallelism() - 1);
+
 export default defineConfig({
   test: {
+    maxWorkers: workers,
     // Every run must leave the temp folder, Redis and the process table as it found them (see the file).
     globalSetup: ['test/support/clean-state.ts'],
     projects: [
