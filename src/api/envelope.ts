@@ -23,29 +23,15 @@ import {
   TrustMetaSchema,
 } from '../registry/schema.js';
 import { TRUST_META_KEY } from '../registry/vocabulary.js';
-import { LABEL_CONTROLS_PATTERN, LABEL_FORBIDDEN } from '../keys/label.js';
 import { MAX_TOOLS_PER_SERVER, PinnedToolSchema, TOOLS_HASH_PATTERN } from '../model/tools.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // Envelopes. The records come from `src/model/record-schema.ts`; what wraps them is the gateway's (specification 2.1 and 7,
 // decisions 5 and 6), described here once and validated against real responses by test/openapi.test.ts.
 
-// Get Access (`POST /v1/keys`): what is asked and what is answered, once.
+// Get Access (`POST /v1/keys`): what is asked (its schema in key-request.ts) and what is answered.
 
-export const IssueKeyRequestSchema = z.strictObject({
-  label: z
-    .string({ error: 'label must be a string' })
-    .trim()
-    .max(100, { error: 'label must be at most 100 characters' })
-    .regex(LABEL_CONTROLS_PATTERN, {
-      error: 'label must not contain control characters or bidirectional formatting characters',
-    })
-    .refine((label) => !LABEL_FORBIDDEN.test(label), {
-      error: 'label must not contain control characters or bidirectional formatting characters',
-    })
-    .optional(),
-});
-export type IssueKeyRequest = z.infer<typeof IssueKeyRequestSchema>;
+export { IssueKeyRequestSchema, type IssueKeyRequest } from './key-request.js';
 
 export const IssuedKeySchema = z.strictObject({
   key: z.string().min(1),

@@ -20,7 +20,7 @@ import {
 } from '../model/schema.js';
 import { badge } from './handlers/badge.js';
 import { issueKey } from './handlers/keys.js';
-import { IssueKeyRequestSchema } from './envelope.js';
+import { IssueKeyRequestSchema } from './key-request.js';
 import { changesAtom, serverAtom } from './handlers/feeds.js';
 import { changes, serverExplanation, serverHistory } from './handlers/history.js';
 import { checkServers } from './handlers/check.js';

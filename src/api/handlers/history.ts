@@ -2,7 +2,6 @@
  * Score history of one server, and what changed across the ecosystem since a snapshot: both read the
  * history the build carries forward (`src/history/history.ts`).
  */
-import { EXPLAIN_METHOD_VERSION, explainRecord } from '../../explain/explain.js';
 import type { ServerRecord } from '../../model/schema.js';
 import { ApiError, quote } from '../errors.js';
 import { parseChangesParams } from '../params.js';
@@ -22,9 +21,14 @@ export function serverHistory({ engine, query, pathParams }: HandlerContext): An
   };
 }
 
-/** How the server's scores are made from its signals (`src/explain/explain.ts`); never an invented breakdown. */
-export function serverExplanation({ engine, query, pathParams }: HandlerContext): Answer {
+/**
+ * How the server's scores are made from its signals (`src/explain/explain.ts`); never an invented breakdown.
+ * The method's code (every source's scoring and the schemas of its evidence) is loaded on the first ask, not at
+ * start: a server's first answer should not wait for it.
+ */
+export async function serverExplanation({ engine, query, pathParams }: HandlerContext): Promise<Answer> {
   const { name, id } = serverPath(query, pathParams);
+  const { EXPLAIN_METHOD_VERSION, explainRecord } = await import('../../explain/explain.js');
   return {
     kind: 'cached',
     key: `explain\n${name.toLowerCase()}`,

@@ -3,7 +3,7 @@
  * only its hash is stored. No key is needed to ask (that is the point); issuing is limited per client address
  * and day and can be turned off (`src/gateway/self-service.ts`).
  */
-import type { IssueKeyRequest } from '../envelope.js';
+import type { IssueKeyRequest } from '../key-request.js';
 import type { Answer, HandlerContext } from '../route.js';
 
 export async function issueKey({ body, issueKey: issue }: HandlerContext): Promise<Answer> {
