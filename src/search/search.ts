@@ -7,7 +7,7 @@ import { LIMITS } from '../model/schema.js';
 import { exactKey, ownerKeyOfQuery } from './words.js';
 import { FEW_RANKED, matchOrder, newRankScratch, rankByKeys, rankFew } from './rank-keys.js';
 import { topK } from './top-k.js';
-import { compoundReadings } from './compounds.js';
+import { contentWords, officialReading, queryReadings } from './readings.js';
 import { matchBuffers, type MatchBuffers, type WordIndex, type WordMatches } from './word-index.js';
 
 /** What a search looks in: a record's name, or what it does (its description). */
@@ -81,32 +81,46 @@ export function createSearch(count: number, parts: SearchSources): Search {
   const rankedWords = new Map<string, { ids: number[]; total: number }>();
 
   /** Where each record stands in a merged answer (`matchReadings`), valid where `mergedStamp` is current. */
-  let merged: { stamp: Uint32Array; at: Uint32Array; spare: MatchBuffers } | undefined;
+  let merged: { stamp: Uint32Array; at: Uint32Array; allowed: Uint32Array; spare: MatchBuffers } | undefined;
   let mergedGeneration = 0;
 
   /**
-   * The matches of `query` in `index` (with `also`), and of its compound readings (`compounds.ts`): a record
-   * matching several readings counts once, with its best relevance.
+   * The matches of `query` in `index` (with `also`), and of its other readings (`readings.ts`): a record
+   * matching several readings counts once, with its best relevance. A query that says `official` also
+   * matches the publisher's own servers (`index`'s publisher table) that the rest of its words match.
    */
   function matchReadings(query: string, index: WordIndex, also: WordIndex[], into: MatchBuffers): WordMatches {
-    const readings = compoundReadings(
-      query,
-      (word) => index.hasTerm(word) || also.some((other) => other.hasTerm(word)),
-    );
+    const known = (word: string) => index.hasTerm(word) || also.some((other) => other.hasTerm(word));
+    const readings: { reading: string; only?: Uint32Array }[] = queryReadings(query, known).map((reading) => ({
+      reading,
+    }));
+    const official = officialReading(query);
+    if (official !== undefined) {
+      const own = index.exact(ownerKeyOfQuery(official));
+      if (own.length > 0)
+        for (const reading of [official, ...queryReadings(official, known)]) readings.push({ reading, only: own });
+    }
     const first = index.match(query, also, into);
     if (readings.length === 0) return first;
-    merged ??= { stamp: new Uint32Array(count), at: new Uint32Array(count), spare: matchBuffers(count) };
-    const { stamp, at, spare } = merged;
+    merged ??= {
+      stamp: new Uint32Array(count),
+      at: new Uint32Array(count),
+      allowed: new Uint32Array(count),
+      spare: matchBuffers(count),
+    };
+    const { stamp, at, allowed, spare } = merged;
     const mark = ++mergedGeneration;
     let size = first.ids.length;
     for (let i = 0; i < size; i++) {
       stamp[first.ids[i]!] = mark;
       at[first.ids[i]!] = i;
     }
-    for (const reading of readings) {
+    for (const { reading, only } of readings) {
+      if (only !== undefined) for (const id of only) allowed[id] = mark;
       const more = index.match(reading, also, spare);
       for (let i = 0; i < more.ids.length; i++) {
         const id = more.ids[i]!;
+        if (only !== undefined && allowed[id] !== mark) continue;
         if (stamp[id] === mark) {
           const j = at[id]!;
           if (more.scores[i]! > into.scores[j]!) into.scores[j] = more.scores[i]!;
@@ -207,7 +221,7 @@ export function createSearch(count: number, parts: SearchSources): Search {
     const mark = ++exactGeneration;
     for (const id of nameIndex.exact(key)) exactMarks[id] = mark;
     // The publisher's own servers (issue 43): with the exact ones, and above them by relevance.
-    const own = nameIndex.exact(ownerKeyOfQuery(query));
+    const own = nameIndex.exact(ownerKeyOfQuery(contentWords(query).join(' ')));
     if (own.length > 0) {
       const ownMark = ++exactGeneration;
       for (const id of own) exactMarks[id] = ownMark;

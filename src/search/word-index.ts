@@ -8,8 +8,8 @@
  * 100,000 records. Here words are combined with AND in flat arrays (a common word's long lists as bit sets,
  * `dense-postings.ts`), and only the requested page is sorted.
  *
- * Relevance: for each query word, the best of its expansions (the word itself weight 1, a longer word it
- * is a prefix of `PREFIX_WEIGHT`, a word within the typo distance `FUZZY_WEIGHT`), summed over words; a
+ * Relevance: for each query word, the best of its expansions (the word itself weight 1, and so its singular
+ * when it is a plural, a longer word it is a prefix of `PREFIX_WEIGHT`, a word within the typo distance `FUZZY_WEIGHT`), summed over words; a
  * term's score is BM25 over the id (boost 3) and namespace (boost 1) fields (over the description, boost
  * 1, in the description index). A search over names and descriptions gives each query word the expansions
  * of both indexes, so each word may match either.
@@ -22,7 +22,15 @@ import {
   StringTable,
   type StringTableRanges,
 } from '../format/tables.js';
-import { FUZZY_WEIGHT, fuzziness, NAMESPACE_MARK, nameWords, PREFIX_WEIGHT, writesNamespace } from './words.js';
+import {
+  FUZZY_WEIGHT,
+  fuzziness,
+  NAMESPACE_MARK,
+  nameWords,
+  PREFIX_WEIGHT,
+  singulars,
+  writesNamespace,
+} from './words.js';
 import type { Slicer } from '../format/slicer.js';
 import { DensePostings } from './dense-postings.js';
 import { SortedTerms } from './sorted-terms.js';
@@ -188,6 +196,13 @@ export class WordIndex {
     };
     const exact = this.terms.find(word);
     if (exact !== -1) offer(exact, 1);
+    // A plural matches its singular, the same word (`singulars`).
+    if (!word.startsWith(NAMESPACE_MARK)) {
+      for (const singular of singulars(word)) {
+        const at = this.terms.find(singular);
+        if (at !== -1) offer(at, 1);
+      }
+    }
     this.terms.withPrefix(word, (term, at) => {
       if (term !== word) offer(at, (PREFIX_WEIGHT * word.length) / term.length);
     });
