@@ -33,6 +33,7 @@ import {
 } from './words.js';
 import type { Slicer } from '../format/slicer.js';
 import { DensePostings } from './dense-postings.js';
+import { binarySearch } from './sorted-ids.js';
 import { SortedTerms } from './sorted-terms.js';
 
 /** Words whose expansions are kept; past it the cache starts afresh (simpler than LRU, as good here). */
@@ -345,18 +346,4 @@ function inEvery(filters: readonly DensePostings[][], id: number): boolean {
     if (!found) return false;
   }
   return true;
-}
-
-/** Position of `id` in the ascending `ids`, or -1. */
-function binarySearch(ids: Uint32Array, id: number): number {
-  let low = 0;
-  let high = ids.length - 1;
-  while (low <= high) {
-    const middle = (low + high) >>> 1;
-    const value = ids[middle]!;
-    if (value === id) return middle;
-    if (value < id) low = middle + 1;
-    else high = middle - 1;
-  }
-  return -1;
 }
