@@ -7,6 +7,7 @@ import { LIMITS } from '../model/schema.js';
 import { exactKey, ownerKeyOfQuery } from './words.js';
 import { FEW_RANKED, matchOrder, newRankScratch, rankByKeys, rankFew } from './rank-keys.js';
 import { topK } from './top-k.js';
+import { binarySearch } from './sorted-ids.js';
 import { contentWords, officialReading, queryReadings } from './readings.js';
 import { matchBuffers, type MatchBuffers, type WordIndex, type WordMatches } from './word-index.js';
 
@@ -81,7 +82,7 @@ export function createSearch(count: number, parts: SearchSources): Search {
   const rankedWords = new Map<string, { ids: number[]; total: number }>();
 
   /** Where each record stands in a merged answer (`matchReadings`), valid where `mergedStamp` is current. */
-  let merged: { stamp: Uint32Array; at: Uint32Array; allowed: Uint32Array; spare: MatchBuffers } | undefined;
+  let merged: { stamp: Uint32Array; at: Uint32Array; spare: MatchBuffers } | undefined;
   let mergedGeneration = 0;
 
   /**
@@ -102,13 +103,8 @@ export function createSearch(count: number, parts: SearchSources): Search {
     }
     const first = index.match(query, also, into);
     if (readings.length === 0) return first;
-    merged ??= {
-      stamp: new Uint32Array(count),
-      at: new Uint32Array(count),
-      allowed: new Uint32Array(count),
-      spare: matchBuffers(count),
-    };
-    const { stamp, at, allowed, spare } = merged;
+    merged ??= { stamp: new Uint32Array(count), at: new Uint32Array(count), spare: matchBuffers(count) };
+    const { stamp, at, spare } = merged;
     const mark = ++mergedGeneration;
     let size = first.ids.length;
     for (let i = 0; i < size; i++) {
@@ -116,11 +112,11 @@ export function createSearch(count: number, parts: SearchSources): Search {
       at[first.ids[i]!] = i;
     }
     for (const { reading, only } of readings) {
-      if (only !== undefined) for (const id of only) allowed[id] = mark;
       const more = index.match(reading, also, spare);
       for (let i = 0; i < more.ids.length; i++) {
         const id = more.ids[i]!;
-        if (only !== undefined && allowed[id] !== mark) continue;
+        // The publisher's own servers are few and ascending: a binary search, not another per-record array.
+        if (only !== undefined && binarySearch(only, id) < 0) continue;
         if (stamp[id] === mark) {
           const j = at[id]!;
           if (more.scores[i]! > into.scores[j]!) into.scores[j] = more.scores[i]!;
