@@ -20,7 +20,9 @@
  * MiniSearch 7 at the committed dataset's size and at N names, and MiniSearch's `loadJSON` of N names
  * (scripts/bench-minisearch.ts). `webhooks` (issue 30): the dispatcher delivering 10,000 events to a local receiver
  * (scripts/bench-webhooks.ts). `probes` (issue 40): the night's probe step over 10,000 stand-in MCP remotes, 50
- * of them hanging (scripts/bench-probes.ts). Prints tables; docs/performance.md carries the figures.
+ * of them hanging (scripts/bench-probes.ts). `name-index` (issue 43, not in the default list): the name index at
+ * 100,000 and 1,000,000 names against the index before issue 43, taken from git (scripts/bench-name-index.ts).
+ * Prints tables; docs/performance.md carries the figures.
  */
 import { benchChecker } from './bench-checker.js';
 import { benchColdStart } from './bench-cold.js';
@@ -45,6 +47,7 @@ import { latency } from './lib/latency.js';
 import { benchWebhooks, formatWebhookBench } from './bench-webhooks.js';
 import { benchProbes, formatProbeBench } from './bench-probes.js';
 import { benchRescore, formatRescoreBench } from './bench-rescore.js';
+import { benchNameIndex, formatNameIndexBench } from './bench-name-index.js';
 
 const { values } = parseArgs({
   options: {
@@ -232,6 +235,12 @@ async function main() {
   if (parts.has('probes')) {
     console.log('\n## Probes: 10,000 stand-in MCP remotes, 50 of them hanging (issue 40)\n');
     console.log(formatProbeBench(await benchProbes()));
+  }
+  if (parts.has('name-index')) {
+    console.log('\n## The name index at 100,000 and 1,000,000 names, against the index before issue 43\n');
+    console.log(
+      formatNameIndexBench(await benchNameIndex({ seed: Number(values.seed), rounds: Number(values.rounds) })),
+    );
   }
   if (parts.has('rescore')) {
     console.log('\n## The nightly rescoring at registry scale, against the stand-ins (issue 39)\n');

@@ -209,7 +209,8 @@ export class KeyedPostings {
 
 /** Write `map` (key → ascending ids) as a keyed table. */
 export function addKeyedPostings(writer: U32Writer, map: Readonly<Record<string, ArrayLike<number>>>) {
-  const keys = Object.keys(map).sort(byCodeUnits);
+  // The default sort compares code units, as `byCodeUnits` does, without a call per comparison.
+  const keys = Object.keys(map).sort();
   return {
     keys: addStrings(writer, keys),
     lists: addPostings(

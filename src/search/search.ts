@@ -7,7 +7,8 @@ import { LIMITS } from '../model/schema.js';
 import { exactKey, ownerKeyOfQuery } from './words.js';
 import { FEW_RANKED, matchOrder, newRankScratch, rankByKeys, rankFew } from './rank-keys.js';
 import { topK } from './top-k.js';
-import { compoundReadings } from './compounds.js';
+import { binarySearch } from './sorted-ids.js';
+import { contentWords, officialReading, queryReadings } from './readings.js';
 import { matchBuffers, type MatchBuffers, type WordIndex, type WordMatches } from './word-index.js';
 
 /** What a search looks in: a record's name, or what it does (its description). */
@@ -85,14 +86,21 @@ export function createSearch(count: number, parts: SearchSources): Search {
   let mergedGeneration = 0;
 
   /**
-   * The matches of `query` in `index` (with `also`), and of its compound readings (`compounds.ts`): a record
-   * matching several readings counts once, with its best relevance.
+   * The matches of `query` in `index` (with `also`), and of its other readings (`readings.ts`): a record
+   * matching several readings counts once, with its best relevance. A query that says `official` also
+   * matches the publisher's own servers (`index`'s publisher table) that the rest of its words match.
    */
   function matchReadings(query: string, index: WordIndex, also: WordIndex[], into: MatchBuffers): WordMatches {
-    const readings = compoundReadings(
-      query,
-      (word) => index.hasTerm(word) || also.some((other) => other.hasTerm(word)),
-    );
+    const known = (word: string) => index.hasTerm(word) || also.some((other) => other.hasTerm(word));
+    const readings: { reading: string; only?: Uint32Array }[] = queryReadings(query, known).map((reading) => ({
+      reading,
+    }));
+    const official = officialReading(query);
+    if (official !== undefined) {
+      const own = index.exact(ownerKeyOfQuery(official));
+      if (own.length > 0)
+        for (const reading of [official, ...queryReadings(official, known)]) readings.push({ reading, only: own });
+    }
     const first = index.match(query, also, into);
     if (readings.length === 0) return first;
     merged ??= { stamp: new Uint32Array(count), at: new Uint32Array(count), spare: matchBuffers(count) };
@@ -103,10 +111,12 @@ export function createSearch(count: number, parts: SearchSources): Search {
       stamp[first.ids[i]!] = mark;
       at[first.ids[i]!] = i;
     }
-    for (const reading of readings) {
+    for (const { reading, only } of readings) {
       const more = index.match(reading, also, spare);
       for (let i = 0; i < more.ids.length; i++) {
         const id = more.ids[i]!;
+        // The publisher's own servers are few and ascending: a binary search, not another per-record array.
+        if (only !== undefined && binarySearch(only, id) < 0) continue;
         if (stamp[id] === mark) {
           const j = at[id]!;
           if (more.scores[i]! > into.scores[j]!) into.scores[j] = more.scores[i]!;
@@ -207,7 +217,7 @@ export function createSearch(count: number, parts: SearchSources): Search {
     const mark = ++exactGeneration;
     for (const id of nameIndex.exact(key)) exactMarks[id] = mark;
     // The publisher's own servers (issue 43): with the exact ones, and above them by relevance.
-    const own = nameIndex.exact(ownerKeyOfQuery(query));
+    const own = nameIndex.exact(ownerKeyOfQuery(contentWords(query).join(' ')));
     if (own.length > 0) {
       const ownMark = ++exactGeneration;
       for (const id of own) exactMarks[id] = ownMark;

@@ -12,7 +12,6 @@
  */
 import { U32Writer } from '../format/binary.js';
 import { addKeyedPostings, addPostings, addStrings } from '../format/tables.js';
-import { byCodeUnits } from '../format/name-order.js';
 import { exactKey, FIELD_BOOST, nameWords, namespaceWords, ownerKey } from './words.js';
 import { splitName } from '../model/schema.js';
 
@@ -112,7 +111,8 @@ function bm25Postings(
     return { boost, starts, ids, frequencies, lengths, average };
   });
 
-  const order = Array.from(words.keys()).sort((a, b) => byCodeUnits(words[a]!, words[b]!));
+  // Code-unit order (`byCodeUnits`), which the default sort of strings is, without a call per comparison.
+  const order = [...words].sort().map((word) => termIds.get(word)!);
   // A document's score summed over the fields, in field order (the reference's order of additions).
   const sums = new Float64Array(documentCount);
   const seen = new Uint8Array(documentCount);

@@ -8,8 +8,8 @@
  * 100,000 records. Here words are combined with AND in flat arrays (a common word's long lists as bit sets,
  * `dense-postings.ts`), and only the requested page is sorted.
  *
- * Relevance: for each query word, the best of its expansions (the word itself weight 1, a longer word it
- * is a prefix of `PREFIX_WEIGHT`, a word within the typo distance `FUZZY_WEIGHT`), summed over words; a
+ * Relevance: for each query word, the best of its expansions (the word itself weight 1, and so its singular
+ * when it is a plural, a longer word it is a prefix of `PREFIX_WEIGHT`, a word within the typo distance `FUZZY_WEIGHT`), summed over words; a
  * term's score is BM25 over the id (boost 3) and namespace (boost 1) fields (over the description, boost
  * 1, in the description index). A search over names and descriptions gives each query word the expansions
  * of both indexes, so each word may match either.
@@ -22,9 +22,18 @@ import {
   StringTable,
   type StringTableRanges,
 } from '../format/tables.js';
-import { FUZZY_WEIGHT, fuzziness, NAMESPACE_MARK, nameWords, PREFIX_WEIGHT, writesNamespace } from './words.js';
+import {
+  FUZZY_WEIGHT,
+  fuzziness,
+  NAMESPACE_MARK,
+  nameWords,
+  PREFIX_WEIGHT,
+  singulars,
+  writesNamespace,
+} from './words.js';
 import type { Slicer } from '../format/slicer.js';
 import { DensePostings } from './dense-postings.js';
+import { binarySearch } from './sorted-ids.js';
 import { SortedTerms } from './sorted-terms.js';
 
 /** Words whose expansions are kept; past it the cache starts afresh (simpler than LRU, as good here). */
@@ -188,6 +197,13 @@ export class WordIndex {
     };
     const exact = this.terms.find(word);
     if (exact !== -1) offer(exact, 1);
+    // A plural matches its singular, the same word (`singulars`).
+    if (!word.startsWith(NAMESPACE_MARK)) {
+      for (const singular of singulars(word)) {
+        const at = this.terms.find(singular);
+        if (at !== -1) offer(at, 1);
+      }
+    }
     this.terms.withPrefix(word, (term, at) => {
       if (term !== word) offer(at, (PREFIX_WEIGHT * word.length) / term.length);
     });
@@ -330,18 +346,4 @@ function inEvery(filters: readonly DensePostings[][], id: number): boolean {
     if (!found) return false;
   }
   return true;
-}
-
-/** Position of `id` in the ascending `ids`, or -1. */
-function binarySearch(ids: Uint32Array, id: number): number {
-  let low = 0;
-  let high = ids.length - 1;
-  while (low <= high) {
-    const middle = (low + high) >>> 1;
-    const value = ids[middle]!;
-    if (value === id) return middle;
-    if (value < id) low = middle + 1;
-    else high = middle - 1;
-  }
-  return -1;
 }

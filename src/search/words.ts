@@ -40,8 +40,11 @@ const CASE_BOUNDARY = /[a-z][A-Z]|[A-Z][A-Z][a-z]/;
 
 /** The words of one chunk of letters and digits, split where the case changes, lower-cased. */
 function splitCase(chunk: string, words: string[]): void {
-  // camelCase boundary, then an acronym followed by a capitalised word (MCPServer → MCP Server).
-  const spaced = chunk.replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2').replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2');
+  // camelCase boundary, then an acronym followed by a capitalised word (MCPServer → MCP Server), but not an
+  // acronym's plural (PRs, APIs: an `s` that no lower-case letter follows).
+  const spaced = chunk
+    .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2')
+    .replace(/(\p{Lu})(\p{Lu}\p{Ll})(?<!\p{Lu}s(?!\p{Ll}))/gu, '$1 $2');
   for (const word of spaced.split(' ')) if (word !== '') words.push(word.toLowerCase());
 }
 
@@ -98,6 +101,16 @@ export function ownerKey(namespace: string): string {
 }
 
 export const ownerKeyOfQuery = (query: string): string => NAMESPACE_MARK + nameWords(query).join('');
+
+/**
+ * The singulars a query word may be the plural of (`prs` → `pr`, `libraries` → `library`), each matched as a
+ * whole word, never begun: the typo tolerance reads most plurals from 4 letters, but not a short one, and with
+ * a lower weight. A word ending in `ss` is no plural; a singular has at least 2 letters.
+ */
+export function singulars(word: string): string[] {
+  if (!word.endsWith('s') || word.endsWith('ss') || word.length < 3) return [];
+  return word.endsWith('ies') && word.length > 4 ? [word.slice(0, -3) + 'y', word.slice(0, -1)] : [word.slice(0, -1)];
+}
 
 /** Typo tolerance: none below 4 characters, one edit from 4, two from 8. */
 export function fuzziness(term: string): number | false {

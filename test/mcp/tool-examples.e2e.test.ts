@@ -43,6 +43,15 @@ describe('the search tool’s examples find what its description promises', () =
     }
     expect(searchServers.description).toContain('"send email"');
     expect(searchServers.description).toContain('"github" gives io.github.github/github-mcp-server first');
+    expect(searchServers.description).toContain('"dynatrace mcp server" finds dynatrace servers');
+    expect(searchServers.description).toContain('"github official"');
+  });
+
+  it('dynatrace mcp server finds dynatrace servers; github official, GitHub’s own server', async () => {
+    const dynatrace = await namesFound('dynatrace mcp server');
+    expect(dynatrace.length).toBeGreaterThan(0);
+    expect(dynatrace.every((name) => name.toLowerCase().includes('dynatrace'))).toBe(true);
+    expect(await namesFound('github official')).toEqual(['io.github.github/github-mcp-server']);
   });
 
   it('postgres, slack and postg find servers named so, first', async () => {

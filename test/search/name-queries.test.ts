@@ -90,13 +90,15 @@ describe('name queries from a curated catalog, by repository', () => {
     for (const { expected } of queries) for (const name of expected) expect(idOf.has(name)).toBe(true);
   });
 
-  // Every miss on the tuning half is a query with a word no name of its servers holds (`GitHub Official`,
-  // `Neo4j Cloud Aura Api`): decisions §4 has several words mean all of them, so those find nothing.
-  it('states recall at 3 on the tuning half: 0.86 strict, 0.86 tie-aware', () => {
-    expect(recall('tuning')).toEqual({ queries: 29, strict: 0.86, tieAware: 0.86 });
+  // The one miss on the tuning half finds nothing: `Neo4j Cloud Aura Api`, whose `cloud` and `api` no name of
+  // its servers holds (decisions §4: every word that says which server is meant must match; readings.ts).
+  it('states recall at 3 on the tuning half: 0.97 strict, 0.97 tie-aware', () => {
+    expect(recall('tuning')).toEqual({ queries: 29, strict: 0.97, tieAware: 0.97 });
   });
 
-  it('states recall at 3 on the held-out half: 0.85 strict, 0.85 tie-aware', () => {
-    expect(recall('held-out')).toEqual({ queries: 40, strict: 0.85, tieAware: 0.85 });
+  // The four misses on the held-out half find nothing, for the same reason (`Mapbox Developer` for
+  // mcp-devkit-server, `Hummingbot: Trading Agent` for hummingbot/mcp).
+  it('states recall at 3 on the held-out half: 0.90 strict, 0.90 tie-aware', () => {
+    expect(recall('held-out')).toEqual({ queries: 40, strict: 0.9, tieAware: 0.9 });
   });
 });

@@ -40,7 +40,7 @@ function wordsByRule(text: string): string[] {
     .flatMap((chunk) =>
       chunk
         .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2')
-        .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2')
+        .replace(/(\p{Lu})(\p{Lu}\p{Ll})(?<!\p{Lu}s(?!\p{Ll}))/gu, '$1 $2')
         .split(' ')
         .filter((word) => word !== '')
         .map((word) => word.toLowerCase()),
@@ -63,6 +63,12 @@ describe('name words', () => {
   it('splits on / . - _ and letter-case changes, lower-cased', () => {
     expect(nameWords('io.github.bob/PostgresQueryTool')).toEqual(['io', 'github', 'bob', 'postgres', 'query', 'tool']);
     expect(nameWords('ai.x/MCPServer_v2-beta')).toEqual(['ai', 'x', 'mcp', 'server', 'v2', 'beta']);
+  });
+
+  it('keeps an acronym’s plural one word: PRs, APIs', () => {
+    expect(nameWords('GitHub PRs and Issues')).toEqual(['git', 'hub', 'prs', 'and', 'issues']);
+    expect(nameWords('APIsHub')).toEqual(['apis', 'hub']);
+    expect(nameWords('MCPServer')).toEqual(['mcp', 'server']);
   });
 });
 

@@ -1,10 +1,17 @@
 /**
- * The naive oracle of search matching, for tests: every query word must equal, begin, or (from 4
- * characters) be within the typo distance of some word of the text searched.
+ * The naive oracle of search matching, for tests: every query word must equal, begin, be the plural of, or
+ * (from 4 characters) be within the typo distance of some word of the text searched.
  */
 import { splitName } from '../../src/model/schema.js';
-import { compoundReadings } from '../../src/search/compounds.js';
-import { fuzziness, NAMESPACE_MARK, namespaceWords, nameWords, writesNamespace } from '../../src/search/words.js';
+import { queryReadings } from '../../src/search/readings.js';
+import {
+  fuzziness,
+  NAMESPACE_MARK,
+  namespaceWords,
+  nameWords,
+  singulars,
+  writesNamespace,
+} from '../../src/search/words.js';
 
 export function levenshtein(a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, j) => j);
@@ -29,7 +36,7 @@ export function matchesAllWords(terms: readonly string[], query: string, prefixW
     (word) =>
       reachable.some((term) => term.startsWith(word)) ||
       terms.some((term) => {
-        if (term === word || term.startsWith(word)) return true;
+        if (term === word || term.startsWith(word) || singulars(word).includes(term)) return true;
         const distance = fuzziness(word);
         return distance !== false && levenshtein(word, term) <= distance;
       }),
@@ -54,11 +61,12 @@ export function matchesName(name: string, query: string): boolean {
 }
 
 /**
- * `query` and its compound readings (`file system` → `filesystem`) that the terms `known` answer: a record
+ * `query` and its other readings (`src/search/readings.ts`: optional words left out, plurals as the singulars
+ * `known` holds, compounds such as `file system` → `filesystem`) that the terms `known` answer: a record
  * matches when it matches one of them.
  */
 export function readingsOf(query: string, known: ReadonlySet<string>): string[] {
-  return [query, ...compoundReadings(query, (word) => known.has(word))];
+  return [query, ...queryReadings(query, (word) => known.has(word))];
 }
 
 /** Every term a name index of `names` holds, unmarked (the marked prefix words are never a reading). */

@@ -1,0 +1,233 @@
+/**
+ * `npm run bench -- --only name-index [--seed S] [--rounds R]` (issue 43): the name index (`search.bin`) at
+ * 100,000 and 1,000,000 synthetic names against the index before issue 43 (BASELINE_COMMIT), which the bench
+ * takes from git (`git archive` of its `src/` into a temporary folder), so the comparison needs no recorded
+ * figure. For each size, each tree in a fresh child process, the two alternating round by round (a busy host
+ * falls on both alike): the encoding's time (`encodeNameIndex`), the index's bytes, the memory a process holds
+ * for the loaded index and the search's per-record arrays (heap and array buffers, after a collection), and
+ * the time of searches by name (`createSearch(...).page`): words of the names met the first time, then the
+ * same words asked again. Medians over the rounds; each after / before ratio judged against 1.10 (issue 43:
+ * within 10 % of the index before it).
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { generateRecords, seededRandom } from '../src/bench/synthetic.js';
+import type { createSlicer as CreateSlicer } from '../src/format/slicer.js';
+import type { createSearch as CreateSearch } from '../src/search/search.js';
+import type { WordIndex as WordIndexClass } from '../src/search/word-index.js';
+import { percentile } from './lib/latency.js';
+import { runMain } from './lib/main.js';
+
+/** `main` before issue 43's search changes (3683794 and after): the index the issue measures against. */
+export const BASELINE_COMMIT = '8f583fb94fe0579628efdc4799acfe0048b1dea6';
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const SIZES = [100_000, 1_000_000];
+/** Distinct one- and two-word queries drawn from the names' own words, the same for both trees. */
+const QUERIES = 400;
+const LIMIT = 20;
+/** Asked before the timed queries; the synthetic names' ids never hold it (`src/bench/synthetic.ts`). */
+const WARM_UP = 'warmup';
+
+interface ChildResult {
+  encodeMs: number;
+  bytes: number;
+  heldMB: number;
+  firstMedianMs: number;
+  firstP99Ms: number;
+  againMedianMs: number;
+}
+
+export interface NameIndexBench {
+  names: number;
+  rounds: number;
+  before: ChildResult;
+  after: ChildResult;
+}
+
+/** Child: encode the names with the `src/` at `source`, load the index, search; one JSON line on stdout. */
+async function child(source: string, input: string): Promise<ChildResult> {
+  const at = (file: string) => pathToFileURL(path.join(source, file)).href;
+  const { encodeNameIndex } = (await import(at('search/word-index-writer.ts'))) as {
+    encodeNameIndex(names: readonly string[]): Buffer;
+  };
+  const { WordIndex } = (await import(at('search/word-index.ts'))) as { WordIndex: typeof WordIndexClass };
+  const { createSearch } = (await import(at('search/search.ts'))) as { createSearch: typeof CreateSearch };
+  const { createSlicer } = (await import(at('format/slicer.ts'))) as { createSlicer: typeof CreateSlicer };
+  const { names, scores, queries } = JSON.parse(await readFile(input, 'utf8')) as {
+    names: string[];
+    scores: number[];
+    queries: string[];
+  };
+  const gc = globalThis.gc ?? (() => undefined);
+  const held = () => {
+    gc();
+    gc();
+    const usage = process.memoryUsage();
+    return usage.heapUsed + usage.arrayBuffers;
+  };
+  const trustScore = Uint32Array.from(scores);
+  // What the process holds before the index: the names and the rest of the input stay held throughout.
+  const base = held();
+  let encodeMs = 0;
+  let size = 0;
+  const encode = () => {
+    const start = performance.now();
+    const bytes = encodeNameIndex(names);
+    encodeMs = performance.now() - start;
+    size = bytes.length;
+    return bytes;
+  };
+  const nameIndex = await WordIndex.load(encode(), createSlicer(Infinity));
+  const search = createSearch(trustScore.length, {
+    lists: () => ({ trustScore }),
+    search: () => ({ nameIndex }),
+    descriptions: () => ({ descriptionIndex: nameIndex }),
+  });
+  const time = (query: string) => {
+    const t = performance.now();
+    search.page(query, LIMIT, 0, ['name']);
+    return performance.now() - t;
+  };
+  // The engine's one-off setup (its per-record arrays) on a word no query asks, not on the first query.
+  time(WARM_UP);
+  const first = queries.map(time).sort((a, b) => a - b);
+  const again = queries.map(time).sort((a, b) => a - b);
+  // The loaded index (and the bytes it keeps) and the search's per-record arrays.
+  const heldMB = (held() - base) / 2 ** 20;
+  return {
+    encodeMs,
+    bytes: size,
+    heldMB,
+    firstMedianMs: percentile(first, 0.5),
+    firstP99Ms: percentile(first, 0.99),
+    againMedianMs: percentile(again, 0.5),
+  };
+}
+
+/** The synthetic names, their trust scores and the queries, written once for every child to read. */
+async function writeInput(file: string, count: number, seed: number): Promise<void> {
+  const records = generateRecords(count, seed);
+  const names = records.map((record) => record.name);
+  const scores = records.map((record) => record.trust_score);
+  records.length = 0;
+  const random = seededRandom(seed ^ 0x43);
+  const words = (name: string) => name.split(/[^A-Za-z0-9]+/).filter((word) => word.length >= 2);
+  const queries = new Set<string>();
+  while (queries.size < QUERIES) {
+    const own = words(names[Math.floor(random() * names.length)]!.split('/')[1]!);
+    const first = own[Math.floor(random() * own.length)];
+    if (first === undefined) continue;
+    const second = random() < 0.3 ? own.find((word) => word !== first) : undefined;
+    queries.add(second === undefined ? first : `${first} ${second}`);
+  }
+  await writeFile(file, JSON.stringify({ names, scores, queries: [...queries] }));
+}
+
+function runChild(source: string, input: string): ChildResult {
+  const result = spawnSync(
+    process.execPath,
+    [
+      '--expose-gc',
+      '--max-old-space-size=6144',
+      '--import',
+      'tsx',
+      path.join(ROOT, 'scripts/bench-name-index.ts'),
+      '--child',
+      source,
+      '--input',
+      input,
+    ],
+    { encoding: 'utf8', cwd: ROOT, maxBuffer: 1 << 24 },
+  );
+  if (result.status !== 0) throw new Error(`name-index bench child (${source}) failed:\n${result.stderr}`);
+  const lines = result.stdout.trim().split('\n');
+  return JSON.parse(lines[lines.length - 1]!) as ChildResult;
+}
+
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)]!;
+};
+
+const medianOf = (results: readonly ChildResult[]): ChildResult => ({
+  encodeMs: median(results.map((r) => r.encodeMs)),
+  bytes: median(results.map((r) => r.bytes)),
+  heldMB: median(results.map((r) => r.heldMB)),
+  firstMedianMs: median(results.map((r) => r.firstMedianMs)),
+  firstP99Ms: median(results.map((r) => r.firstP99Ms)),
+  againMedianMs: median(results.map((r) => r.againMedianMs)),
+});
+
+/** Both trees at each size, alternating, `rounds` times each. */
+export async function benchNameIndex(options: { seed: number; rounds: number }): Promise<NameIndexBench[]> {
+  const work = await mkdtemp(path.join(tmpdir(), 'mts-bench-name-index-'));
+  try {
+    // The baseline's src/ beside a link to this checkout's dependencies, so its imports resolve.
+    const baseline = path.join(work, 'baseline');
+    await mkdir(baseline);
+    const archive = execFileSync('git', ['-C', ROOT, 'archive', '--format=tar', BASELINE_COMMIT, 'src'], {
+      maxBuffer: 1 << 28,
+    });
+    execFileSync('tar', ['-x', '-C', baseline], { input: archive });
+    await symlink(path.join(ROOT, 'node_modules'), path.join(baseline, 'node_modules'), 'dir');
+    const trees = { before: path.join(baseline, 'src'), after: path.join(ROOT, 'src') };
+    const results: NameIndexBench[] = [];
+    for (const names of SIZES) {
+      const input = path.join(work, `names-${names}.json`);
+      await writeInput(input, names, options.seed);
+      const runs = { before: [] as ChildResult[], after: [] as ChildResult[] };
+      for (let round = 0; round < options.rounds; round++) {
+        // The order turns each round, so neither tree always runs on a host the other left warm.
+        const order = round % 2 === 0 ? (['before', 'after'] as const) : (['after', 'before'] as const);
+        for (const tree of order) runs[tree].push(runChild(trees[tree], input));
+      }
+      results.push({ names, rounds: options.rounds, before: medianOf(runs.before), after: medianOf(runs.after) });
+      await rm(input, { force: true });
+    }
+    return results;
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+/** The figures as a table, each ratio judged against issue 43's bound (within 10 %). */
+export function formatNameIndexBench(results: readonly NameIndexBench[]): string {
+  const rows = [
+    '| names | figure | before issue 43 | now | now / before | within 10 % |',
+    '| ----: | ------ | --------------: | --: | -----------: | ----------- |',
+  ];
+  const figures: [string, (r: ChildResult) => number, (v: number) => string][] = [
+    ['encode', (r) => r.encodeMs, (v) => `${v.toFixed(0)} ms`],
+    ['bytes', (r) => r.bytes, (v) => `${(v / 1e6).toFixed(2)} MB`],
+    ['held in memory (heap + array buffers)', (r) => r.heldMB, (v) => `${v.toFixed(1)} MiB`],
+    ['search, first time: median', (r) => r.firstMedianMs, (v) => `${v.toFixed(3)} ms`],
+    ['search, first time: p99', (r) => r.firstP99Ms, (v) => `${v.toFixed(2)} ms`],
+    ['search, asked again: median', (r) => r.againMedianMs, (v) => `${v.toFixed(3)} ms`],
+  ];
+  for (const result of results) {
+    for (const [label, value, show] of figures) {
+      const ratio = value(result.after) / value(result.before);
+      rows.push(
+        `| ${result.names.toLocaleString('en')} | ${label} | ${show(value(result.before))} | ` +
+          `${show(value(result.after))} | ${ratio.toFixed(3)} | ${ratio <= 1.1 ? 'PASS' : 'FAIL'} |`,
+      );
+    }
+  }
+  return `${rows.join('\n')}\n\nMedians of ${results[0]?.rounds ?? 0} rounds a tree, alternating; before: ${BASELINE_COMMIT.slice(0, 7)}.`;
+}
+
+if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  runMain(async () => {
+    const { values } = parseArgs({
+      options: { child: { type: 'string' }, input: { type: 'string' } },
+      strict: true,
+    });
+    if (values.child === undefined || values.input === undefined)
+      throw new Error('run through npm run bench -- --only name-index');
+    console.log(JSON.stringify(await child(values.child, values.input)));
+  });
+}

@@ -1,0 +1,109 @@
+/**
+ * Issue 43: the readings of a query (`src/search/readings.ts`) on a small dataset. Words that say only what
+ * every record is (`mcp`, `server`) or join a sentence (`and`) need not match when other words are given; a
+ * plural matches its singular as a whole word; `official` asks for the publisher's own server. Every word that
+ * says which server is meant still has to match (decisions §4).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { QueryEngine } from '../../src/query/types.js';
+import { contentWords, officialReading, queryReadings } from '../../src/search/readings.js';
+import type { ObjectEngine } from '../support/engine.js';
+import { loadObjectEngine } from '../support/engine.js';
+import { buildTestSnapshot, makeRecord } from '../support/records.js';
+
+const names: [string, number][] = [
+  ['io.github.dynatrace-oss/dynatrace-mcp', 70],
+  ['io.github.alice/dynatrace-logs', 80],
+  ['com.acme/mcp-server', 60],
+  ['com.acme/mcp', 50],
+  ['io.github.bob/github-pr-issue-analyser', 40],
+  ['io.github.bob/profile', 90],
+  ['io.github.github/github-mcp-server', 85],
+  ['io.github.carol/github-tools', 95],
+  ['io.github.dave/toolkit', 30],
+  ['io.github.erin/tool', 35],
+];
+
+let engine: QueryEngine & ObjectEngine;
+const namesOf = (q: string) => engine.search(q, 50).items.map((record) => record.name);
+
+beforeAll(async () => {
+  engine = await loadObjectEngine(
+    await buildTestSnapshot(names.map(([name, trust_score]) => makeRecord({ name, trust_score }))),
+  );
+});
+
+afterAll(() => engine.close());
+
+describe('words that do not say which server is meant', () => {
+  it('mcp and server need not match next to a word that does', () => {
+    expect(namesOf('dynatrace mcp server')).toEqual([
+      'io.github.dynatrace-oss/dynatrace-mcp',
+      'io.github.alice/dynatrace-logs',
+    ]);
+    expect(engine.search('dynatrace-mcp-server', 20).total).toBe(2);
+  });
+
+  it('a server that holds them too ranks above one that does not, whatever its trust score', () => {
+    expect(namesOf('dynatrace mcp')[0]).toBe('io.github.dynatrace-oss/dynatrace-mcp');
+  });
+
+  it('alone or with only each other they are the content, and must match', () => {
+    expect(new Set(namesOf('mcp server'))).toEqual(
+      new Set(['com.acme/mcp-server', 'io.github.github/github-mcp-server']),
+    );
+    expect(namesOf('mcp')[0]).toBe('com.acme/mcp');
+  });
+
+  it('a word that says which server is meant still has to match', () => {
+    expect(engine.search('dynatrace kubernetes mcp server', 20).total).toBe(0);
+  });
+
+  it('joining words of a sentence need not match: and, the, for', () => {
+    expect(namesOf('the analyser for github prs and issues')).toEqual(['io.github.bob/github-pr-issue-analyser']);
+  });
+});
+
+describe('plurals', () => {
+  it('a plural matches its singular as a whole word, never as a beginning', () => {
+    expect(namesOf('prs')).toEqual(['io.github.bob/github-pr-issue-analyser']);
+    // `tools` matches `tools` and `tool`, not `toolkit` through its singular.
+    expect(new Set(namesOf('tools'))).toEqual(new Set(['io.github.carol/github-tools', 'io.github.erin/tool']));
+  });
+});
+
+describe('official', () => {
+  it('asks for the publisher’s own server', () => {
+    expect(namesOf('github official')).toEqual(['io.github.github/github-mcp-server']);
+    expect(namesOf('official GitHub MCP server')).toEqual(['io.github.github/github-mcp-server']);
+  });
+
+  it('finds nothing for a publisher with no server of its own', () => {
+    expect(engine.search('dynatrace official', 20).total).toBe(0);
+  });
+});
+
+describe('how a query is read', () => {
+  it('names the content words', () => {
+    expect(contentWords('Dynatrace MCP Server')).toEqual(['dynatrace']);
+    expect(contentWords('mcp server')).toEqual(['mcp', 'server']);
+    expect(contentWords('GitHub Official')).toEqual(['git', 'hub']);
+  });
+
+  it('reads a query without its optional words, and its compounds', () => {
+    const known = new Set(['github', 'filesystem']);
+    expect(queryReadings('git hub mcp', (word) => known.has(word))).toEqual(['github mcp', 'git hub', 'github']);
+    expect(queryReadings('file system server', (word) => known.has(word))).toEqual([
+      'filesystem server',
+      'file system',
+      'filesystem',
+    ]);
+    expect(queryReadings('io.github mcp', () => true)).toEqual([]);
+  });
+
+  it('answers official only with other words', () => {
+    expect(officialReading('GitHub Official')).toBe('git hub');
+    expect(officialReading('official')).toBeUndefined();
+    expect(officialReading('github mcp')).toBeUndefined();
+  });
+});
