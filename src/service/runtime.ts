@@ -77,6 +77,7 @@ export async function createServiceContext(config: Config, options: ServiceOptio
       registryPolicy: config.registryPolicy,
       staleAfterDays: config.staleAfterDays,
       ...(config.siteOrigin === undefined ? {} : { siteOrigin: config.siteOrigin }),
+      countUnknown: config.countUnknown,
     },
     log: options.log ?? ((line) => console.log(formatRequestLogLine(line))),
   });

@@ -22,3 +22,16 @@ export function checkUnknownArguments(
 export function byCountThenIdentifier(a: UnknownTally, b: UnknownTally): number {
   return b.count - a.count || (a.identifier < b.identifier ? -1 : a.identifier > b.identifier ? 1 : 0);
 }
+
+/** Whole days a day's tally is kept past its own; the night reads this many days back. */
+export const UNKNOWN_DAYS_KEPT = 7;
+
+/** The UTC day (`YYYY-MM-DD`) of `ms`, which names a tally. */
+export function unknownDay(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/** The tallies' days from `ms`'s back over `UNKNOWN_DAYS_KEPT` more: the ones the store may still hold. */
+export function recentUnknownDays(ms: number): string[] {
+  return Array.from({ length: UNKNOWN_DAYS_KEPT + 1 }, (_, back) => unknownDay(ms - back * 86_400_000));
+}
