@@ -28,7 +28,7 @@ import { DEFAULT_STORE_TIMEOUT_MS } from '../stores/deadline.js';
 import type { Store } from '../stores/types.js';
 import { createAuthenticator } from './auth.js';
 import { allowSiteOriginOnly } from './cors.js';
-import { type CacheOptions, type CachedAnswer, isRecordIds, type KeptData, ResponseCache } from './cache.js';
+import { type CacheOptions, type CachedAnswer, holdsNoRecord, isRecordIds, ResponseCache } from './cache.js';
 import { etagFor, matchesIfNoneMatch } from './etag.js';
 import { createLimiter } from './limiter.js';
 import { logTime, MAX_LOGGED_PATH, type RequestLogger } from './log.js';
@@ -37,7 +37,6 @@ import { bodyBytes, createResponder, type GatewayResponse, KEYED_CACHE_CONTROL, 
 import { createRouter } from './router.js';
 import { createKeyIssuer, DEFAULT_SELF_SERVICE, type SelfServiceConfig } from './self-service.js';
 import { createStoreCalls } from './store-calls.js';
-import { createUnknownCounter } from './unknown-counter.js';
 import type { Subscriptions } from '../notify/subscriptions.js';
 
 export type { GatewayResponse } from './respond.js';
@@ -70,11 +69,6 @@ export interface GatewayConfig {
   staleAfterDays?: number;
   /** The one origin besides the API's own whose pages may call Get Access (`SITE_ORIGIN`); default none. */
   siteOrigin?: string;
-  /**
-   * Whether lookups and checks count the identifiers the snapshot does not know, for the night
-   * (`UNKNOWN_IDENTIFIER_COUNTING`, on unless set off; here off unless true).
-   */
-  countUnknown?: boolean;
 }
 
 export interface GatewayDeps {
@@ -88,6 +82,8 @@ export interface GatewayDeps {
   log?: RequestLogger;
   /** Webhook subscriptions (`src/notify/`); undefined when not turned on (their routes answer 503). */
   webhooks?: Subscriptions;
+  /** Counts the identifiers lookups and checks ask about that the snapshot does not know; none when off. */
+  countUnknown?: (identifiers: readonly string[], nowMs: number) => void;
 }
 
 /** The gateway: call it with a Web `Request`, or use `handle` with plain data (the Node adapter does). */
@@ -106,12 +102,6 @@ export interface Gateway {
 function rawPath(url: string): string {
   const question = url.indexOf('?');
   return question === -1 ? url : url.slice(0, question);
-}
-
-/** Whether an answer's `data` is an empty page: its ids when just computed, its JSON once asked for again. */
-function holdsNoRecord(data: KeptData): boolean {
-  if (isRecordIds(data)) return typeof data !== 'number' && data.length === 0;
-  return (typeof data === 'string' ? data : data.binary) === '[]';
 }
 
 interface LogContext {
@@ -136,10 +126,6 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const authenticate = createAuthenticator(config.apiKeyHashes ?? [], calls, new Date(now()).toISOString());
   const count = createLimiter(plans, calls);
   const issue = createKeyIssuer({ ...DEFAULT_SELF_SERVICE, ...config.selfService }, deps.store, calls);
-  const countUnknown =
-    config.countUnknown === true
-      ? createUnknownCounter(deps.store, { timeoutMs: config.storeTimeoutMs ?? DEFAULT_STORE_TIMEOUT_MS })
-      : undefined;
 
   /** `meta` members that name the snapshot, as JSON text; remade only when the engine changes. */
   let snapshotMetaFor: QueryEngine | undefined;
@@ -274,7 +260,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     if (answer.kind === 'empty')
       return { status: 204, headers: out.headers(state.decision, nowMs, NO_STORE, false), body: null };
     if (answer.kind === 'live') {
-      if (answer.unknown !== undefined) countUnknown?.(answer.unknown, nowMs);
+      if (answer.unknown !== undefined) deps.countUnknown?.(answer.unknown, nowMs);
       const body = `{"data":${answer.data},"meta":{"cached":false${snapshotMetaOf(engine)}}}`;
       const headers = out.headers(state.decision, nowMs, NO_STORE, true);
       if (siteOnly) allowSiteOriginOnly(headers, request.headers.get('origin'), config.siteOrigin);
@@ -282,7 +268,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     }
     const { answer: kept, data, cached } = cachedAnswer(answer, engine, nowMs);
     context.cached = cached;
-    if (answer.unknown !== undefined && holdsNoRecord(data)) countUnknown?.([answer.unknown], nowMs);
+    if (answer.unknown !== undefined && holdsNoRecord(data)) deps.countUnknown?.([answer.unknown], nowMs);
     const headers = out.headers(state.decision, nowMs, KEYED_CACHE_CONTROL, true);
     headers.etag = kept.etag;
     if (matchesIfNoneMatch(request.headers.get('if-none-match'), kept.etag)) {

@@ -20,7 +20,7 @@ const check = (servers: unknown[]) => ({ method: 'POST', body: JSON.stringify({ 
 
 describe('counting unknown identifiers', () => {
   it('counts an unknown package of a lookup as its package URL, whichever form asked, on every request', async () => {
-    const { call, store } = await harness({ config: { countUnknown: true } });
+    const { call, store } = await harness({ countUnknown: true });
     expect((await call('/v1/lookup?package=npm:@nobody/thing@1.2.0')).status).toBe(200);
     expect((await call(`/v1/lookup?purl=${encodeURIComponent('pkg:npm/%40nobody/thing')}`)).status).toBe(200);
     // Asked again: answered from the cache, and counted all the same.
@@ -31,7 +31,7 @@ describe('counting unknown identifiers', () => {
   });
 
   it('does not count what the snapshot knows, nor a repository', async () => {
-    const { call, store } = await harness({ config: { countUnknown: true } });
+    const { call, store } = await harness({ countUnknown: true });
     expect((await envelopeOf<unknown[]>(await call('/v1/lookup?package=npm:@acme/postgres-mcp'))).data).toHaveLength(2);
     await call(`/v1/lookup?url=${encodeURIComponent('https://slack.acme.io/mcp')}`);
     await call(`/v1/lookup?repo=${encodeURIComponent('https://github.com/nobody/nothing')}`);
@@ -39,14 +39,14 @@ describe('counting unknown identifiers', () => {
   });
 
   it('counts a remote by origin and path, without credentials, query or fragment', async () => {
-    const { call, store } = await harness({ config: { countUnknown: true } });
+    const { call, store } = await harness({ countUnknown: true });
     const url = 'https://user:secret@Unknown.Example:443/mcp/?api_key=abc#frag';
     expect((await call(`/v1/lookup?url=${encodeURIComponent(url)}`)).status).toBe(200);
     expect(await counted(store)).toEqual([{ identifier: 'https://unknown.example/mcp', count: 1 }]);
   });
 
   it('counts the unknown items of a check once each, and none of the known ones or names', async () => {
-    const { call, store } = await harness({ config: { countUnknown: true } });
+    const { call, store } = await harness({ countUnknown: true });
     const response = await call(
       '/v1/check',
       check([
@@ -66,14 +66,14 @@ describe('counting unknown identifiers', () => {
   });
 
   it('counts nothing when the setting is off', async () => {
-    const { call, store } = await harness({ config: { countUnknown: false } });
+    const { call, store } = await harness({ countUnknown: false });
     await call('/v1/lookup?package=npm:@nobody/thing');
     await call('/v1/check', check([{ package: 'npm:@nobody/thing' }]));
     expect(await counted(store)).toEqual([]);
   });
 
   it('does not count an identifier past the length bound, rather than cut it', async () => {
-    const { call, store } = await harness({ config: { countUnknown: true } });
+    const { call, store } = await harness({ countUnknown: true });
     await call(`/v1/lookup?package=npm:${'a'.repeat(400)}`);
     await call('/v1/lookup?package=npm:short-one');
     expect(await counted(store)).toEqual([{ identifier: 'pkg:npm/short-one', count: 1 }]);
@@ -90,7 +90,7 @@ describe('counting unknown identifiers', () => {
         return new Promise<never>(() => {});
       },
     };
-    const { call, issue } = await harness({ store, config: { countUnknown: true } });
+    const { call, issue } = await harness({ store, countUnknown: true });
     const key = await issue();
     const lookup = await call('/v1/lookup?package=npm:@nobody/thing', { key });
     expect(lookup.status).toBe(200);
@@ -108,7 +108,7 @@ describe('counting unknown identifiers', () => {
       kind: memory.kind,
       countUnknown: () => Promise.reject(new Error('ECONNREFUSED')),
     };
-    const { call, issue } = await harness({ store, config: { countUnknown: true } });
+    const { call, issue } = await harness({ store, countUnknown: true });
     const response = await call('/v1/lookup?package=npm:@nobody/thing', { key: await issue() });
     expect(response.status).toBe(200);
   });
