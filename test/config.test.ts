@@ -20,6 +20,7 @@ describe('loadConfig', () => {
       selfService: { enabled: true, perDay: 3, trustProxyHops: 0 },
       registryPolicy: { minScore: 0, denyFlags: [], requireVerified: false },
       staleAfterDays: 3,
+      countUnknown: true,
       notify: {
         secretsKey: undefined,
         previousSecretsKeys: [],
@@ -86,6 +87,14 @@ describe('loadConfig', () => {
   it('reads STALE_AFTER_DAYS, the days after which health calls the data stale', () => {
     expect(loadConfig({ STALE_AFTER_DAYS: '7' }).staleAfterDays).toBe(7);
     expect(loadConfig({ STALE_AFTER_DAYS: ' ' }).staleAfterDays).toBe(3);
+  });
+
+  it('reads UNKNOWN_IDENTIFIER_COUNTING, on or off, and refuses anything else in one line', () => {
+    expect(loadConfig({ UNKNOWN_IDENTIFIER_COUNTING: 'off' }).countUnknown).toBe(false);
+    expect(loadConfig({ UNKNOWN_IDENTIFIER_COUNTING: 'on' }).countUnknown).toBe(true);
+    expect(() => loadConfig({ UNKNOWN_IDENTIFIER_COUNTING: 'no' })).toThrow(
+      /^Invalid configuration: UNKNOWN_IDENTIFIER_COUNTING: UNKNOWN_IDENTIFIER_COUNTING must be on or off$/,
+    );
   });
 
   for (const [name, value, message] of [

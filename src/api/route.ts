@@ -51,10 +51,21 @@ export type RecordIds = number | readonly number[];
  *   may serve it from the response cache, with an ETag; `compute` gives undefined when there is nothing to
  *   answer, and then `missing` is the error (Get Server's 404).
  * - `live`: an answer made now and never cached (health).
+ *
+ * A lookup or check names the identifiers the snapshot did not know in `unknown`; the gateway counts them
+ * when `UNKNOWN_IDENTIFIER_COUNTING` is on (`src/gateway/unknown-counter.ts`).
  */
 export type Answer =
-  | { kind: 'cached'; key: string; compute: () => Computed | undefined; missing?: () => ApiError }
-  | { kind: 'live'; data: string; status?: number }
+  | {
+      kind: 'cached';
+      key: string;
+      compute: () => Computed | undefined;
+      missing?: () => ApiError;
+      /** The identifier the request names, as it is counted; counted when the answer holds no record. */
+      unknown?: string;
+    }
+  /** `unknown`: identifiers the request names that the snapshot does not know, as they are counted. */
+  | { kind: 'live'; data: string; status?: number; unknown?: readonly string[] }
   /** Nothing to say: 204 with no body (a deletion). */
   | { kind: 'empty' }
   | PublicDocument;

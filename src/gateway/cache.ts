@@ -48,6 +48,12 @@ export function isRecordIds(data: KeptData): data is RecordIds {
   return typeof data === 'number' || Array.isArray(data);
 }
 
+/** Whether `data` is an empty page (a lookup that found nothing): its ids, or its JSON once asked for again. */
+export function holdsNoRecord(data: KeptData): boolean {
+  if (isRecordIds(data)) return typeof data !== 'number' && data.length === 0;
+  return (typeof data === 'string' ? data : data.binary) === '[]';
+}
+
 export interface CachedAnswer {
   /** The weak ETag of this answer. */
   etag: string;

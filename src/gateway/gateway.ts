@@ -28,7 +28,7 @@ import { DEFAULT_STORE_TIMEOUT_MS } from '../stores/deadline.js';
 import type { Store } from '../stores/types.js';
 import { createAuthenticator } from './auth.js';
 import { allowSiteOriginOnly } from './cors.js';
-import { type CacheOptions, type CachedAnswer, isRecordIds, ResponseCache } from './cache.js';
+import { type CacheOptions, type CachedAnswer, holdsNoRecord, isRecordIds, ResponseCache } from './cache.js';
 import { etagFor, matchesIfNoneMatch } from './etag.js';
 import { createLimiter } from './limiter.js';
 import { logTime, MAX_LOGGED_PATH, type RequestLogger } from './log.js';
@@ -82,6 +82,8 @@ export interface GatewayDeps {
   log?: RequestLogger;
   /** Webhook subscriptions (`src/notify/`); undefined when not turned on (their routes answer 503). */
   webhooks?: Subscriptions;
+  /** Counts the identifiers lookups and checks ask about that the snapshot does not know; none when off. */
+  countUnknown?: (identifiers: readonly string[], nowMs: number) => void;
 }
 
 /** The gateway: call it with a Web `Request`, or use `handle` with plain data (the Node adapter does). */
@@ -258,6 +260,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     if (answer.kind === 'empty')
       return { status: 204, headers: out.headers(state.decision, nowMs, NO_STORE, false), body: null };
     if (answer.kind === 'live') {
+      if (answer.unknown !== undefined) deps.countUnknown?.(answer.unknown, nowMs);
       const body = `{"data":${answer.data},"meta":{"cached":false${snapshotMetaOf(engine)}}}`;
       const headers = out.headers(state.decision, nowMs, NO_STORE, true);
       if (siteOnly) allowSiteOriginOnly(headers, request.headers.get('origin'), config.siteOrigin);
@@ -265,6 +268,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     }
     const { answer: kept, data, cached } = cachedAnswer(answer, engine, nowMs);
     context.cached = cached;
+    if (answer.unknown !== undefined && holdsNoRecord(data)) deps.countUnknown?.([answer.unknown], nowMs);
     const headers = out.headers(state.decision, nowMs, KEYED_CACHE_CONTROL, true);
     headers.etag = kept.etag;
     if (matchesIfNoneMatch(request.headers.get('if-none-match'), kept.etag)) {

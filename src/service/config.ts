@@ -92,6 +92,9 @@ const EnvSchema = z.object({
   REGISTRY_REQUIRE_VERIFIED: optionalText.pipe(
     z.enum(['true', 'false'], { error: 'REGISTRY_REQUIRE_VERIFIED must be true or false' }).optional(),
   ),
+  UNKNOWN_IDENTIFIER_COUNTING: optionalText.pipe(
+    z.enum(['on', 'off'], { error: 'UNKNOWN_IDENTIFIER_COUNTING must be on or off' }).optional(),
+  ),
   STALE_AFTER_DAYS: integerText('STALE_AFTER_DAYS', STALE_AFTER_DAYS_RANGE.min, STALE_AFTER_DAYS_RANGE.max),
   ...NotifyEnvShape,
 });
@@ -121,6 +124,11 @@ export interface Config {
   registryPolicy: RegistryPolicy;
   /** Days after its newest score at which health reports the data stale and itself `degraded`. */
   staleAfterDays: number;
+  /**
+   * Whether lookups and checks count, in the store, the packages and remote URLs the snapshot does not know
+   * (`UNKNOWN_IDENTIFIER_COUNTING`, default on): the identifier alone, for the night to look for.
+   */
+  countUnknown: boolean;
   /** Webhooks (`WEBHOOK_SECRETS_KEY`, `WEBHOOKS_*`): off, with a 503 on their routes, without a secrets key. */
   notify: NotifyConfig;
 }
@@ -208,6 +216,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       requireVerified: vars.REGISTRY_REQUIRE_VERIFIED === 'true',
     },
     staleAfterDays: vars.STALE_AFTER_DAYS ?? DEFAULT_STALE_AFTER_DAYS,
+    countUnknown: (vars.UNKNOWN_IDENTIFIER_COUNTING ?? 'on') === 'on',
     notify: notifyConfigOf(vars),
   };
 }

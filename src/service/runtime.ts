@@ -8,6 +8,8 @@ import type { Config } from './config.js';
 import { loadConfig } from './config.js';
 import { createGateway, type Gateway } from '../gateway/gateway.js';
 import { formatRequestLogLine, type RequestLogger } from '../gateway/log.js';
+import { createUnknownCounter } from '../gateway/unknown-counter.js';
+import { DEFAULT_STORE_TIMEOUT_MS } from '../stores/deadline.js';
 import type { QueryEngine } from '../query/types.js';
 import { openSnapshot } from '../query/open.js';
 import { DEFAULT_SNAPSHOT_DIR } from '../format/paths.js';
@@ -70,6 +72,9 @@ export async function createServiceContext(config: Config, options: ServiceOptio
     engine,
     store,
     ...(notifications === undefined ? {} : { webhooks: notifications.subscriptions }),
+    ...(config.countUnknown
+      ? { countUnknown: createUnknownCounter(store, { timeoutMs: DEFAULT_STORE_TIMEOUT_MS }) }
+      : {}),
     config: {
       freeDailyLimit: config.freeDailyLimit,
       apiKeyHashes: config.apiKeyHashes,

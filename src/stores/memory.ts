@@ -22,6 +22,7 @@ import { HashPrefixSchema, KeyRecordSchema } from '../keys/keys.js';
 import type { KeyRecord } from '../keys/record.js';
 import { createSerialQueue, FileLockTimeout, withFileLock } from './file-lock.js';
 import { createMemoryNotify } from './memory-notify.js';
+import { createMemoryUnknown } from './memory-unknown.js';
 import { type Store, StoreUnavailableError } from './types.js';
 
 /** The key file (`KEYS_FILE`) cannot be read, parsed or written: one line naming the file and why. */
@@ -210,6 +211,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
   }
 
   const { clear: clearNotify, ...notify } = createMemoryNotify(now, assertOpen);
+  const { clear: clearUnknown, ...unknown } = createMemoryUnknown(now, assertOpen);
 
   function sweep(nowMs: number): void {
     for (const [key, counter] of counters) if (counter.expireAtMs <= nowMs) counters.delete(key);
@@ -218,6 +220,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
   return {
     kind: 'memory',
     ...notify,
+    ...unknown,
 
     async increment(key, expireAtMs) {
       assertOpen('increment');
@@ -299,6 +302,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       closed = true;
       counters.clear();
       clearNotify();
+      clearUnknown();
     },
   };
 }

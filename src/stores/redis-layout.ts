@@ -10,6 +10,7 @@
  *   health afterwards: gone means the store lost its data since (`Store.dataKept`).
  *   One hash (rather than one Redis key per record) makes list one command and revoke-by-prefix one atomic
  *   script, with no SCAN over a shared keyspace.
+ * - `mts:unknown:<day>`: the identifiers asked about that the snapshot did not know (`redis-unknown.ts`).
  */
 import { UsageError } from '../errors/operator-error.js';
 import { createHash } from 'node:crypto';
@@ -18,6 +19,7 @@ import { HashPrefixSchema, KeyRecordSchema } from '../keys/keys.js';
 import { withinDeadline } from './deadline.js';
 import { createRedisNotify, type LuaScript } from './redis-notify.js';
 import { createStoreClock } from './store-clock.js';
+import { createRedisUnknown } from './redis-unknown.js';
 import type { KeyRecord } from '../keys/record.js';
 import { type Store, StoreUnavailableError } from './types.js';
 
@@ -218,9 +220,17 @@ export function createRedisBackedStore(options: RedisBackedStoreOptions): Store 
     luaScript,
   );
 
+  const unknown = createRedisUnknown(
+    kind,
+    prefix,
+    (what, script, keys, args) => call(what, (signal) => runScript(script, keys, args, signal)),
+    luaScript,
+  );
+
   return {
     kind,
     ...notify,
+    ...unknown,
 
     async increment(key, expireAtMs) {
       if (!Number.isSafeInteger(expireAtMs))

@@ -97,7 +97,30 @@ export interface NotifyStore {
 
 export type RecordPutCondition = 'always' | 'absent' | 'present';
 
-export interface Store extends CounterStore, KeyStore, NotifyStore {
+/**
+ * The identifiers (packages, remote URLs) that lookups and checks asked about and the snapshot did not know,
+ * tallied per UTC day so the night can look for them (`src/gateway/unknown-counter.ts`). Nothing of the
+ * request but the identifier is kept. A day's tally is bounded: past `maxMembers` distinct identifiers a new
+ * one is refused (the ones already there still count), so a caller naming endless made-up packages cannot
+ * grow it without bound.
+ */
+export interface UnknownIdentifierStore {
+  /**
+   * Add 1 to each of `identifiers` in the tally of `day` (`YYYY-MM-DD`), in one atomic step; an identifier
+   * not yet in it is refused once it holds `maxMembers`. The tally expires at `expireAtMs` (epoch ms), set
+   * when it has no expiry yet. Returns how many of `identifiers` were counted.
+   */
+  countUnknown(day: string, identifiers: readonly string[], maxMembers: number, expireAtMs: number): Promise<number>;
+  /** The `limit` identifiers counted most over `days` (their counts summed), most first, ties by identifier. */
+  topUnknown(days: readonly string[], limit: number): Promise<UnknownTally[]>;
+}
+
+export interface UnknownTally {
+  identifier: string;
+  count: number;
+}
+
+export interface Store extends CounterStore, KeyStore, NotifyStore, UnknownIdentifierStore {
   readonly kind: 'memory' | 'redis' | 'upstash';
   /** Resolves when the backend answers; rejects with StoreUnavailableError otherwise. Used by health. */
   ping(): Promise<void>;

@@ -9,6 +9,7 @@ import type { QueryEngine } from '../../src/query/types.js';
 import { loadSnapshot } from '../../src/query/open.js';
 import { createMemoryStore } from '../../src/stores/memory.js';
 import type { PlanName } from '../../src/keys/record.js';
+import { createUnknownCounter } from '../../src/gateway/unknown-counter.js';
 import type { Store } from '../../src/stores/types.js';
 import type { Subscriptions } from '../../src/notify/subscriptions.js';
 import { buildTestSnapshot, makeRecord } from '../support/records.js';
@@ -93,6 +94,8 @@ export async function harness(
     store?: Store;
     engine?: QueryEngine | (() => QueryEngine);
     webhooks?: (store: Store, now: () => number) => Subscriptions | undefined;
+    /** Count the identifiers the snapshot does not know in the store (`UNKNOWN_IDENTIFIER_COUNTING=on`). */
+    countUnknown?: boolean;
   } = {},
 ): Promise<Harness> {
   const clock = { now: NOW };
@@ -103,6 +106,7 @@ export async function harness(
     engine: options.engine ?? (await testEngine()),
     store,
     ...(webhooks === undefined ? {} : { webhooks }),
+    ...(options.countUnknown ? { countUnknown: createUnknownCounter(store, { timeoutMs: 1000 }) } : {}),
     // The records were scored 17 days before NOW: health calls them fresh here unless a test says otherwise.
     config: { freeDailyLimit: 100, staleAfterDays: 30, ...options.config },
     now: () => clock.now,

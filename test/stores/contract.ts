@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { KeyRecord } from '../../src/keys/record.js';
 import type { Store } from '../../src/stores/types.js';
 import { describeNotifyContract } from './notify-contract.js';
+import { describeUnknownContract } from './unknown-contract.js';
 
 export interface StoreUnderTest {
   store: Store;
@@ -187,5 +188,6 @@ export function describeStoreContract(name: string, makeStore: MakeStore): void 
     });
 
     describeNotifyContract(freshStore);
+    describeUnknownContract(freshStore);
   });
 }

@@ -6,6 +6,7 @@
  */
 import { type CheckRequest, describePolicy, itemQuery, judge, overallVerdict, todayUtc } from '../../model/check.js';
 import type { ServerRecord } from '../../model/schema.js';
+import { unknownIdentifierOf } from '../../model/unknown-identifier.js';
 import type { QueryEngine } from '../../query/types.js';
 import type { Answer, HandlerContext } from '../route.js';
 
@@ -23,13 +24,18 @@ export function checkServers({ engine, body }: HandlerContext): Answer {
   const request = body as CheckRequest;
   // One day for every exception of the request, in the verdicts and in the policy's words alike.
   const today = todayUtc();
+  const unknown: string[] = [];
   const results = request.servers.map((item) => {
     const matches = resolve(engine, item);
     const query = itemQuery(item);
+    if (matches.length === 0 && query.kind !== 'name') {
+      const identifier = unknownIdentifierOf(query);
+      if (identifier !== undefined) unknown.push(identifier);
+    }
     // A package no record holds is still judged by the advisories the snapshot was scored with.
     const advisories = matches.length === 0 && query.kind === 'package' ? (engine.advisories().get(query.key) ?? []) : [];
     return judge(item, matches, request.policy, today, advisories);
   });
   const policy = describePolicy(request.policy, today);
-  return { kind: 'live', data: JSON.stringify({ policy, verdict: overallVerdict(results), results }) };
+  return { kind: 'live', data: JSON.stringify({ policy, verdict: overallVerdict(results), results }), unknown };
 }

@@ -6,6 +6,7 @@
  */
 import { IdentifierError, parsePackageRef, parseRemoteUrl, parseRepositoryUrl } from '../../model/identifiers.js';
 import { purlKey } from '../../model/purl.js';
+import { unknownIdentifierOf } from '../../model/unknown-identifier.js';
 import type { LookupKey } from '../../query/types.js';
 import { ApiError } from '../errors.js';
 import { parseLookupParams } from '../params.js';
@@ -36,6 +37,7 @@ export function lookupServers({ engine, query }: HandlerContext): Answer {
     if (error instanceof IdentifierError) throw new ApiError('invalid_parameter', `Invalid query: ${error.message}`);
     throw error;
   }
+  const unknown = unknownIdentifierOf(by);
   return {
     kind: 'cached',
     key: `lookup\n${by.kind}\n${by.key}`,
@@ -43,5 +45,6 @@ export function lookupServers({ engine, query }: HandlerContext): Answer {
       const page = engine.lookupIds(by);
       return { records: page.ids, metaTail: `,"total":${page.total}` };
     },
+    ...(unknown === undefined ? {} : { unknown }),
   };
 }
