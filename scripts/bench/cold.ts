@@ -8,9 +8,9 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { COMMITTED_COLD_START_MS, judged } from './bench-targets.js';
+import { COMMITTED_COLD_START_MS, judged } from './targets.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const KEY = 'cold-start-bench-key';
 
 /** Milliseconds from spawn to the first 200 of Get Server on `port`. */
