@@ -324,3 +324,52 @@ describe('the two test projects', () => {
     ]);
   });
 });
+
+const SCRIPTS = path.join(ROOT, 'scripts');
+
+/**
+ * The scripts that end without the one runner (`scripts/lib/main.ts`): a script is run as a command when no
+ * other script imports it or when it checks `process.argv[1]` to know it was; each such one must hand its
+ * main to `runMain`, so an operator's mistake ends as one line and an exit code, never three different ways.
+ */
+function scriptsWithoutRunner(files: readonly string[], read = (file: string) => readFileSync(file, 'utf8')) {
+  const imported = new Set<string>();
+  for (const file of files)
+    for (const match of read(file).matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)\.js'/g))
+      imported.add(path.resolve(path.dirname(file), `${match[1]}.ts`));
+  return files
+    .filter((file) => !imported.has(file) || read(file).includes('process.argv[1]'))
+    .filter(
+      (file) =>
+        !/\brunMain\((?!main: )/.test(read(file)) || /\bmain\(\)\.catch\(|process\.exitCode = await/.test(read(file)),
+    )
+    .map(relative);
+}
+
+describe('the scripts', () => {
+  const scripts = fg
+    .sync(['scripts/**/*.ts', '!scripts/lib/**', '!scripts/bench/lib/**'], { cwd: ROOT, absolute: true })
+    .sort();
+
+  it('end every command through the one runner (scripts/lib/main.ts)', () => {
+    expect(scripts.length).toBeGreaterThan(20);
+    expect(scriptsWithoutRunner(scripts)).toEqual([]);
+  });
+
+  it('finds a command that ends its own way (the check above can fail)', () => {
+    const texts = new Map([
+      [path.join(SCRIPTS, 'own.ts'), 'async function main() {}\nmain().catch(() => process.exit(1));\n'],
+      [path.join(SCRIPTS, 'ran.ts'), "import { runMain } from './lib/main.js';\nrunMain(main);\n"],
+      [path.join(SCRIPTS, 'bench', 'part.ts'), "import { x } from '../ran.js';\nexport const y = 1;\n"],
+      [path.join(SCRIPTS, 'bench', 'index.ts'), "import { y } from './part.js';\nawait main();\n"],
+    ]);
+    expect(scriptsWithoutRunner([...texts.keys()], (file) => texts.get(file) ?? '')).toEqual([
+      'scripts/own.ts',
+      'scripts/bench/index.ts',
+    ]);
+  });
+
+  it('keeps the benchmarks and the soak under scripts/bench/, the shipped commands in scripts/', () => {
+    expect(scripts.map(relative).filter((file) => /^scripts\/[^/]*(?:bench|soak)[^/]*\.ts$/.test(file))).toEqual([]);
+  });
+});
