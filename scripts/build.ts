@@ -17,6 +17,7 @@ import { snapshotIsStale } from '../src/build/staleness.js';
 import { InputError } from '../src/build/read-input.js';
 import { DEFAULT_HISTORY_LENGTH } from '../src/history/history.js';
 import { isMethodId, METHOD_IDS, MTS2_METHOD, UPSTREAM_METHOD } from '../src/scoring/methods.js';
+import { runMain } from './lib/main.js';
 
 const USAGE = `usage: npm run build -- [--input "<glob>"] [--registry <file>] [--out <dir>] [--previous <dir>] [--max-removed <share>] [--max-score-changed <share>] [--method <id>] [--force]
   --method <id>               ${MTS2_METHOD} (default: score every record from its evidence, docs/method.md) or ${UPSTREAM_METHOD} (the dataset's own scores)
@@ -140,4 +141,4 @@ async function main(): Promise<number> {
   }
 }
 
-process.exitCode = await main();
+runMain(main);

@@ -16,6 +16,7 @@ import { functionFiles, rewritesFor } from '../src/deploy/vercel-files.js';
 import { vocabularyModule } from '../src/model/vocabulary.js';
 import { SITE_NOT_FOUND_PAGE } from '../src/http/site-not-found.js';
 import { replaceGenerated, routeDocParts } from './lib/route-docs.js';
+import { runMain } from './lib/main.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -136,6 +137,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  process.exitCode = await main();
-}
+if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) runMain(main);

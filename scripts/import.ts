@@ -15,6 +15,7 @@ import { joinDatasets, serializeDataset, type ImportSummary, type LeftOut } from
 import { importRegistryEntries, type RegistryImport, serializeRegistryData } from '../src/import/registry.js';
 import { DEFAULT_REGISTRY_DATA } from '../src/registry/artifact.js';
 import { writeFilesAtomically } from '../src/format/atomic-write.js';
+import { runMain } from './lib/main.js';
 
 const USAGE =
   'usage: npm run import -- --scores <index.json> --registry <servers.json> [--registry <more.json> ...] [--out data/servers.json] [--registry-out <dir of --out>/registry/servers.json]';
@@ -144,4 +145,4 @@ function main(argv: string[]): number {
   }
 }
 
-process.exitCode = main(process.argv.slice(2));
+runMain(() => main(process.argv.slice(2)));

@@ -13,6 +13,7 @@ import { McpConfigError } from '../src/client/config.js';
 import { openTrustSource } from '../src/client/open-source.js';
 import { offlineNotice, type TrustSource } from '../src/client/trust-source.js';
 import { createTrustMcpServer } from '../src/mcp/server.js';
+import { runMain } from './lib/main.js';
 
 /** The snapshot shipped in the package: `embedded-snapshot/` beside dist/ and scripts/, whichever runs. */
 const EMBEDDED_DIR = fileURLToPath(new URL('../embedded-snapshot/', import.meta.url));
@@ -56,7 +57,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  log(error instanceof Error ? (error.stack ?? error.message) : String(error));
-  process.exit(1);
-});
+runMain(main);

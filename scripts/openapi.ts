@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openApiJson } from '../src/api/openapi.js';
 import { writeFileAtomically } from '../src/format/atomic-write.js';
+import { runMain } from './lib/main.js';
 
 /** Where the site serves the document from (`/openapi.json`). */
 export const OPENAPI_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'public', 'openapi.json');
@@ -42,6 +43,4 @@ async function main(): Promise<number> {
 }
 
 // Run only as a command, not when `scripts/build.ts` imports `writeOpenApiDocument`.
-if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  process.exitCode = await main();
-}
+if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) runMain(main);

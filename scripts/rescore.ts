@@ -21,6 +21,7 @@ import { GITHUB_API_URL } from '../src/pipeline/github.js';
 import { DEFAULT_HTTP_POLICY } from '../src/pipeline/http-json.js';
 import { rescore, type RescoreSummary } from '../src/pipeline/rescore.js';
 import { MTS2_METHOD, UPSTREAM_METHOD } from '../src/scoring/methods.js';
+import { runMain } from './lib/main.js';
 
 const USAGE = [
   'usage: npm run rescore -- [--registry-url <base>] [--github-api-url <base>] [--as-of <ISO time>] [--out <dir>]',
@@ -275,4 +276,4 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-process.exitCode = await main(process.argv.slice(2));
+runMain(() => main(process.argv.slice(2)));

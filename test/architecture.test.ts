@@ -324,3 +324,110 @@ describe('the two test projects', () => {
     ]);
   });
 });
+
+const SCRIPTS = path.join(ROOT, 'scripts');
+
+/**
+ * The scripts that end without the one runner (`scripts/lib/main.ts`): a script is run as a command when no
+ * other script imports it or when it checks `process.argv[1]` to know it was; each such one must hand its
+ * main to `runMain`, so an operator's mistake ends as one line and an exit code, never three different ways.
+ */
+function scriptsWithoutRunner(files: readonly string[], read = (file: string) => readFileSync(file, 'utf8')) {
+  const imported = new Set<string>();
+  for (const file of files)
+    for (const match of read(file).matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)\.js'/g))
+      imported.add(path.resolve(path.dirname(file), `${match[1]}.ts`));
+  return files
+    .filter((file) => !imported.has(file) || read(file).includes('process.argv[1]'))
+    .filter(
+      (file) =>
+        !/\brunMain\((?!main: )/.test(read(file)) || /\bmain\(\)\.catch\(|process\.exitCode = await/.test(read(file)),
+    )
+    .map(relative);
+}
+
+describe('the scripts', () => {
+  const scripts = fg
+    .sync(['scripts/**/*.ts', '!scripts/lib/**', '!scripts/bench/lib/**'], { cwd: ROOT, absolute: true })
+    .sort();
+
+  it('end every command through the one runner (scripts/lib/main.ts)', () => {
+    expect(scripts.length).toBeGreaterThan(20);
+    expect(scriptsWithoutRunner(scripts)).toEqual([]);
+  });
+
+  it('finds a command that ends its own way (the check above can fail)', () => {
+    const texts = new Map([
+      [path.join(SCRIPTS, 'own.ts'), 'async function main() {}\nmain().catch(() => process.exit(1));\n'],
+      [path.join(SCRIPTS, 'ran.ts'), "import { runMain } from './lib/main.js';\nrunMain(main);\n"],
+      [path.join(SCRIPTS, 'bench', 'part.ts'), "import { x } from '../ran.js';\nexport const y = 1;\n"],
+      [path.join(SCRIPTS, 'bench', 'index.ts'), "import { y } from './part.js';\nawait main();\n"],
+    ]);
+    expect(scriptsWithoutRunner([...texts.keys()], (file) => texts.get(file) ?? '')).toEqual([
+      'scripts/own.ts',
+      'scripts/bench/index.ts',
+    ]);
+  });
+
+  it('keeps the benchmarks and the soak under scripts/bench/, the shipped commands in scripts/', () => {
+    expect(scripts.map(relative).filter((file) => /^scripts\/[^/]*(?:bench|soak)[^/]*\.ts$/.test(file))).toEqual([]);
+  });
+});
+
+/** The folders a table of README.md does not list: each `name/` of `folders` must appear as `| \`name/\``. */
+function foldersMissingFromTable(readme: string, folders: readonly string[]): string[] {
+  const rows = readme.split('\n').filter((line) => line.startsWith('|'));
+  return folders.filter((folder) => !rows.some((row) => row.includes(`\`${folder}/\``)));
+}
+
+describe('the README', () => {
+  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+
+  it('lists every folder of src/ and every committed top-level folder in its table', () => {
+    const top = execFileSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' })
+      .split('\n')
+      .filter((file) => file.includes('/'))
+      .map((file) => file.slice(0, file.indexOf('/')));
+    const sub = readdirSync(SRC).filter((name) => statSync(path.join(SRC, name)).isDirectory());
+    expect(foldersMissingFromTable(readme, [...new Set(top)].sort())).toEqual([]);
+    expect(
+      foldersMissingFromTable(
+        readme,
+        sub.map((name) => `src/${name}`),
+      ),
+    ).toEqual([]);
+  });
+
+  it('finds a folder missing from the table (the check above can fail)', () => {
+    const table = '| Folder | What |\n| --- | --- |\n| `src/model/` | the record |\n\n`src/query/` in prose\n';
+    expect(foldersMissingFromTable(table, ['src/model', 'src/query'])).toEqual(['src/query']);
+  });
+
+  it('fits in two screens', () => {
+    expect(readme.split('\n').length).toBeLessThanOrEqual(110);
+  });
+});
+
+/** Schema names exported by more than one file: one name, one shape (the upstream and the served entry apart). */
+function schemasExportedTwice(files: readonly string[], read = (file: string) => readFileSync(file, 'utf8')) {
+  const owners = new Map<string, string[]>();
+  for (const file of files)
+    for (const match of read(file).matchAll(/^export const (\w+Schema)\b/gm))
+      owners.set(match[1]!, [...(owners.get(match[1]!) ?? []), relative(file)]);
+  return [...owners].filter(([, where]) => where.length > 1).map(([name, where]) => `${name}: ${where.join(', ')}`);
+}
+
+describe('the schemas of src/', () => {
+  it('exports each schema name from one file only', () => {
+    expect(schemasExportedTwice(FILES)).toEqual([]);
+  });
+
+  it('finds a schema name exported twice (the check above can fail)', () => {
+    const a = path.join(SRC, 'import', 'inputs.ts');
+    const b = path.join(SRC, 'registry', 'schema.ts');
+    const text = 'export const RegistryEntrySchema = z.object({});\n';
+    expect(schemasExportedTwice([a, b], () => text)).toEqual([
+      'RegistryEntrySchema: src/import/inputs.ts, src/registry/schema.ts',
+    ]);
+  });
+});

@@ -12,7 +12,7 @@ import {
   parseInput,
   RegistryDumpSchema,
   ScorecardIndexSchema,
-  type RegistryEntry,
+  type RegistryDumpEntry,
 } from '../src/import/inputs.js';
 import {
   descriptionFrom,
@@ -50,7 +50,7 @@ function version(fields: {
   remotes?: { type?: string; url?: string }[];
   description?: string;
   name?: string;
-}): RegistryEntry {
+}): RegistryDumpEntry {
   return {
     server: {
       name: fields.name ?? 'io.github.someone/example',

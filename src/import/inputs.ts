@@ -30,8 +30,12 @@ export type ScorecardIndex = z.infer<typeof ScorecardIndexSchema>;
 /** An optional text field: `null` and a missing key mean the same thing in these dumps. */
 const OptionalText = z.string().nullish();
 
-/** One server version of the registry dump (the registry API's `ServerResponse`). */
-export const RegistryEntrySchema = z.object({
+/**
+ * One server version of the registry dump (the registry API's `ServerResponse`), read loosely: only the
+ * fields the join reads, unknown ones dropped. Not the served, strict entry (`RegistryEntrySchema` of
+ * `src/registry/schema.ts`), which every entry must also pass before it is committed.
+ */
+export const RegistryDumpEntrySchema = z.object({
   server: z.object({
     name: z.string().min(1),
     version: OptionalText,
@@ -57,10 +61,10 @@ export const RegistryEntrySchema = z.object({
     })
     .nullish(),
 });
-export type RegistryEntry = z.infer<typeof RegistryEntrySchema>;
+export type RegistryDumpEntry = z.infer<typeof RegistryDumpEntrySchema>;
 
 /** The registry dump: every version of every server, as a JSON array. */
-export const RegistryDumpSchema = z.array(RegistryEntrySchema);
+export const RegistryDumpSchema = z.array(RegistryDumpEntrySchema);
 
 /** Why an import cannot go on (an unusable input, a record the schema refuses): one line naming the cause. */
 export class ImportError extends Error {

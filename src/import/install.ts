@@ -5,7 +5,7 @@
  */
 import { type Install, type PackageRef, type RemoteRef } from '../model/schema.js';
 import { InstallSchema } from '../model/record-schema.js';
-import type { RegistryEntry } from './inputs.js';
+import type { RegistryDumpEntry } from './inputs.js';
 
 const OFFICIAL = 'io.modelcontextprotocol.registry/official';
 
@@ -33,7 +33,7 @@ export function compareTimestamps(a: string | null | undefined, b: string | null
 }
 
 /** True when the registry marks this version as its server's latest. */
-export function isMarkedLatest(entry: RegistryEntry): boolean {
+export function isMarkedLatest(entry: RegistryDumpEntry): boolean {
   return entry._meta?.[OFFICIAL]?.isLatest === true;
 }
 
@@ -42,10 +42,10 @@ export function isMarkedLatest(entry: RegistryEntry): boolean {
  * is marked), the one with the latest `publishedAt`; on a tie, the one that comes later in the dump.
  * `undefined` for no versions.
  */
-export function pickNewestVersion(versions: readonly RegistryEntry[]): RegistryEntry | undefined {
+export function pickNewestVersion(versions: readonly RegistryDumpEntry[]): RegistryDumpEntry | undefined {
   const marked = versions.filter(isMarkedLatest);
   const candidates = marked.length > 0 ? marked : versions;
-  let newest: RegistryEntry | undefined;
+  let newest: RegistryDumpEntry | undefined;
   for (const entry of candidates) {
     if (
       newest === undefined ||
@@ -81,7 +81,7 @@ export function repoUrlFrom(url: string | null | undefined): string | null {
 }
 
 /** The packages of a registry version, each with what identifies it; entries without an identifier are skipped. */
-export function packagesFrom(entry: RegistryEntry | undefined): PackageRef[] {
+export function packagesFrom(entry: RegistryDumpEntry | undefined): PackageRef[] {
   const packages: PackageRef[] = [];
   for (const pkg of entry?.server.packages ?? []) {
     const registryType = pkg.registryType?.trim();
@@ -98,7 +98,7 @@ export function packagesFrom(entry: RegistryEntry | undefined): PackageRef[] {
 }
 
 /** The remotes of a registry version; entries without a URL are skipped. */
-export function remotesFrom(entry: RegistryEntry | undefined): RemoteRef[] {
+export function remotesFrom(entry: RegistryDumpEntry | undefined): RemoteRef[] {
   const remotes: RemoteRef[] = [];
   for (const remote of entry?.server.remotes ?? []) {
     const type = remote.type?.trim();
@@ -109,7 +109,7 @@ export function remotesFrom(entry: RegistryEntry | undefined): RemoteRef[] {
 }
 
 /** The registry's one-line description, or null when it gives none. */
-export function descriptionFrom(entry: RegistryEntry | undefined): string | null {
+export function descriptionFrom(entry: RegistryDumpEntry | undefined): string | null {
   const description = entry?.server.description?.trim();
   return description ? description : null;
 }
@@ -118,7 +118,7 @@ export function descriptionFrom(entry: RegistryEntry | undefined): string | null
  * The install object of one registry version (the newest, as chosen by pickNewestVersion); for a server the
  * registry dump does not know (`undefined`), every value is unknown.
  */
-export function installFrom(entry: RegistryEntry | undefined): Install {
+export function installFrom(entry: RegistryDumpEntry | undefined): Install {
   if (entry === undefined) return { repo_url: null, version: null, package_types: [], transport_types: [] };
   const { server } = entry;
   const version = server.version?.trim();

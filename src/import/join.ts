@@ -9,7 +9,13 @@ import { compareNames } from '../format/name-order.js';
 import { labelForScore, splitName, type ServerRecord } from '../model/schema.js';
 import { ServerRecordSchema } from '../model/record-schema.js';
 import { BADGE_RULES, badgesFor } from './badges.js';
-import { ImportError, oneLineZodError, type RegistryEntry, type ScorecardIndex, type ScoredServer } from './inputs.js';
+import {
+  ImportError,
+  oneLineZodError,
+  type RegistryDumpEntry,
+  type ScorecardIndex,
+  type ScoredServer,
+} from './inputs.js';
 import {
   compareTimestamps,
   descriptionFrom,
@@ -90,7 +96,7 @@ export { compareNames } from '../format/name-order.js';
 export function buildServerRecord(
   name: string,
   scored: ScoredServer,
-  newest: RegistryEntry | undefined,
+  newest: RegistryDumpEntry | undefined,
   scoredAt: string,
 ): ServerRecord {
   const record = {
@@ -140,7 +146,7 @@ export function refusedNameReason(name: string): string | undefined {
 }
 
 /** The `publishedAt` of the newest registry version of a name, for choosing among names equal but for case. */
-function firstPublished(versions: readonly RegistryEntry[]): string | undefined {
+function firstPublished(versions: readonly RegistryDumpEntry[]): string | undefined {
   return pickNewestVersion(versions)?._meta?.['io.modelcontextprotocol.registry/official']?.publishedAt ?? undefined;
 }
 
@@ -148,7 +154,7 @@ function firstPublished(versions: readonly RegistryEntry[]): string | undefined 
  * Names equal but for case, which the build refuses: the one published first stays (the later one cannot
  * push an existing server out of the dataset), ties and unknown times by name order; the others are left out.
  */
-function caseTwins(names: readonly string[], versionsByName: Map<string, RegistryEntry[]>): LeftOut[] {
+function caseTwins(names: readonly string[], versionsByName: Map<string, RegistryDumpEntry[]>): LeftOut[] {
   const groups = new Map<string, string[]>();
   for (const name of names) {
     const group = groups.get(name.toLowerCase());
@@ -174,10 +180,10 @@ function caseTwins(names: readonly string[], versionsByName: Map<string, Registr
 }
 
 /** Join the scorecard with the registry dump into server records sorted by name, and count what happened. */
-export function joinDatasets(scorecard: ScorecardIndex, registry: readonly RegistryEntry[]): ImportResult {
+export function joinDatasets(scorecard: ScorecardIndex, registry: readonly RegistryDumpEntry[]): ImportResult {
   const scoredAt = normaliseScoredAt(scorecard.generated_at);
 
-  const versionsByName = new Map<string, RegistryEntry[]>();
+  const versionsByName = new Map<string, RegistryDumpEntry[]>();
   for (const entry of registry) {
     const versions = versionsByName.get(entry.server.name);
     if (versions) versions.push(entry);

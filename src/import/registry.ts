@@ -9,7 +9,7 @@
  */
 import { type RegistryEntry, RegistryEntrySchema } from '../registry/schema.js';
 import { OFFICIAL_META_KEY } from '../registry/vocabulary.js';
-import type { RegistryEntry as RegistryVersion } from './inputs.js';
+import type { RegistryDumpEntry as RegistryVersion } from './inputs.js';
 import { oneLineZodError } from './inputs.js';
 import { pickNewestVersion } from './install.js';
 

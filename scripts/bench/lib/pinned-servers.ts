@@ -1,5 +1,5 @@
 /**
- * Server processes for the HTTP benchmarks (`bench-http.ts`, `bench-compare.ts`): started as `npm start`
+ * Server processes for the HTTP benchmarks (`http.ts`, `compare.ts`): started as `npm start`
  * starts one (`node <dist>/serve.mjs`), on core 0 while the load tool in this process runs on core 1, and
  * measured by their CPU time from `/proc`, which holds however busy the host is.
  */
@@ -9,7 +9,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 /** Clock ticks per second, as `getconf CLK_TCK` says (100 on Linux). */
 const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;

@@ -10,9 +10,9 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { COLD_START_RATIO, judged } from './bench-targets.js';
+import { COLD_START_RATIO, judged } from './targets.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const KEY = 'cold-start-bench-key';
 const COMMITTED_SERVER = 'io.github.github/github-mcp-server';
 

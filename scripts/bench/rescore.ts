@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- --only rescore [--rescore-servers 12000,100000]`, or `npx tsx scripts/bench-rescore.ts
+ * `npm run bench -- --only rescore [--rescore-servers 12000,100000]`, or `npx tsx scripts/bench/rescore.ts
  * [--servers 12000,100000]`: the nightly rescoring at registry scale against the stand-ins (the registry's and
  * GitHub's, in this process), each night in a fresh child process that runs the pipeline and reports its own
  * peak RSS. For each size: a first night (empty cache) and an unchanged night after it, with the time, the
@@ -12,12 +12,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { rescore, type RescoreSummary } from '../src/pipeline/rescore.js';
-import { startGitHubStandIn } from '../test/support/github-standin.js';
-import { startRegistryStandIn } from '../test/support/registry-standin.js';
-import { syntheticServers } from '../test/support/synthetic-servers.js';
+import { rescore, type RescoreSummary } from '../../src/pipeline/rescore.js';
+import { startGitHubStandIn } from '../../test/support/github-standin.js';
+import { startRegistryStandIn } from '../../test/support/registry-standin.js';
+import { syntheticServers } from '../../test/support/synthetic-servers.js';
+import { runMain } from '../lib/main.js';
+import { OperatorError } from '../../src/errors/operator-error.js';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
+const ROOT = path.resolve(import.meta.dirname, '../..');
 const AS_OF = '2026-06-01T00:00:00Z';
 const TOKEN = 'bench-rescore-token';
 /** A night that takes longer than this is stopped: the benchmark is bounded in time as well as in size. */
@@ -73,7 +75,7 @@ function night(registryUrl: string, githubUrl: string, dir: string): Promise<Chi
         ...(process.env.BENCH_RESCORE_CHILD_FLAGS ?? '').split(' ').filter((flag) => flag !== ''),
         '--import',
         'tsx',
-        path.join(ROOT, 'scripts', 'bench-rescore.ts'),
+        path.join(ROOT, 'scripts', 'bench', 'rescore.ts'),
         '--child',
         '--registry-url',
         registryUrl,
@@ -158,31 +160,33 @@ export function formatRescoreBench(results: readonly RescoreBench[]): string {
 }
 
 const isMain =
-  process.argv[1] !== undefined && path.resolve(process.argv[1]) === path.join(ROOT, 'scripts', 'bench-rescore.ts');
-if (isMain) {
-  const { values } = parseArgs({
-    options: {
-      child: { type: 'boolean', default: false },
-      'registry-url': { type: 'string' },
-      'github-url': { type: 'string' },
-      dir: { type: 'string' },
-      servers: { type: 'string', default: '12000,100000' },
-    },
-    strict: true,
-  });
-  if (values.child) {
-    const report = await childNight({
-      registryUrl: values['registry-url']!,
-      githubUrl: values['github-url']!,
-      dir: values.dir!,
+  process.argv[1] !== undefined && path.resolve(process.argv[1]) === path.join(ROOT, 'scripts', 'bench', 'rescore.ts');
+if (isMain)
+  runMain(async () => {
+    const { values } = parseArgs({
+      options: {
+        child: { type: 'boolean', default: false },
+        'registry-url': { type: 'string' },
+        'github-url': { type: 'string' },
+        dir: { type: 'string' },
+        servers: { type: 'string', default: '12000,100000' },
+      },
+      strict: true,
     });
-    console.log(JSON.stringify(report));
-  } else {
-    const sizes = values.servers.split(',').map(Number);
-    if (sizes.some((size) => !Number.isInteger(size) || size < 1 || size > 200_000)) {
-      console.error('bench-rescore: --servers takes sizes from 1 to 200000, separated by commas');
-      process.exit(2);
+    if (values.child) {
+      const report = await childNight({
+        registryUrl: values['registry-url']!,
+        githubUrl: values['github-url']!,
+        dir: values.dir!,
+      });
+      console.log(JSON.stringify(report));
+    } else {
+      const sizes = values.servers.split(',').map(Number);
+      if (sizes.some((size) => !Number.isInteger(size) || size < 1 || size > 200_000)) {
+        throw new OperatorError('bench-rescore: --servers takes sizes from 1 to 200000, separated by commas', {
+          exitCode: 2,
+        });
+      }
+      console.log(formatRescoreBench(await benchRescore(sizes)));
     }
-    console.log(formatRescoreBench(await benchRescore(sizes)));
-  }
-}
+  });

@@ -11,10 +11,10 @@
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { judged, targetsFor } from './bench-targets.js';
-import { readNames } from '../src/query/load.js';
+import { judged, targetsFor } from './targets.js';
+import { readNames } from '../../src/query/load.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const KEY = 'stalls-bench-key';
 /** Milliseconds between two Get Server requests of the trickle. */
 const TRICKLE_MS = 5;

@@ -1,5 +1,5 @@
 /**
- * `npx tsx scripts/bench-http.ts [--records 100000] [--seconds 5] [--connections 50] [--rounds 1]`: the gateway
+ * `npx tsx scripts/bench/http.ts [--records 100000] [--seconds 5] [--connections 50] [--rounds 1]`: the gateway
  * over HTTP.
  *
  * Builds a synthetic snapshot (`generateRecords`, seeded), then in the same run and with the same load tool
@@ -24,13 +24,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { generateRecords } from '../src/bench/synthetic.js';
-import { splitName } from '../src/model/schema.js';
-import { writeSnapshot } from '../src/build/build.js';
+import { generateRecords } from '../../src/bench/synthetic.js';
+import { splitName } from '../../src/model/schema.js';
+import { writeSnapshot } from '../../src/build/build.js';
 import { autocannon, type AutocannonRequest } from './lib/autocannon.js';
-import { benchCases, type Paths } from './lib/bench-paths.js';
-import { judged } from './bench-targets.js';
+import { benchCases, type Paths } from './lib/paths.js';
+import { judged } from './targets.js';
 import { cpuMs, isPinned, pinLoadTool, rssMiB, spawnPinned, startServer, unpinLoadTool } from './lib/pinned-servers.js';
+import { runMain } from '../lib/main.js';
 
 export interface HttpBenchOptions {
   records?: number;
@@ -226,25 +227,26 @@ export function formatHttpBench(result: HttpBenchResult): string {
   return lines.join('\n');
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const { values } = parseArgs({
-    options: {
-      records: { type: 'string', default: '100000' },
-      seconds: { type: 'string', default: '5' },
-      connections: { type: 'string', default: '50' },
-      rounds: { type: 'string', default: '1' },
-    },
-    strict: true,
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href)
+  runMain(async () => {
+    const { values } = parseArgs({
+      options: {
+        records: { type: 'string', default: '100000' },
+        seconds: { type: 'string', default: '5' },
+        connections: { type: 'string', default: '50' },
+        rounds: { type: 'string', default: '1' },
+      },
+      strict: true,
+    });
+    const result = await benchHttp({
+      records: Number(values.records),
+      seconds: Number(values.seconds),
+      connections: Number(values.connections),
+      rounds: Number(values.rounds),
+    });
+    console.log(formatHttpBench(result));
+    if (result.rows.some((row) => row.failures > 0)) {
+      console.error('Some requests failed: the figures above are not a fair comparison.');
+      return 1;
+    }
   });
-  const result = await benchHttp({
-    records: Number(values.records),
-    seconds: Number(values.seconds),
-    connections: Number(values.connections),
-    rounds: Number(values.rounds),
-  });
-  console.log(formatHttpBench(result));
-  if (result.rows.some((row) => row.failures > 0)) {
-    console.error('Some requests failed: the figures above are not a fair comparison.');
-    process.exitCode = 1;
-  }
-}

@@ -1,53 +1,54 @@
 /**
  * `npm run bench -- [--records N] [--seed S] [--only snapshot,stalls,http,store,cold,minisearch,checker,webhooks,probes] [--seconds S] [--rounds R]
  * [--cold-rounds R] [--vercel-output DIR]`:
- * every benchmark, each figure with a target judged PASS or FAIL (`bench-targets.ts`). `stalls` (issues 11
- * and 16): `npm start`'s first answers while the snapshot loads (scripts/bench-stalls.ts).
+ * every benchmark, each figure with a target judged PASS or FAIL (`targets.ts`). `stalls` (issues 11
+ * and 16): `npm start`'s first answers while the snapshot loads (scripts/bench/stalls.ts).
  * `snapshot` (issue 2): generates N synthetic records (default 100,000), then measures, each in a fresh
  * process so nothing is warm that should not be:
  * the build's time and peak memory, the artifacts' sizes, the time to load each artifact cold, the memory
  * of a process holding the snapshot, and in-process latency (median and p99 over many calls) of get,
  * list and search. `http` (issue 3): the gateway over HTTP against a bare node:http server, and cold starts
- * (scripts/bench-http.ts). `store` (issue 4): Get Server with STORE=redis against STORE=memory
- * (scripts/bench-store.ts). `cold` (issue 42): spawn → first Get Server answer of `npm start` on the committed
+ * (scripts/bench/http.ts). `store` (issue 4): Get Server with STORE=redis against STORE=memory
+ * (scripts/bench/store.ts). `cold` (issue 42): spawn → first Get Server answer of `npm start` on the committed
  * dataset and on a snapshot of N records, against `node -e 0` in the same rounds (`--cold-rounds`, default 7;
- * scripts/bench-cold.ts); it also measures a Vercel function's import plus first answer
- * (scripts/bench-function.ts; with `--vercel-output`, in a `vercel build` output's Get Server function too).
+ * scripts/bench/cold.ts); it also measures a Vercel function's import plus first answer
+ * (scripts/bench/function.ts; with `--vercel-output`, in a `vercel build` output's Get Server function too).
  * `checker` (issue 31): the packed and installed `mcp-trust-score check`, offline, start to exit against
- * `node -e 0` (scripts/bench-checker.ts).
+ * `node -e 0` (scripts/bench/checker.ts).
  * `--rounds` (default 3) is how many times the build, the stalls runs and the HTTP cases are measured: the
  * build's median, the stalls' medians, each HTTP case's median round. `minisearch`: the name search against
  * MiniSearch 7 at the committed dataset's size and at N names, and MiniSearch's `loadJSON` of N names
- * (scripts/bench-minisearch.ts). `webhooks` (issue 30): the dispatcher delivering 10,000 events to a local receiver
- * (scripts/bench-webhooks.ts). `probes` (issue 40): the night's probe step over 10,000 stand-in MCP remotes, 50
- * of them hanging (scripts/bench-probes.ts). `name-index` (issue 43, not in the default list): the name index at
- * 100,000 and 1,000,000 names against the index before issue 43, taken from git (scripts/bench-name-index.ts).
+ * (scripts/bench/minisearch.ts). `webhooks` (issue 30): the dispatcher delivering 10,000 events to a local receiver
+ * (scripts/bench/webhooks.ts). `probes` (issue 40): the night's probe step over 10,000 stand-in MCP remotes, 50
+ * of them hanging (scripts/bench/probes.ts). `name-index` (issue 43, not in the default list): the name index at
+ * 100,000 and 1,000,000 names against the index before issue 43, taken from git (scripts/bench/name-index.ts).
  * Prints tables; docs/performance.md carries the figures.
  */
-import { benchChecker } from './bench-checker.js';
-import { benchColdStart } from './bench-cold.js';
-import { benchFunctionColdStart } from './bench-function.js';
+import { benchChecker } from './checker.js';
+import { benchColdStart } from './cold.js';
+import { benchFunctionColdStart } from './function.js';
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { generateRecords } from '../src/bench/synthetic.js';
-import { buildSnapshot } from '../src/build/build.js';
-import { loadSnapshot } from '../src/query/open.js';
-import { readManifest, type LoadTimings } from '../src/query/load.js';
-import type { ListParams } from '../src/model/schema.js';
-import { benchHttp, formatHttpBench } from './bench-http.js';
-import { benchMiniSearch, formatMiniSearchBench } from './bench-minisearch.js';
-import { benchStores, formatStoreBench } from './bench-store.js';
-import { benchStalls, formatStalls } from './bench-stalls.js';
-import { judged, targetsFor } from './bench-targets.js';
+import { generateRecords } from '../../src/bench/synthetic.js';
+import { buildSnapshot } from '../../src/build/build.js';
+import { loadSnapshot } from '../../src/query/open.js';
+import { readManifest, type LoadTimings } from '../../src/query/load.js';
+import type { ListParams } from '../../src/model/schema.js';
+import { benchHttp, formatHttpBench } from './http.js';
+import { benchMiniSearch, formatMiniSearchBench } from './minisearch.js';
+import { benchStores, formatStoreBench } from './store.js';
+import { benchStalls, formatStalls } from './stalls.js';
+import { judged, targetsFor } from './targets.js';
 import { latency } from './lib/latency.js';
-import { benchWebhooks, formatWebhookBench } from './bench-webhooks.js';
-import { benchProbes, formatProbeBench } from './bench-probes.js';
-import { benchRescore, formatRescoreBench } from './bench-rescore.js';
-import { benchNameIndex, formatNameIndexBench } from './bench-name-index.js';
+import { benchWebhooks, formatWebhookBench } from './webhooks.js';
+import { benchProbes, formatProbeBench } from './probes.js';
+import { benchRescore, formatRescoreBench } from './rescore.js';
+import { benchNameIndex, formatNameIndexBench } from './name-index.js';
+import { runMain } from '../lib/main.js';
 
 const { values } = parseArgs({
   options: {
@@ -152,7 +153,7 @@ async function childQuery(dir: string, records: number) {
 function runChild(args: string[]): unknown {
   const result = spawnSync(
     process.execPath,
-    ['--expose-gc', '--max-old-space-size=4096', '--import', 'tsx', 'scripts/bench.ts', ...args],
+    ['--expose-gc', '--max-old-space-size=4096', '--import', 'tsx', 'scripts/bench/index.ts', ...args],
     {
       encoding: 'utf8',
       maxBuffer: 1 << 26,
@@ -329,4 +330,4 @@ async function benchSnapshot(count: number, dir: string, build: { seconds: numbe
   }
 }
 
-await main();
+runMain(main);

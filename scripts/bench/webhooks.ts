@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- --only webhooks` (or `npx tsx scripts/bench-webhooks.ts [--events N]`): the dispatcher
+ * `npm run bench -- --only webhooks` (or `npx tsx scripts/bench/webhooks.ts [--events N]`): the dispatcher
  * delivering N events (default 10,000) to a local receiver. Two snapshots of N servers are built with the
  * project's build (the second with `previous`, every score moved by a point), one subscription on the memory
  * store watches `score.changed`, and one dispatcher run fans out and delivers everything (16 attempts at a
@@ -13,11 +13,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { buildSnapshotWithDiff } from '../src/build/build.js';
-import { labelForScore } from '../src/model/schema.js';
-import { createNotifications } from '../src/notify/service.js';
-import { loadSnapshot } from '../src/query/open.js';
-import { createMemoryStore } from '../src/stores/memory.js';
+import { buildSnapshotWithDiff } from '../../src/build/build.js';
+import { labelForScore } from '../../src/model/schema.js';
+import { createNotifications } from '../../src/notify/service.js';
+import { loadSnapshot } from '../../src/query/open.js';
+import { createMemoryStore } from '../../src/stores/memory.js';
+import { runMain } from '../lib/main.js';
 
 export interface WebhookBench {
   events: number;
@@ -127,7 +128,8 @@ export function formatWebhookBench(result: WebhookBench): string {
   ].join('\n');
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values } = parseArgs({ options: { events: { type: 'string', default: '10000' } }, strict: true });
-  console.log(formatWebhookBench(await benchWebhooks(Number(values.events))));
-}
+if (import.meta.url === `file://${process.argv[1]}`)
+  runMain(async () => {
+    const { values } = parseArgs({ options: { events: { type: 'string', default: '10000' } }, strict: true });
+    console.log(formatWebhookBench(await benchWebhooks(Number(values.events))));
+  });

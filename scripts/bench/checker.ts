@@ -12,9 +12,9 @@ import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { judged } from './bench-targets.js';
+import { judged } from './targets.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const FIXTURE = path.join(ROOT, 'test', 'fixtures', 'cli', 'fail');
 /** The user-level configurations of eleven MCP clients, as `--user` finds them under HOME. */
 const HOME = path.join(ROOT, 'test', 'fixtures', 'cli', 'user-home');

@@ -15,16 +15,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { generateRecords, seededRandom } from '../src/bench/synthetic.js';
-import type { createSlicer as CreateSlicer } from '../src/format/slicer.js';
-import type { createSearch as CreateSearch } from '../src/search/search.js';
-import type { WordIndex as WordIndexClass } from '../src/search/word-index.js';
+import { generateRecords, seededRandom } from '../../src/bench/synthetic.js';
+import type { createSlicer as CreateSlicer } from '../../src/format/slicer.js';
+import type { createSearch as CreateSearch } from '../../src/search/search.js';
+import type { WordIndex as WordIndexClass } from '../../src/search/word-index.js';
 import { percentile } from './lib/latency.js';
-import { runMain } from './lib/main.js';
+import { runMain } from '../lib/main.js';
 
 /** `main` before issue 43's search changes (3683794 and after): the index the issue measures against. */
 export const BASELINE_COMMIT = '8f583fb94fe0579628efdc4799acfe0048b1dea6';
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SIZES = [100_000, 1_000_000];
 /** Distinct one- and two-word queries drawn from the names' own words, the same for both trees. */
 const QUERIES = 400;
@@ -135,7 +135,7 @@ function runChild(source: string, input: string): ChildResult {
       '--max-old-space-size=6144',
       '--import',
       'tsx',
-      path.join(ROOT, 'scripts/bench-name-index.ts'),
+      path.join(ROOT, 'scripts/bench/name-index.ts'),
       '--child',
       source,
       '--input',

@@ -1,5 +1,5 @@
 /**
- * `npx tsx scripts/bench-minisearch.ts [--records N] [--seed S] [--calls C]` (also `npm run bench -- --only
+ * `npx tsx scripts/bench/minisearch.ts [--records N] [--seed S] [--calls C]` (also `npm run bench -- --only
  * minisearch`): the name search of this project's word index against MiniSearch 7, the library the design
  * names for it and the reference the tests hold the index to (`test/search/word-index-writer.test.ts`).
  *
@@ -21,12 +21,13 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import MiniSearch, { type Options, type SearchOptions } from 'minisearch';
-import { generateRecords } from '../src/bench/synthetic.js';
-import { splitName } from '../src/model/schema.js';
-import { loadSnapshot } from '../src/query/open.js';
-import { writeSnapshot } from '../src/build/build.js';
-import { FIELD_BOOST, FUZZY_WEIGHT, fuzziness, nameWords, PREFIX_WEIGHT } from '../src/search/words.js';
+import { generateRecords } from '../../src/bench/synthetic.js';
+import { splitName } from '../../src/model/schema.js';
+import { loadSnapshot } from '../../src/query/open.js';
+import { writeSnapshot } from '../../src/build/build.js';
+import { FIELD_BOOST, FUZZY_WEIGHT, fuzziness, nameWords, PREFIX_WEIGHT } from '../../src/search/words.js';
 import { latency, percentile } from './lib/latency.js';
+import { runMain } from '../lib/main.js';
 
 interface NameDoc {
   id: number;
@@ -189,19 +190,20 @@ export function formatMiniSearchBench(result: MiniSearchBench): string {
   return lines.join('\n');
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const { values } = parseArgs({
-    options: {
-      records: { type: 'string', default: '100000' },
-      seed: { type: 'string', default: '42' },
-      calls: { type: 'string', default: '200' },
-    },
-    strict: true,
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href)
+  runMain(async () => {
+    const { values } = parseArgs({
+      options: {
+        records: { type: 'string', default: '100000' },
+        seed: { type: 'string', default: '42' },
+        calls: { type: 'string', default: '200' },
+      },
+      strict: true,
+    });
+    const result = await benchMiniSearch({
+      records: Number(values.records),
+      seed: Number(values.seed),
+      calls: Number(values.calls),
+    });
+    console.log(formatMiniSearchBench(result));
   });
-  const result = await benchMiniSearch({
-    records: Number(values.records),
-    seed: Number(values.seed),
-    calls: Number(values.calls),
-  });
-  console.log(formatMiniSearchBench(result));
-}

@@ -1,9 +1,9 @@
 /**
- * The requests of the throughput benchmarks (`bench-http.ts` over HTTP, `bench-gateway.ts` in process), in
+ * The requests of the throughput benchmarks (`http.ts` over HTTP, `gateway.ts` in process), in
  * one place so both send the same: each case is a generator giving the next request's path.
  */
-import { SORT_FIELDS } from '../../src/model/schema.js';
-import { nameWords } from '../../src/search/words.js';
+import { SORT_FIELDS } from '../../../src/model/schema.js';
+import { nameWords } from '../../../src/search/words.js';
 
 /** Gives the next request's path. */
 export type Paths = () => string;

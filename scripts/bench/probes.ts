@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- --only probes` (or `npx tsx scripts/bench-probes.ts [--remotes N] [--hanging H]
+ * `npm run bench -- --only probes` (or `npx tsx scripts/bench/probes.ts [--remotes N] [--hanging H]
  * [--concurrency C] [--timeout-ms T]`): the night's probe step (`src/pipeline/probe/probe-night.ts`) over N
  * remotes (default 10,000), each its own path of a real MCP server made with the SDK (Streamable HTTP,
  * stateless, three tools listed) in a child process on 127.0.0.1, H of them (default 50) hanging until the
@@ -14,8 +14,9 @@ import { parseArgs } from 'node:util';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { probeNight, type ProbeTarget } from '../src/pipeline/probe/probe-night.js';
-import { judged } from './bench-targets.js';
+import { probeNight, type ProbeTarget } from '../../src/pipeline/probe/probe-night.js';
+import { judged } from './targets.js';
+import { runMain } from '../lib/main.js';
 
 export interface ProbeBench {
   remotes: number;
@@ -147,27 +148,28 @@ export function formatProbeBench(b: ProbeBench): string {
   ].join('\n');
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const { values } = parseArgs({
-    options: {
-      serve: { type: 'boolean', default: false },
-      remotes: { type: 'string', default: '10000' },
-      hanging: { type: 'string', default: '50' },
-      concurrency: { type: 'string', default: '16' },
-      'timeout-ms': { type: 'string', default: '2000' },
-    },
-    strict: true,
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href)
+  runMain(async () => {
+    const { values } = parseArgs({
+      options: {
+        serve: { type: 'boolean', default: false },
+        remotes: { type: 'string', default: '10000' },
+        hanging: { type: 'string', default: '50' },
+        concurrency: { type: 'string', default: '16' },
+        'timeout-ms': { type: 'string', default: '2000' },
+      },
+      strict: true,
+    });
+    if (values.serve) await serve();
+    else
+      console.log(
+        formatProbeBench(
+          await benchProbes({
+            remotes: Number(values.remotes),
+            hanging: Number(values.hanging),
+            concurrency: Number(values.concurrency),
+            timeoutMs: Number(values['timeout-ms']),
+          }),
+        ),
+      );
   });
-  if (values.serve) await serve();
-  else
-    console.log(
-      formatProbeBench(
-        await benchProbes({
-          remotes: Number(values.remotes),
-          hanging: Number(values.hanging),
-          concurrency: Number(values.concurrency),
-          timeoutMs: Number(values['timeout-ms']),
-        }),
-      ),
-    );
-}

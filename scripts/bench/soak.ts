@@ -30,14 +30,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { generateRecords, seededRandom } from '../src/bench/synthetic.js';
-import { hashKey } from '../src/keys/keys.js';
-import { SORT_FIELDS } from '../src/model/schema.js';
-import { writeSnapshot } from '../src/build/build.js';
-import { createMemoryStore } from '../src/stores/memory.js';
+import { generateRecords, seededRandom } from '../../src/bench/synthetic.js';
+import { hashKey } from '../../src/keys/keys.js';
+import { SORT_FIELDS } from '../../src/model/schema.js';
+import { writeSnapshot } from '../../src/build/build.js';
+import { createMemoryStore } from '../../src/stores/memory.js';
 import { autocannon, type AutocannonResult } from './lib/autocannon.js';
+import { runMain } from '../lib/main.js';
 
-const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 // ---------------------------------------------------------------------------------------------------------
 // Options.
@@ -278,7 +279,7 @@ function statusGroup(status: number): string {
 
 // ---------------------------------------------------------------------------------------------------------
 
-async function main(): Promise<void> {
+async function main(): Promise<number> {
   const dir = await mkdtemp(path.join(tmpdir(), 'mts-soak-'));
   let server: Server | undefined;
   try {
@@ -373,14 +374,19 @@ async function main(): Promise<void> {
     clearInterval(progress);
     rss.push({ atS: (performance.now() - started) / 1000, mb: await rssMb(pid) });
 
-    report(windows, rss, result, await server.stderr());
+    return report(windows, rss, result, await server.stderr());
   } finally {
     await server?.stop();
     await rm(dir, { recursive: true, force: true });
   }
 }
 
-function report(windows: Window[], rss: { atS: number; mb: number }[], result: AutocannonResult, stderr: string): void {
+function report(
+  windows: Window[],
+  rss: { atS: number; mb: number }[],
+  result: AutocannonResult,
+  stderr: string,
+): number {
   const totals = new Map<string, number>();
   for (const window of windows) {
     for (const [status, n] of window.statuses)
@@ -456,10 +462,7 @@ function report(windows: Window[], rss: { atS: number; mb: number }[], result: A
   for (const [pass, line] of targets) console.log(`${pass ? 'PASS' : 'FAIL'} ${line}`);
   const bugs = stderr.split('\n').filter((line) => line.includes('unexpected error'));
   if (bugs.length > 0) console.log(`Server stderr reported ${bugs.length} unexpected errors; the first: ${bugs[0]}`);
-  if (targets.some(([pass]) => !pass) || bugs.length > 0) process.exitCode = 1;
+  return targets.some(([pass]) => !pass) || bugs.length > 0 ? 1 : 0;
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-  process.exitCode = 1;
-});
+runMain(main);

@@ -16,9 +16,9 @@ import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { FUNCTION_COLD_START_MS, judged } from './bench-targets.js';
+import { FUNCTION_COLD_START_MS, judged } from './targets.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const KEY = 'function-bench-key';
 const GET_SERVER = '/v1/servers/io.github.github/github-mcp-server';
 

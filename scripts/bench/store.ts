@@ -1,5 +1,5 @@
 /**
- * `npx tsx scripts/bench-store.ts [--seconds 5] [--connections 50]`: what the Redis store costs over HTTP.
+ * `npx tsx scripts/bench/store.ts [--seconds 5] [--connections 50]`: what the Redis store costs over HTTP.
  * Starts the real server (`scripts/serve.ts`) with STORE=memory, then with STORE=redis (`REDIS_URL`, default
  * redis://127.0.0.1:6379), loads Get Server with autocannon on each in the same run, and prints requests
  * per second and the ratio redis/memory (target: at least 70%).
@@ -11,8 +11,9 @@
 import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { startServerProcess } from './lib/server-process.js';
+import { startServerProcess } from '../lib/server-process.js';
 import { autocannon, type AutocannonRequest } from './lib/autocannon.js';
+import { runMain } from '../lib/main.js';
 
 export interface StoreBenchRun {
   store: 'memory' | 'redis';
@@ -104,15 +105,16 @@ export function formatStoreBench(result: StoreBenchResult): string {
   return lines.join('\n');
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const { values } = parseArgs({
-    options: { seconds: { type: 'string', default: '5' }, connections: { type: 'string', default: '50' } },
-    strict: true,
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href)
+  runMain(async () => {
+    const { values } = parseArgs({
+      options: { seconds: { type: 'string', default: '5' }, connections: { type: 'string', default: '50' } },
+      strict: true,
+    });
+    const result = await benchStores({ seconds: Number(values.seconds), connections: Number(values.connections) });
+    console.log(formatStoreBench(result));
+    if (result.runs.some((run) => run.failures > 0)) {
+      console.error('Some requests failed: the figures above are not a fair comparison.');
+      return 1;
+    }
   });
-  const result = await benchStores({ seconds: Number(values.seconds), connections: Number(values.connections) });
-  console.log(formatStoreBench(result));
-  if (result.runs.some((run) => run.failures > 0)) {
-    console.error('Some requests failed: the figures above are not a fair comparison.');
-    process.exitCode = 1;
-  }
-}

@@ -1,11 +1,11 @@
 /**
- * `npx tsx scripts/bench-compare.ts [--records 100000] [--case <part of a name>] [--rounds 16] [--burst 1]
+ * `npx tsx scripts/bench/compare.ts [--records 100000] [--case <part of a name>] [--rounds 16] [--burst 1]
  * <dist> <dist> ...`: how much server CPU a request costs in each of several builds of the server, measured
  * so that a busy host does not decide the answer.
  *
  * Each `<dist>` is a folder made by `npm run compile` (copy `dist/` aside before a change, for example to
  * `/tmp/dist-before`, and compile again after it). Every build's server runs at once on one synthetic
- * snapshot (core 0, the load tool on core 1), each with the HTTP benchmark's requests (`lib/bench-paths.ts`);
+ * snapshot (core 0, the load tool on core 1), each with the HTTP benchmark's requests (`lib/paths.ts`);
  * the load goes to each in turn in bursts of `--burst` seconds, the order turning every round, so the host's
  * mood of the moment falls alike on all of them. Each build's server answers every case in turn, as in the
  * HTTP bench, and its RSS is read after each case. A burst's figure is the server's CPU time (from /proc) over
@@ -18,14 +18,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { generateRecords } from '../src/bench/synthetic.js';
-import { UsageError } from '../src/errors/operator-error.js';
-import { splitName } from '../src/model/schema.js';
-import { writeSnapshot } from '../src/build/build.js';
+import { generateRecords } from '../../src/bench/synthetic.js';
+import { UsageError } from '../../src/errors/operator-error.js';
+import { splitName } from '../../src/model/schema.js';
+import { writeSnapshot } from '../../src/build/build.js';
 import { autocannon } from './lib/autocannon.js';
-import { benchCases, type Paths } from './lib/bench-paths.js';
+import { benchCases, type Paths } from './lib/paths.js';
 import { cpuMs, pinLoadTool, rssMiB, startServer, unpinLoadTool } from './lib/pinned-servers.js';
-import { runMain } from './lib/main.js';
+import { runMain } from '../lib/main.js';
 
 const KEY = 'mts_bench_compare_0123456789abcdef01234567';
 
