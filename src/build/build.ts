@@ -33,6 +33,7 @@ import { methodHash } from './input-files.js';
 import {
   combineRegistryHash,
   type DatasetInput,
+  readOrFail,
   InputError,
   RecordCollector,
   startReadingDataset,
@@ -49,8 +50,13 @@ import { MTS2_METHOD, type MethodId } from '../scoring/methods.js';
 import { AS_GIVEN, makeRecordScorer, mts2Scoring, type ScoringChoice } from './score-records.js';
 import { type EvidenceArtifacts, givenEvidence, historyExtras, readEvidence, writeEvidence } from './evidence-files.js';
 
-function scoringFor(method: MethodId | undefined, fallback: MethodId, evidenceDir?: string): ScoringChoice {
-  return (method ?? fallback) === MTS2_METHOD ? mts2Scoring(process.cwd(), evidenceDir) : AS_GIVEN;
+function scoringFor(
+  method: MethodId | undefined,
+  fallback: MethodId,
+  evidenceDir?: string,
+  catalog?: string,
+): ScoringChoice {
+  return (method ?? fallback) === MTS2_METHOD ? { ...mts2Scoring(process.cwd(), evidenceDir), catalog } : AS_GIVEN;
 }
 
 export interface BuildOptions {
@@ -75,6 +81,11 @@ export interface BuildOptions {
   method?: MethodId | undefined;
   /** The evidence folder of a snapshot scored with mts-2 (default `data/evidence`): sources, advisories, tools. */
   evidenceDir?: string | undefined;
+  /**
+   * The curators' catalog (`data/catalog/servers.json`) joined into a snapshot scored with mts-2: its servers
+   * become records, or listings of the registry records they are (`catalog-records.ts`). None: no catalog.
+   */
+  catalog?: string | undefined;
 }
 
 /** A guard refused the new snapshot; nothing was written and the previous snapshot is untouched. */
@@ -113,7 +124,7 @@ class UncheckedRecords extends Error {}
  * here, so a bad record is reported as it always was, before any guard's objection.
  */
 export async function buildSnapshotWithDiff(opts: { input: string; out: string } & BuildOptions): Promise<BuildResult> {
-  const scoring = scoringFor(opts.method, MTS2_METHOD, opts.evidenceDir);
+  const scoring = scoringFor(opts.method, MTS2_METHOD, opts.evidenceDir, opts.catalog);
   const read = await startReadingDataset(opts.input, process.cwd(), opts.workers, scoring);
   const { checked, validate } = read;
   if (read.parsed !== undefined) {
@@ -153,6 +164,10 @@ async function buildFromDataset(
     });
     registry = registryEntries(() => parseRegistryData(bytes.toString('utf8'), opts.registry!));
     inputHash = combineRegistryHash(inputHash, opts.registry, bytes);
+  }
+  if (opts.catalog !== undefined && (opts.method ?? MTS2_METHOD) === MTS2_METHOD) {
+    // Read whole when the records were scored: the hash is of the bytes the build joined.
+    inputHash = combineRegistryHash(inputHash, opts.catalog, await readOrFail(opts.catalog));
   }
   let diff: SnapshotDiff | undefined;
   let history: HistoryArtifact | undefined;
