@@ -7,10 +7,12 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { fillPath, ROUTE_PATHS } from '../../src/api/paths.js';
 import { buildSnapshot } from '../../src/build/build.js';
+import { openTrustSource } from '../../src/client/open-source.js';
 import { InputError } from '../../src/build/read-input.js';
 import { type CatalogFile, REGISTRY_NAME_PATTERN } from '../../src/model/catalog.js';
-import type { ServerRecord, Stats } from '../../src/model/schema.js';
+import { splitName, type ServerRecord, type Stats } from '../../src/model/schema.js';
 import { loadSnapshot } from '../../src/query/open.js';
 import { harness, type Harness } from '../gateway/harness.js';
 import { makeRecord, SIGNALS } from '../support/records.js';
@@ -28,6 +30,7 @@ interface CheckResult {
 
 let h: Harness;
 let catalog: CatalogFile;
+let snapshotDir: string;
 
 async function json<T>(response: Response): Promise<T> {
   expect(response.status).toBe(200);
@@ -40,7 +43,7 @@ async function check(servers: unknown[]): Promise<CheckResult[]> {
 }
 
 beforeAll(async () => {
-  const out = path.join(await makeTempDir('mts-catalog-'), 'snapshot');
+  const out = (snapshotDir = path.join(await makeTempDir('mts-catalog-'), 'snapshot'));
   await buildSnapshot({
     input: 'data/*.json',
     registry: 'data/registry/servers.json',
@@ -129,6 +132,22 @@ describe('catalog servers over the committed data', () => {
     // Seven reference servers share modelcontextprotocol/servers; none is a registry record's package.
     for (const id of ['everything', 'fetch', 'filesystem', 'git', 'memory', 'sequentialthinking', 'time'])
       expect((await h.call(`/v1/servers/catalog:reference/${id}`)).status, id).toBe(200);
+  });
+
+  it("answers a catalog name offline (the embedded source the checker and the MCP server use) and by the live client's path", async () => {
+    const source = await openTrustSource({ embeddedDir: snapshotDir, env: {} });
+    try {
+      expect((await source.getServer('catalog:docker/aks')).trust_score).toBe(0);
+      const found = await source.lookup({ package: 'npm:@modelcontextprotocol/server-memory' });
+      expect(found.items.map((record) => record.name)).toEqual(['catalog:reference/memory']);
+      const answer = await source.check({ servers: [{ package: 'oci:mcp/aks' }], policy: {} });
+      expect(answer.results.map((result) => [result.server, result.verdict])).toEqual([['catalog:docker/aks', 'warn']]);
+    } finally {
+      source.close();
+    }
+    // The live client fills the route's path with each part of the name; the gateway answers it.
+    const route = fillPath(ROUTE_PATHS.get, splitName('catalog:reference/time'));
+    expect((await json<ServerRecord>(await h.call(route))).name).toBe('catalog:reference/time');
   });
 
   it('names no catalog record in a way the registry could ever name a server', async () => {
