@@ -12,7 +12,8 @@ import { ScoresSchema } from '../model/record-schema.js';
 import { labelForScore, TRUST_LABELS, type ServerRecord } from '../model/schema.js';
 import { MTS2_METHOD, UPSTREAM_METHOD, type MethodId } from '../scoring/methods.js';
 import { scoreRecord } from '../scoring/score-record.js';
-import { CatalogJoin, readCatalogFile } from './catalog-records.js';
+import { CatalogJoin } from '../import/catalog.js';
+import { readCatalogFile } from './catalog-records.js';
 import { defaultSourceContext, loadEvidenceSources, UNREAD_SOURCES } from './evidence-sources.js';
 
 /** Which method the build scores with, and where the committed evidence files are (plain data: a worker gets it). */
@@ -74,8 +75,7 @@ export async function makeRecordScorer(choice: ScoringChoice): Promise<RecordSco
   if (choice.method !== MTS2_METHOD)
     return Object.assign((raw: unknown) => raw, { catalogRecords: () => [], catalogFile: undefined });
   const sources = await loadEvidenceSources({ evidenceDir: choice.evidenceDir });
-  const join =
-    choice.catalog === undefined ? undefined : new CatalogJoin(await readCatalogFile(choice.catalog), choice.catalog);
+  const join = choice.catalog === undefined ? undefined : new CatalogJoin(await readCatalogFile(choice.catalog));
   const score = (raw: unknown): unknown => {
     if (!ScorableShape.safeParse(raw).success) return raw;
     try {

@@ -10,7 +10,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { fillPath, ROUTE_PATHS } from '../../src/api/paths.js';
 import { buildSnapshot } from '../../src/build/build.js';
 import { openTrustSource } from '../../src/client/open-source.js';
-import { InputError } from '../../src/build/read-input.js';
 import { type CatalogFile, REGISTRY_NAME_PATTERN } from '../../src/model/catalog.js';
 import { splitName, type ServerRecord, type Stats } from '../../src/model/schema.js';
 import { loadSnapshot } from '../../src/query/open.js';
@@ -284,11 +283,12 @@ describe('the join and the orderings, on a small dataset', () => {
     ]);
   });
 
-  it('refuses a dataset record that takes a catalog name: the two never share one', async () => {
-    const error = await build([makeRecord({ name: 'catalog:docker/taken' })], [docker('taken')]).catch(
-      (e: unknown) => e,
-    );
-    expect(error).toBeInstanceOf(InputError);
-    expect((error as Error).message).toMatch(/catalog:docker\/taken.*duplicate name/);
+  it('takes a dataset record under a catalog name for that catalog server (as a night measured it): one record', async () => {
+    const small = await build([makeRecord({ name: 'catalog:docker/taken', signals: SIGNALS })], [docker('taken')]);
+    const list = (await (await small.call('/v1/servers')).json()) as { data: ServerRecord[] };
+    expect(list.data.map((record) => record.name)).toEqual(['catalog:docker/taken']);
+    expect(list.data[0]?.listings?.map((listing) => listing.name)).toEqual(['catalog:docker/taken']);
+    // Still not a registry entry, whatever the record says: the registry source stays unmeasured.
+    expect(list.data[0]?.evidence?.sources.registry.measured).toBe(false);
   });
 });
