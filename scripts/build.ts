@@ -12,16 +12,22 @@ import { buildSnapshotWithDiff, RepublishRefused } from '../src/build/build.js';
 import { DEFAULT_GUARDS, summarizeDiff } from '../src/history/changes.js';
 import { readManifest } from '../src/format/verified-read.js';
 import { CHANGES_FILE } from '../src/format/manifest.js';
-import { DEFAULT_INPUT_GLOB, DEFAULT_SNAPSHOT_DIR, defaultRegistryData } from '../src/format/paths.js';
+import {
+  DEFAULT_INPUT_GLOB,
+  DEFAULT_SNAPSHOT_DIR,
+  defaultCatalogData,
+  defaultRegistryData,
+} from '../src/format/paths.js';
 import { snapshotIsStale } from '../src/build/staleness.js';
 import { InputError } from '../src/build/read-input.js';
 import { DEFAULT_HISTORY_LENGTH } from '../src/history/history.js';
 import { isMethodId, METHOD_IDS, MTS2_METHOD, UPSTREAM_METHOD } from '../src/scoring/methods.js';
 import { runMain } from './lib/main.js';
 
-const USAGE = `usage: npm run build -- [--input "<glob>"] [--registry <file>] [--out <dir>] [--previous <dir>] [--max-removed <share>] [--max-score-changed <share>] [--method <id>] [--force]
+const USAGE = `usage: npm run build -- [--input "<glob>"] [--registry <file>] [--catalog <file>] [--out <dir>] [--previous <dir>] [--max-removed <share>] [--max-score-changed <share>] [--method <id>] [--force]
   --method <id>               ${MTS2_METHOD} (default: score every record from its evidence, docs/method.md) or ${UPSTREAM_METHOD} (the dataset's own scores)
   --registry <file>           the registry entries of the feed (/v0.1); default data/registry/servers.json when --input is not given
+  --catalog <file>            the curators' catalog joined into the records (${MTS2_METHOD} only); default data/catalog/servers.json when --input is not given
   --previous <dir>            compare with the snapshot this one replaces, write changes.json, apply the guards
   --max-removed <share>       refuse when more than this share of the previous servers is gone (default ${DEFAULT_GUARDS.maxRemovedShare})
   --max-score-changed <share> refuse when more than this share of the scores changed (default ${DEFAULT_GUARDS.maxScoreChangedShare})
@@ -43,6 +49,7 @@ async function main(): Promise<number> {
       options: {
         input: { type: 'string' },
         registry: { type: 'string' },
+        catalog: { type: 'string' },
         out: { type: 'string' },
         previous: { type: 'string' },
         'max-removed': { type: 'string' },
@@ -72,6 +79,7 @@ async function main(): Promise<number> {
   const out = values.out ?? DEFAULT_SNAPSHOT_DIR;
   // The committed dataset comes with its registry data; another dataset brings its own (or has none).
   const registry = values.registry ?? (values.input === undefined ? await defaultRegistryData() : undefined);
+  const catalog = values.catalog ?? (values.input === undefined ? await defaultCatalogData() : undefined);
   let guards;
   try {
     guards = {
@@ -89,7 +97,11 @@ async function main(): Promise<number> {
   // A release builds and checks a snapshot, then the platform runs this same command: a snapshot that is
   // already current for the dataset (same input hash, same artifact version) is kept as it is, with its
   // changes.json, so what deploys is exactly what was checked.
-  if (values.previous === undefined && !values.force && !(await snapshotIsStale(out, input, registry, method))) {
+  if (
+    values.previous === undefined &&
+    !values.force &&
+    !(await snapshotIsStale(out, input, registry, method, catalog))
+  ) {
     const manifest = await readManifest(out);
     console.log(
       `snapshot ${manifest.snapshot_id} in ${out} is current for "${input}" (same input hash): kept as it is` +
@@ -109,6 +121,7 @@ async function main(): Promise<number> {
       input,
       out,
       registry,
+      catalog,
       previous: values.previous,
       guards,
       force: values.force,

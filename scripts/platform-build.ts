@@ -9,7 +9,12 @@
 import { OperatorError } from '../src/errors/operator-error.js';
 import { readManifest } from '../src/format/verified-read.js';
 import { CHANGES_FILE } from '../src/format/manifest.js';
-import { DEFAULT_INPUT_GLOB, DEFAULT_SNAPSHOT_DIR, defaultRegistryData } from '../src/format/paths.js';
+import {
+  DEFAULT_INPUT_GLOB,
+  DEFAULT_SNAPSHOT_DIR,
+  defaultCatalogData,
+  defaultRegistryData,
+} from '../src/format/paths.js';
 import { snapshotIsStale } from '../src/build/staleness.js';
 import { runMain } from './lib/main.js';
 
@@ -19,7 +24,8 @@ export const NO_CHECKED_SNAPSHOT =
   'Build and check it first (npm run build, docs/snapshot.md), then vercel build and vercel deploy --prebuilt';
 
 runMain(async () => {
-  if (await snapshotIsStale(DEFAULT_SNAPSHOT_DIR, DEFAULT_INPUT_GLOB, await defaultRegistryData())) {
+  const [registry, catalog] = [await defaultRegistryData(), await defaultCatalogData()];
+  if (await snapshotIsStale(DEFAULT_SNAPSHOT_DIR, DEFAULT_INPUT_GLOB, registry, undefined, catalog)) {
     throw new OperatorError(NO_CHECKED_SNAPSHOT);
   }
   const manifest = await readManifest(DEFAULT_SNAPSHOT_DIR);

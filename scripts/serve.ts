@@ -32,7 +32,12 @@ import { checkSecretsKey, keyCheckLine } from '../src/notify/key-check.js';
 import { generateKey, hashKey, hashPrefix } from '../src/keys/keys.js';
 import { PLANS } from '../src/keys/plans.js';
 import { createServiceContext, type ServiceContext } from '../src/service/runtime.js';
-import { DEFAULT_INPUT_GLOB, DEFAULT_SNAPSHOT_DIR, defaultRegistryData } from '../src/format/paths.js';
+import {
+  DEFAULT_INPUT_GLOB,
+  DEFAULT_SNAPSHOT_DIR,
+  defaultCatalogData,
+  defaultRegistryData,
+} from '../src/format/paths.js';
 import { snapshotIsStale } from '../src/build/staleness.js';
 
 /** How long open requests get to finish after a stop signal before connections are cut. */
@@ -55,7 +60,8 @@ function display(file: string): string {
 /** Build the default snapshot when it is missing or older than the committed dataset. */
 async function ensureDefaultSnapshot(): Promise<void> {
   const registry = await defaultRegistryData();
-  if (!(await snapshotIsStale(DEFAULT_SNAPSHOT_DIR, DEFAULT_INPUT_GLOB, registry))) return;
+  const catalog = await defaultCatalogData();
+  if (!(await snapshotIsStale(DEFAULT_SNAPSHOT_DIR, DEFAULT_INPUT_GLOB, registry, undefined, catalog))) return;
   console.log(`Building the snapshot of ${DEFAULT_INPUT_GLOB} into ${display(DEFAULT_SNAPSHOT_DIR)}/ ...`);
   const started = performance.now();
   let built;
@@ -63,7 +69,7 @@ async function ensureDefaultSnapshot(): Promise<void> {
     // Loaded only when a build is needed: the builder (the record validators, the index writers) is a third of
     // the bundle, and a start with a current snapshot should not pay to parse it.
     const { buildSnapshotWithDiff } = await import('../src/build/build.js');
-    built = await buildSnapshotWithDiff({ input: DEFAULT_INPUT_GLOB, out: DEFAULT_SNAPSHOT_DIR, registry });
+    built = await buildSnapshotWithDiff({ input: DEFAULT_INPUT_GLOB, out: DEFAULT_SNAPSHOT_DIR, registry, catalog });
   } catch (error) {
     fail(`Cannot build the snapshot: ${error instanceof Error ? error.message : String(error)}`);
   }

@@ -33,6 +33,7 @@ import { methodHash } from './input-files.js';
 import {
   combineRegistryHash,
   type DatasetInput,
+  readOrFail,
   InputError,
   RecordCollector,
   startReadingDataset,
@@ -49,8 +50,9 @@ import { MTS2_METHOD, type MethodId } from '../scoring/methods.js';
 import { AS_GIVEN, makeRecordScorer, mts2Scoring, type ScoringChoice } from './score-records.js';
 import { type EvidenceArtifacts, givenEvidence, historyExtras, readEvidence, writeEvidence } from './evidence-files.js';
 
-function scoringFor(method: MethodId | undefined, fallback: MethodId, evidenceDir?: string): ScoringChoice {
-  return (method ?? fallback) === MTS2_METHOD ? mts2Scoring(process.cwd(), evidenceDir) : AS_GIVEN;
+function scoringFor(o: Pick<BuildOptions, 'method' | 'evidenceDir' | 'catalog'>, fallback: MethodId): ScoringChoice {
+  const mts2 = (o.method ?? fallback) === MTS2_METHOD;
+  return mts2 ? { ...mts2Scoring(process.cwd(), o.evidenceDir), catalog: o.catalog } : AS_GIVEN;
 }
 
 export interface BuildOptions {
@@ -75,6 +77,8 @@ export interface BuildOptions {
   method?: MethodId | undefined;
   /** The evidence folder of a snapshot scored with mts-2 (default `data/evidence`): sources, advisories, tools. */
   evidenceDir?: string | undefined;
+  /** The curators' catalog joined into a snapshot scored with mts-2 (`src/import/catalog.ts`); none: no catalog. */
+  catalog?: string | undefined;
 }
 
 /** A guard refused the new snapshot; nothing was written and the previous snapshot is untouched. */
@@ -113,7 +117,7 @@ class UncheckedRecords extends Error {}
  * here, so a bad record is reported as it always was, before any guard's objection.
  */
 export async function buildSnapshotWithDiff(opts: { input: string; out: string } & BuildOptions): Promise<BuildResult> {
-  const scoring = scoringFor(opts.method, MTS2_METHOD, opts.evidenceDir);
+  const scoring = scoringFor(opts, MTS2_METHOD);
   const read = await startReadingDataset(opts.input, process.cwd(), opts.workers, scoring);
   const { checked, validate } = read;
   if (read.parsed !== undefined) {
@@ -144,9 +148,8 @@ async function buildFromDataset(
   beforePublish: () => Promise<void>,
 ): Promise<BuildResult> {
   let registry: RegistryEntry[] | undefined;
-  let inputHash = dataset.inputHash;
   const { evidenceDir } = mts2Scoring(process.cwd(), opts.evidenceDir);
-  inputHash = methodHash(inputHash, opts.method, process.cwd(), evidenceDir);
+  let inputHash = methodHash(dataset.inputHash, opts.method, process.cwd(), evidenceDir);
   if (opts.registry !== undefined) {
     const bytes = await readFile(opts.registry).catch((error: NodeJS.ErrnoException) => {
       throw new InputError([`${opts.registry}: cannot read the registry data (${error.code ?? String(error)})`]);
@@ -154,6 +157,8 @@ async function buildFromDataset(
     registry = registryEntries(() => parseRegistryData(bytes.toString('utf8'), opts.registry!));
     inputHash = combineRegistryHash(inputHash, opts.registry, bytes);
   }
+  if (opts.catalog !== undefined && (opts.method ?? MTS2_METHOD) === MTS2_METHOD)
+    inputHash = combineRegistryHash(inputHash, opts.catalog, await readOrFail(opts.catalog));
   let diff: SnapshotDiff | undefined;
   let history: HistoryArtifact | undefined;
   if (opts.previous !== undefined) {
@@ -200,7 +205,7 @@ export async function writeSnapshot(
   options: Omit<BuildOptions, 'registry'> & { registry?: readonly unknown[]; tools?: unknown } = {},
 ): Promise<Manifest> {
   const collector = new RecordCollector();
-  const score = await makeRecordScorer(scoringFor(options.method, AS_GIVEN.method));
+  const score = await makeRecordScorer(scoringFor({ method: options.method }, AS_GIVEN.method));
   records.forEach((raw, index) => collector.add(score(raw), '(records)', `record #${index + 1}`));
   const valid = collector.result();
   try {

@@ -138,16 +138,21 @@ export function methodHash(
   return createHash('sha256').update(`${datasetHash}\nmethod ${method}\n${evidence}`).digest('hex');
 }
 
-/** `hashInput`, with the registry data file when there is one (how `npm start` tells what changed). */
+/** `hashInput`, with the registry data and catalog files when there are (how `npm start` tells what changed). */
 export async function hashInputs(
   glob: string,
   registryFile: string | undefined,
   cwd = process.cwd(),
   method: MethodId = MTS2_METHOD,
+  catalogFile?: string,
 ): Promise<string> {
-  const datasetHash = methodHash(await hashInput(glob, cwd), method, cwd);
-  if (registryFile === undefined) return datasetHash;
-  return combineRegistryHash(datasetHash, registryFile, await readOrFail(path.resolve(cwd, registryFile)));
+  let hash = methodHash(await hashInput(glob, cwd), method, cwd);
+  if (registryFile !== undefined)
+    hash = combineRegistryHash(hash, registryFile, await readOrFail(path.resolve(cwd, registryFile)));
+  // As the build combines it (`build.ts`): the catalog is joined with mts-2 only.
+  if (catalogFile !== undefined && method === MTS2_METHOD)
+    hash = combineRegistryHash(hash, catalogFile, await readOrFail(path.resolve(cwd, catalogFile)));
+  return hash;
 }
 
 /**
@@ -159,9 +164,11 @@ export async function fingerprintInputs(
   glob: string,
   registryFile: string | undefined,
   cwd = process.cwd(),
+  catalogFile?: string,
 ): Promise<string> {
   const files = await findInputFiles(glob, cwd);
   if (registryFile !== undefined) files.push(registryFile);
+  if (catalogFile !== undefined) files.push(catalogFile);
   const parts = await Promise.all(
     files.map(async (file) => {
       const info = await stat(path.resolve(cwd, file), { bigint: true });

@@ -16,16 +16,17 @@ import { readManifest, readVerified, readVerifiedFile, SnapshotLoadError } from 
  */
 const CARRIED_VERSIONS: Readonly<Record<number, { history: string; decode: (bytes: Buffer) => HistoryArtifact }>> = {
   2: { history: 'history.json', decode: (bytes) => JSON.parse(bytes.toString('utf8')) as HistoryArtifact },
-  // Versions 3 to 9 share the history's layout (4 added the description index, 5 the manifest's newest_scored_at,
+  // Versions 3 to 10 share the history's layout (4 added the description index, 5 the manifest's newest_scored_at,
   // 6 the records' evidence and the advisories file, 7 the evidence's signals kept per source, 8 the tools file
   // and the points' optional tools hash and advisory ids, which an older history simply lacks, 9 the lookup
-  // table's repositories).
+  // table's repositories, 10 the records' catalog listings and the statistics' catalog_only_servers).
   3: { history: HISTORY_FILE, decode: decodeHistorySync },
   4: { history: HISTORY_FILE, decode: decodeHistorySync },
   5: { history: HISTORY_FILE, decode: decodeHistorySync },
   6: { history: HISTORY_FILE, decode: decodeHistorySync },
   7: { history: HISTORY_FILE, decode: decodeHistorySync },
   8: { history: HISTORY_FILE, decode: decodeHistorySync },
+  9: { history: HISTORY_FILE, decode: decodeHistorySync },
   [ARTIFACT_VERSION]: { history: HISTORY_FILE, decode: decodeHistorySync },
 };
 

@@ -25,6 +25,7 @@ export {
   hashInput,
   hashInputs,
   InputError,
+  readOrFail,
 } from './input-files.js';
 
 /** Stop collecting after this many bad records: the first ones are enough to act on. */
@@ -54,6 +55,8 @@ export interface DatasetInput {
   inputHash: string;
   /** Where the schema was checked: by the worker while this thread parsed, or here (see `schema-check.ts`). */
   checkedBy: 'worker' | 'this thread';
+  /** How many of `records` the input files hold: the rest are the catalog's servers that no record was. */
+  fileRecords: number;
 }
 
 /** Where a record came from, for messages: `data/servers.json: record #12 ("io.github.x/y")`. */
@@ -146,7 +149,8 @@ export async function startReadingDataset(
     if (parsed === undefined) await check.stop();
   }
   if (parsed === undefined) return { parsed: undefined, checked: Promise.resolve(false), validate };
-  const count = parsed.records.length;
+  // The worker reads the input files, not the catalog: its count is of the files' records.
+  const count = parsed.fileRecords;
   const checked = check.verdict.then((verdict) => verdict.asIs && verdict.records === count);
   return { parsed, checked, validate };
 }
@@ -180,6 +184,7 @@ async function parseDataset(
   const records: IndexedRecord[] = [];
   const texts = new RecordTexts();
   const seen = new Set<string>();
+  let fileRecords: number;
   try {
     for (const file of files) {
       const fileHash = createHash('sha256');
@@ -199,12 +204,32 @@ async function parseDataset(
       }
       inputHash.update(`${file}\0${fileHash.digest('hex')}\n`);
     }
+    fileRecords = records.length;
+    // The catalog servers no record was: few, and checked here, since the worker reads the files only.
+    for (const raw of score.catalogRecords()) {
+      const result = ServerRecordSchema.safeParse(raw);
+      const key = result.success ? result.data.name.toLowerCase() : undefined;
+      if (key === undefined || seen.has(key)) {
+        texts.close();
+        return undefined;
+      }
+      seen.add(key);
+      records.push(indexedPartOf(result.data!));
+      texts.add(JSON.stringify(inSchemaOrder(raw, ServerRecordSchema)));
+    }
   } catch (error) {
     texts.close();
     throw error;
   }
-  if (records.length === 0) return undefined;
-  return { records, texts, files: [...files], inputHash: inputHash.digest('hex'), checkedBy: 'worker' };
+  if (fileRecords === 0) return undefined;
+  return {
+    records,
+    texts,
+    files: [...files],
+    inputHash: inputHash.digest('hex'),
+    checkedBy: 'worker',
+    fileRecords,
+  };
 }
 
 /** Read and validate on this thread, collecting every problem (up to MAX_REPORTED_PROBLEMS). */
@@ -221,12 +246,18 @@ async function validateDataset(glob: string, files: string[], cwd: string, score
     }
     inputHash.update(`${file}\0${fileHash.digest('hex')}\n`);
   }
+  const fileRecords = collector.records.length;
+  if (!collector.full) {
+    score
+      .catalogRecords()
+      .forEach((raw, index) => collector.add(raw, score.catalogFile ?? '(catalog)', `catalog record #${index + 1}`));
+  }
   const { records, texts } = collector.result();
-  if (records.length === 0) {
+  if (fileRecords === 0) {
     // A snapshot of nothing would answer every lookup with 404 and report an average score of 0.
     throw new InputError([`${glob}: the files hold no server records; a snapshot needs at least one`]);
   }
-  return { records, texts, files, inputHash: inputHash.digest('hex'), checkedBy: 'this thread' };
+  return { records, texts, files, inputHash: inputHash.digest('hex'), checkedBy: 'this thread', fileRecords };
 }
 
 function indent(text: string): string {

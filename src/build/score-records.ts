@@ -12,12 +12,19 @@ import { ScoresSchema } from '../model/record-schema.js';
 import { labelForScore, TRUST_LABELS, type ServerRecord } from '../model/schema.js';
 import { MTS2_METHOD, UPSTREAM_METHOD, type MethodId } from '../scoring/methods.js';
 import { scoreRecord } from '../scoring/score-record.js';
+import { CatalogJoin } from '../import/catalog.js';
+import { readCatalogFile } from './catalog-records.js';
 import { defaultSourceContext, loadEvidenceSources, UNREAD_SOURCES } from './evidence-sources.js';
 
 /** Which method the build scores with, and where the committed evidence files are (plain data: a worker gets it). */
 export interface ScoringChoice {
   method: MethodId;
   evidenceDir: string;
+  /**
+   * The curators' catalog file joined into the records (`catalog-records.ts`), with mts-2 only: the upstream
+   * method's scores are the dataset's own, and a catalog server has none.
+   */
+  catalog?: string | undefined;
 }
 
 /** Records as the dataset holds them. */
@@ -28,8 +35,17 @@ export function mts2Scoring(cwd: string = process.cwd(), evidenceDir?: string): 
   return { method: MTS2_METHOD, evidenceDir: path.resolve(evidenceDir ?? defaultSourceContext(cwd).evidenceDir) };
 }
 
-/** A raw record → the record to validate. A record that cannot be scored is left as it is, for the validation to report. */
-export type RecordScorer = (raw: unknown) => unknown;
+/**
+ * A raw record → the record to validate. A record that cannot be scored is left as it is, for the validation to
+ * report. With a catalog, `catalogRecords` gives, once every record of the dataset went through, the catalog
+ * servers none of them was, scored.
+ */
+export interface RecordScorer {
+  (raw: unknown): unknown;
+  catalogRecords(): unknown[];
+  /** The catalog file, for messages; undefined without one. */
+  readonly catalogFile: string | undefined;
+}
 
 /**
  * What is checked before scoring, so a malformed record is left for the validation to report as it is: the
@@ -56,9 +72,11 @@ const ScorableShape = z
   .refine((record) => record.trust_label === labelForScore(record.trust_score));
 
 export async function makeRecordScorer(choice: ScoringChoice): Promise<RecordScorer> {
-  if (choice.method !== MTS2_METHOD) return (raw) => raw;
+  if (choice.method !== MTS2_METHOD)
+    return Object.assign((raw: unknown) => raw, { catalogRecords: () => [], catalogFile: undefined });
   const sources = await loadEvidenceSources({ evidenceDir: choice.evidenceDir });
-  return (raw) => {
+  const join = choice.catalog === undefined ? undefined : new CatalogJoin(await readCatalogFile(choice.catalog));
+  const score = (raw: unknown): unknown => {
     if (!ScorableShape.safeParse(raw).success) return raw;
     try {
       // Scored as the record it claims to be: whatever it breaks, the validation of the result reports.
@@ -67,4 +85,8 @@ export async function makeRecordScorer(choice: ScoringChoice): Promise<RecordSco
       return raw;
     }
   };
+  return Object.assign((raw: unknown) => score(join === undefined ? raw : join.attach(raw)), {
+    catalogRecords: () => (join === undefined ? [] : join.unjoined().map(score)),
+    catalogFile: choice.catalog,
+  });
 }

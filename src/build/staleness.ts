@@ -29,6 +29,7 @@ export async function snapshotIsStale(
   inputGlob: string,
   registryFile?: string,
   method: MethodId = MTS2_METHOD,
+  catalogFile?: string,
 ): Promise<boolean> {
   try {
     const manifest = await readManifest(dir);
@@ -38,9 +39,10 @@ export async function snapshotIsStale(
     // So are the evidence files mts-2 reads (by their sizes and times, like the dataset's).
     const evidence =
       method === MTS2_METHOD ? await fingerprintInputs('data/evidence/*.json', undefined).catch(() => 'none') : '';
-    const fingerprint = `${manifest.input_hash}\n${method}\n${await fingerprintInputs(inputGlob, registryFile)}\n${evidence}`;
+    const fingerprint = `${manifest.input_hash}\n${method}\n${await fingerprintInputs(inputGlob, registryFile, process.cwd(), catalogFile)}\n${evidence}`;
     if ((await readFile(fingerprintFile, 'utf8').catch(() => undefined)) === fingerprint) return false;
-    if (manifest.input_hash !== (await hashInputs(inputGlob, registryFile, process.cwd(), method))) return true;
+    if (manifest.input_hash !== (await hashInputs(inputGlob, registryFile, process.cwd(), method, catalogFile)))
+      return true;
     // Best effort: a folder that cannot be written (a read-only deployment) only means hashing next time.
     await writeFile(fingerprintFile, fingerprint).catch(() => undefined);
     return false;

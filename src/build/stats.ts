@@ -1,7 +1,15 @@
 /** The statistics record (specification §2.3), computed once at build time. */
+import { isCatalogName } from '../model/catalog.js';
 import { TRUST_LABELS, type IndexedRecord, type Stats } from '../model/schema.js';
 
-export function computeStats(records: readonly IndexedRecord[]): Stats {
+/**
+ * The statistics of `all`: the specification's members over the scored servers (registry records, with the
+ * catalog listings they carry), and the servers only a curator's catalog lists counted apart
+ * (`catalog_only_servers`, `StatsSchema`).
+ */
+export function computeStats(all: readonly IndexedRecord[]): Stats {
+  const records = all.filter((record) => !isCatalogName(record.name));
+  const catalogOnly = all.length - records.length;
   const scores = records.map((record) => record.trust_score).sort((a, b) => a - b);
   const total = scores.length;
   const sum = scores.reduce((acc, score) => acc + score, 0);
@@ -31,5 +39,6 @@ export function computeStats(records: readonly IndexedRecord[]): Stats {
     flag_summary: summary(flags),
     verified_publishers: verified,
     target_summary: summary(targets),
+    catalog_only_servers: catalogOnly,
   };
 }

@@ -30,6 +30,15 @@ export function buildLookup(records: readonly IndexedRecord[]): LookupArtifact {
       if (key !== undefined) file(lookup.urls, key, id);
     }
     if (record.repository_key !== undefined) file(lookup.repositories, record.repository_key, id);
+    // What a curator's catalog names the server by finds it too: a registry record a catalog server joined is
+    // found by the catalog's image (`docker run mcp/x`), package or remote as well as by the registry's.
+    for (const listing of record.listings ?? []) {
+      if (listing.image !== undefined) file(lookup.packages, packageKey('oci', listing.image), id);
+      if (listing.package !== undefined)
+        file(lookup.packages, packageKey(listing.package.registry_type, listing.package.identifier), id);
+      const remote = listing.remote_url === undefined ? undefined : urlKey(listing.remote_url);
+      if (remote !== undefined) file(lookup.urls, remote, id);
+    }
   });
   return lookup;
 }

@@ -9,9 +9,10 @@ import { z } from 'zod';
  * 6: records scored with mts-2 carry `evidence`, and the advisories they were scored with are a file; 7: the
  * evidence keeps each source's signals with the source; 8: the tools pinned per server are a file, and the
  * history's points carry each server's tools hash and advisory ids, so their changes are change kinds; 9: the
- * lookup table files records by source repository).
+ * lookup table files records by source repository; 10: records carry their catalog listings, the lookup table
+ * files a record by what its listings name too, and the statistics count catalog-only servers apart).
  */
-export const ARTIFACT_VERSION = 9;
+export const ARTIFACT_VERSION = 10;
 
 /** The artifact files of a snapshot, by role. */
 export const ARTIFACT_FILES = {

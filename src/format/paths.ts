@@ -11,12 +11,25 @@ export const DEFAULT_REGISTRY_DATA = 'data/registry/servers.json';
 /** The committed dataset. */
 export const DEFAULT_INPUT_GLOB = 'data/*.json';
 
-/** The committed registry data when the checkout has it (`data/registry/servers.json`), else undefined. */
-export async function defaultRegistryData(): Promise<string | undefined> {
+/** The committed catalog of curated servers `npm run build` joins by default (`src/build/catalog-records.ts`). */
+export const DEFAULT_CATALOG_DATA = 'data/catalog/servers.json';
+
+/** `file` when the checkout has it, else undefined. */
+async function presentFile(file: string): Promise<string | undefined> {
   try {
-    await access(path.resolve(DEFAULT_REGISTRY_DATA));
-    return DEFAULT_REGISTRY_DATA;
+    await access(path.resolve(file));
+    return file;
   } catch {
     return undefined;
   }
+}
+
+/** The committed registry data when the checkout has it (`data/registry/servers.json`), else undefined. */
+export function defaultRegistryData(): Promise<string | undefined> {
+  return presentFile(DEFAULT_REGISTRY_DATA);
+}
+
+/** The committed catalog when the checkout has it (`data/catalog/servers.json`), else undefined. */
+export function defaultCatalogData(): Promise<string | undefined> {
+  return presentFile(DEFAULT_CATALOG_DATA);
 }

@@ -4,7 +4,7 @@
  * (`catalog:<curator>/<id>`) that no registry name can equal, since the registry's name pattern forbids `:`.
  */
 import { z } from 'zod';
-import { ServerNameSchema } from './fields.js';
+import { isoUtc, ServerNameSchema } from './fields.js';
 
 export const CATALOG_SOURCES = ['docker-mcp-catalog', 'mcp-reference-servers'] as const;
 
@@ -41,3 +41,39 @@ export const CatalogFileSchema = z.strictObject({
   servers: z.array(CatalogServerSchema).max(100_000),
 });
 export type CatalogFile = z.infer<typeof CatalogFileSchema>;
+
+/** Whether `name` is a catalog server's own name (`catalog:<curator>/<id>`), not a registry name. */
+export function isCatalogName(name: string): boolean {
+  return name.toLowerCase().startsWith('catalog:');
+}
+
+/** Who each catalog source is, as a record's evidence names it. */
+export const CATALOG_CURATORS: Readonly<Record<(typeof CATALOG_SOURCES)[number], string>> = {
+  'docker-mcp-catalog': "Docker's MCP Catalog (docker/mcp-registry)",
+  'mcp-reference-servers': 'the MCP reference servers (modelcontextprotocol/servers)',
+};
+
+/**
+ * A curator's listing of a server, as a record carries it (`listings`): which catalog lists it, under which
+ * catalog name, at which commit of the catalog and its date, and what the curator declares (an image, a
+ * package, a repository, a remote URL). Declared, never measured: nothing here was read from the repository
+ * or the package registry. A registry record the catalog server is the same server as carries it too.
+ */
+export const ListingSchema = z.strictObject({
+  source: z.enum(CATALOG_SOURCES),
+  name: CatalogServerSchema.shape.name,
+  commit: z.string().regex(/^[0-9a-f]{40}$/),
+  listed_at: isoUtc('listed_at must be an ISO 8601 UTC timestamp (ending in Z)'),
+  image: z.string().min(1).max(500).optional(),
+  package: z
+    .strictObject({ registry_type: z.enum(['npm', 'pypi']), identifier: z.string().min(1).max(214) })
+    .optional(),
+  repository: z.url().max(500).optional(),
+  remote_url: z.url().max(500).optional(),
+});
+export type Listing = z.infer<typeof ListingSchema>;
+
+/** Who listed a server, in words: "Docker's MCP Catalog (docker/mcp-registry) at 818bf16 (2026-07-08)". */
+export function curatorOf(listing: Listing): string {
+  return `${CATALOG_CURATORS[listing.source]} at ${listing.commit.slice(0, 7)} (${listing.listed_at.slice(0, 10)})`;
+}

@@ -4,6 +4,7 @@
  * artifacts by their hashes) never constructs these validators at start; `schema.ts` re-exports the types.
  */
 import { z } from 'zod';
+import { ListingSchema } from './catalog.js';
 import { EvidenceSchema } from './evidence.js';
 import { FlagSchema, isoUtc, labelForScore, MAX_TEXT, ServerNameSchema, TRUST_LABELS } from './fields.js';
 import { repositoryKey } from './identifiers.js';
@@ -122,6 +123,8 @@ export const ServerRecordSchema = z
     description: z.string().min(1).max(MAX_TEXT).nullable().optional(),
     packages: z.array(PackageRefSchema).max(64).optional(),
     remotes: z.array(RemoteRefSchema).max(64).optional(),
+    // The curators' catalogs that list the server, with what each declares (`catalog.ts`): never measured.
+    listings: z.array(ListingSchema).max(16).optional(),
     // What was measured and by whom, per source and per signal, and the method that scored it (`evidence.ts`).
     evidence: EvidenceSchema.optional(),
   })

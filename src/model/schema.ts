@@ -35,6 +35,12 @@ export const StatsSchema = z.strictObject({
   verified_publishers: z.number().int().min(0),
   /** A documented extra: servers per platform target, most common first, so a client can learn the values. */
   target_summary: z.record(z.string(), z.number().int().min(0)).optional(),
+  /**
+   * A documented extra: the servers only a curator's catalog lists (`catalog:<curator>/<id>`), counted apart and
+   * in none of the members above. Nothing of them is measured until a night reads them, so their scores would
+   * only pull the average, the median and the lowest band down with servers nobody has looked at yet.
+   */
+  catalog_only_servers: z.number().int().min(0).optional(),
 });
 export type Stats = z.infer<typeof StatsSchema>;
 

@@ -8,6 +8,7 @@
  * that domain; `io.github.<login>` only to that GitHub login, signed in. A domain costs money and names an
  * organisation, a GitHub login is free: both are proofs, the domain the stronger.
  */
+import { curatorOf, isCatalogName } from '../../model/catalog.js';
 import type { SignalReading } from '../../model/evidence.js';
 import type { ServerRecord } from '../../model/schema.js';
 import type { EvidenceSource, SignalRule, SourceReading } from '../evidence-source.js';
@@ -58,7 +59,41 @@ const CREDENTIAL_WORDS: Readonly<Record<number, string>> = { 20: 'none', 15: 'ap
 const CREDENTIAL_POINTS: Readonly<Record<string, number>> = { none: 20, 'api-key': 15, sensitive: 5 };
 const SECRET_POINTS = [40, 30, 20, 10];
 
+/** The signals this source reads of a registry entry, in order: what a server with none has missing. */
+const REGISTRY_SIGNALS = [
+  'namespace_verification',
+  'source_repository_listed',
+  'repository_owner_is_publisher',
+  'distribution',
+  'description_specific',
+  'has_website',
+  'secret_env_var_count',
+  'credential_request',
+  'transport',
+  'package_registry',
+] as const;
+
+/**
+ * A server only a curator's catalog lists (`catalog:<curator>/<id>`) has no registry entry: every signal of
+ * this source is missing for that reason. What the curator declares (image, package, repository) is not a
+ * registry entry's declaration behind a verified namespace: no one proved control of anything, so it is kept in
+ * the record (`listings`, `install`, `packages`) and scores nothing (docs/method.md, "Catalog servers").
+ */
+function readCatalogListing(record: ServerRecord): SourceReading {
+  const listing = record.listings?.[0];
+  const why = `not in the official MCP Registry: listed only by ${listing === undefined ? 'a curator' : curatorOf(listing)}`;
+  const signals: Record<string, SignalReading> = {};
+  for (const name of REGISTRY_SIGNALS) signals[name] = missing('registry', why);
+  return {
+    source: 'registry',
+    state: { measured: false, at: null, by: null, third_party: false, missing: why.slice(0, 200) },
+    signals,
+    findings: [],
+  };
+}
+
 function readRegistry(record: ServerRecord): SourceReading {
+  if (isCatalogName(record.name)) return readCatalogListing(record);
   const slash = record.name.indexOf('/');
   const namespace = record.name.slice(0, slash);
   // The record was checked against the record schema: its upstream signals, when present, are typed.
