@@ -12,7 +12,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { rescore, type RescoreSummary } from '../../src/pipeline/rescore.js';
+import { rescore, type RescoreStep, type RescoreSummary } from '../../src/pipeline/rescore.js';
 import { startGitHubStandIn } from '../../test/support/github-standin.js';
 import { startRegistryStandIn } from '../../test/support/registry-standin.js';
 import { syntheticServers } from '../../test/support/synthetic-servers.js';
@@ -28,6 +28,8 @@ const NIGHT_TIMEOUT_MS = 60 * 60_000;
 interface ChildReport {
   seconds: number;
   peakMB: number;
+  /** RSS as each step of the night ended, in MB: where the memory goes. */
+  steps: Partial<Record<RescoreStep, number>>;
   summary: Pick<
     RescoreSummary,
     'collected' | 'scored' | 'repositories' | 'enriched' | 'githubRequests' | 'notModified' | 'registryRequests'
@@ -37,7 +39,9 @@ interface ChildReport {
 /** Child: one night against the given stand-ins, reported as one JSON line. */
 async function childNight(args: { registryUrl: string; githubUrl: string; dir: string }): Promise<ChildReport> {
   const start = performance.now();
+  const steps: ChildReport['steps'] = {};
   const summary = await rescore({
+    onStep: (step) => (steps[step] = Math.round(process.memoryUsage.rss() / 2 ** 20)),
     registryUrl: args.registryUrl,
     githubApiUrl: args.githubUrl,
     asOf: AS_OF,
@@ -62,6 +66,7 @@ async function childNight(args: { registryUrl: string; githubUrl: string; dir: s
   return {
     seconds: (performance.now() - start) / 1000,
     peakMB: process.resourceUsage().maxRSS / 1024,
+    steps,
     summary: { collected, scored, repositories, enriched, githubRequests, notModified, registryRequests },
   };
 }

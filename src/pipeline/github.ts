@@ -16,6 +16,7 @@ import { Octokit } from '@octokit/rest';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
 import { isGitHubOwner, isGitHubRepoName, type GitHubFacts } from '../scoring/facts.js';
+import { mapBounded } from './bounded.js';
 import { PipelineError, printable } from './errors.js';
 import { ENDPOINT_ROUTES, factsFromAnswer, gitHubFacts, type Endpoint } from './github-answers.js';
 import { readBounded } from './http-json.js';
@@ -265,16 +266,12 @@ export async function enrich(
   }
 
   const outcomes = new Map<string, RepositoryOutcome>();
-  const ordered = readingOrder(repositories, options.cache);
-  let next = 0;
-  const worker = async () => {
-    while (next < ordered.length) {
-      const { owner, repo } = ordered[next++]!;
-      outcomes.set(`${owner}/${repo}`.toLowerCase(), await one(owner, repo));
-      options.progress?.(outcomes.size, ordered.length);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
+  await mapBounded(
+    readingOrder(repositories, options.cache),
+    options.concurrency,
+    async ({ owner, repo }) => void outcomes.set(`${owner}/${repo}`.toLowerCase(), await one(owner, repo)),
+    options.progress,
+  );
   return {
     outcomes,
     requests: state.requests,

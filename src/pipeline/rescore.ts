@@ -3,6 +3,7 @@
  * the build's input format (`<out>/servers.json` and `<out>/registry/servers.json`, as `npm run import` writes
  * them), or refuse to write anything when the run is not good enough to publish.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -58,7 +59,12 @@ export interface RescoreOptions {
   log?: (line: string) => void;
   /** The registry's bounds, collect's own when left out (a benchmark of 100,000 servers raises the floor). */
   collect?: Pick<CollectOptions, 'minTotalBound'> | undefined;
+  /** Called as each step of the night ends, with its name: a benchmark measures memory there. */
+  onStep?: (step: RescoreStep) => void;
 }
+
+/** The steps of a night, in order, as `onStep` names them. */
+export type RescoreStep = 'collect' | 'github' | 'packages' | 'advisories' | 'score' | 'join' | 'probes' | 'write';
 
 export interface RescoreSummary {
   collected: number;
@@ -96,18 +102,56 @@ export interface RescoreSummary {
   notes: string[];
 }
 
-/** The previous dataset's records by name, without `scored_at`, to count what did not change. */
-function previousRecords(file: string): Map<string, string> {
+/** A record without `scored_at`, as a digest: what "unchanged since the last run" compares. */
+const recordDigest = (record: object) => {
+  const { scored_at: _ignored, ...rest } = record as { scored_at?: unknown };
+  return createHash('sha256').update(JSON.stringify(rest)).digest('base64');
+};
+
+const PreviousRecordSchema = z.looseObject({ name: z.string() });
+
+/**
+ * The previous dataset's records by name, as digests (not whole records: at registry scale the previous dataset
+ * held as objects, or as their JSON, would double the night's memory). The dataset is written one record a line
+ * (`serializeDataset`), so it is read a line at a time; a file in any other layout is parsed whole.
+ */
+function previousDigests(file: string): Map<string, string> {
+  let text: string;
   try {
-    const records = z.array(z.looseObject({ name: z.string() })).parse(JSON.parse(readFileSync(file, 'utf8')));
-    return new Map(records.map(({ scored_at: _ignored, ...rest }) => [rest.name, JSON.stringify(rest)]));
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return new Map();
+  }
+  const lines = text.split('\n');
+  if (lines[0] === '[' && lines.at(-2) === ']' && lines.at(-1) === '') {
+    try {
+      const digests = new Map<string, string>();
+      for (const line of lines.slice(1, -2)) {
+        const record = PreviousRecordSchema.parse(JSON.parse(line.endsWith(',') ? line.slice(0, -1) : line));
+        digests.set(record.name, recordDigest(record));
+      }
+      return digests;
+    } catch {
+      // not one record a line after all: read whole below
+    }
+  }
+  try {
+    const records = z.array(PreviousRecordSchema).parse(JSON.parse(text));
+    return new Map(records.map((record) => [record.name, recordDigest(record)]));
   } catch {
     return new Map();
   }
 }
 
+/** How many records are identical to the previous dataset's but for `scored_at`. */
+function countUnchanged(file: string, records: readonly ServerRecord[]): number {
+  const previous = previousDigests(file);
+  return records.filter((record) => previous.get(record.name) === recordDigest(record)).length;
+}
+
 export async function rescore(options: RescoreOptions): Promise<RescoreSummary> {
   const log = options.log ?? (() => {});
+  const stepDone = options.onStep ?? (() => {});
   const notes: string[] = [];
   const registryCache = readRegistryCache(options.cache);
   if (registryCache.note) notes.push(registryCache.note);
@@ -121,6 +165,7 @@ export async function rescore(options: RescoreOptions): Promise<RescoreSummary> 
   // An empty registry is an outage, not a registry with no servers: never publish it.
   if (entries.length === 0) throw new PipelineError('the registry listed no active servers; nothing written');
   writeRegistryCache(options.cache, collected.collection);
+  stepDone('collect');
 
   const facts = entries.map((entry) => factsFromServer(entry.server));
   const repositories = new Map<string, { owner: string; repo: string }>();
@@ -155,8 +200,11 @@ export async function rescore(options: RescoreOptions): Promise<RescoreSummary> 
     );
   }
 
+  stepDone('github');
   const packageStep = await readPackagesStep(options, entries, notes);
+  stepDone('packages');
   const advisoryStep = await readAdvisoriesStep(options, entries, notes);
+  stepDone('advisories');
 
   const context = flagContext(facts);
   const scorecard: ScorecardIndex = { generated_at: options.asOf, servers: {} };
@@ -168,6 +216,7 @@ export async function rescore(options: RescoreOptions): Promise<RescoreSummary> 
     scorecard.servers[server.name] = scoreServer(server, github, context, options.asOf);
   });
 
+  stepDone('score');
   let records: ServerRecord[];
   let leftOut: LeftOut[];
   let feed;
@@ -191,14 +240,12 @@ export async function rescore(options: RescoreOptions): Promise<RescoreSummary> 
     throw error;
   }
 
+  stepDone('join');
   const probeStep = await probeStepOf(options, records, notes);
+  stepDone('probes');
 
   const datasetFile = join(options.out, 'servers.json');
-  const previous = previousRecords(datasetFile);
-  const unchanged = records.filter((record) => {
-    const { scored_at: _ignored, ...rest } = record;
-    return previous.get(record.name) === JSON.stringify(rest);
-  }).length;
+  const unchanged = countUnchanged(datasetFile, records);
   writeFilesAtomically([
     [join(options.out, 'registry', 'servers.json'), serializeRegistryData(feed.entries)],
     [datasetFile, serializeDataset(records)],
@@ -208,6 +255,7 @@ export async function rescore(options: RescoreOptions): Promise<RescoreSummary> 
       ? [[join(options.out, 'evidence', 'advisories.json'), advisoryStep.text] as const]
       : []),
   ]);
+  stepDone('write');
 
   return {
     collected: entries.length,

@@ -20,6 +20,7 @@ import { z } from 'zod';
 import { affectedKey, type Advisory, type AdvisoryFile, AdvisoryFileSchema } from '../../model/advisories.js';
 import { packageKey } from '../../model/identifiers.js';
 import { oneLineZodError } from '../../import/inputs.js';
+import { mapBounded } from '../bounded.js';
 import { PipelineError, printable } from '../errors.js';
 import { requestJson, type HttpPolicy } from '../http-json.js';
 import { requestName } from '../packages/read-packages.js';
@@ -227,11 +228,7 @@ export async function readAdvisories(
       `OSV advisory ${printable(id, 64)} left out: ${printable(why, 200)}${cached ? ' (the last reading is kept)' : ''}`,
     );
   };
-  let nextIndex = 0;
-  const worker = async () => {
-    while (nextIndex < toRead.length) await readOne(toRead[nextIndex++]!);
-  };
-  await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
+  await mapBounded(toRead, options.concurrency, readOne);
 
   // Answered in full: every page read and every advisory id it named resolved.
   const answered = new Set(

@@ -20,6 +20,7 @@ import {
 } from '../../model/probes.js';
 import { type ServerTools, ServerToolsSchema, type ToolsFile, ToolsFileSchema, toolsHash } from '../../model/tools.js';
 import { receiverAgents } from '../../notify/address-filter.js';
+import { mapBounded } from '../bounded.js';
 import { DEFAULT_PROBE_LIMITS, type ProbeLimits, probeRemote, type RemoteProbe } from './probe-remote.js';
 
 /** Who probed, as every record's evidence names this project's own probes. */
@@ -74,20 +75,6 @@ export function remoteToProbe(
   const known = remotes.filter((remote) => REMOTE_KINDS.has(remote.type) && !/[{}]/.test(remote.url));
   const chosen = known.find((remote) => remote.type === 'streamable-http') ?? known[0];
   return chosen === undefined ? undefined : { type: chosen.type as 'streamable-http' | 'sse', url: chosen.url };
-}
-
-/** Runs `work` over `items`, at most `concurrency` at a time, results in the items' order. */
-async function pooled<T, R>(items: readonly T[], concurrency: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, worker));
-  return results;
 }
 
 /** One night's observation of one server, continued from the previous night's own observation. */
@@ -169,7 +156,7 @@ export async function probeNight(targets: readonly ProbeTarget[], options: Probe
   const agents = receiverAgents(options.allowPrivate, { keepAlive: false, refuseMetadata: true });
   let outcomes;
   try {
-    outcomes = await pooled(work, options.concurrency, async ({ target, remote }) => {
+    outcomes = await mapBounded(work, options.concurrency, async ({ target, remote }) => {
       const seen = await probeRemote(remote.url, { ...limits, agents, allowHttp: options.allowHttp });
       return observe(
         target,
