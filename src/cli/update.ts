@@ -8,7 +8,7 @@ import { downloadRules } from '../update/download.js';
 import { cacheRoot, newestHeld, packedSnapshot } from '../update/snapshot-cache.js';
 import { snapshotUrl } from '../update/snapshot-url.js';
 import { updateSnapshot } from '../update/update.js';
-import { BundleError, trustedKeys } from '../update/verify-bundle.js';
+import { BundleError, NO_TRUSTED_KEY, trustedKeys } from '../update/verify-bundle.js';
 import { printable } from '../model/printable.js';
 
 export const UPDATE_USAGE = `usage: mcp-trust-score update [--from URL]
@@ -17,7 +17,8 @@ Downloads the newest signed snapshot of the trust scores (default: the published
 overrides it, --from overrides both), checks its signature against the keys shipped in this package and every
 file's SHA-256, and installs it in the cache folder (MCP_TRUST_SCORE_CACHE, else the platform's cache folder),
 keeping the previous one. check and the MCP server then answer from it, offline. An older snapshot than the
-one held is refused. TRUST_SNAPSHOT_UPDATE_TIMEOUT_MS bounds the whole download (default 60000).
+one held is refused. TRUST_SNAPSHOT_KEYS names a keys file whose keys are trusted in addition to the shipped
+ones (a deployment of one's own). TRUST_SNAPSHOT_UPDATE_TIMEOUT_MS bounds the whole download (default 60000).
 
 Exit codes: 0 updated (or already current), 2 not updated (the held snapshot is untouched).`;
 
@@ -31,6 +32,8 @@ export async function updateCommand(
 ): Promise<string> {
   const { values } = parseArgs({ args: [...argv], strict: true, options: { from: { type: 'string' } } });
   const keys = trustedKeys(env);
+  // Said before any connection: nothing downloaded could be verified.
+  if (keys.keys.length === 0) throw new BundleError(NO_TRUSTED_KEY);
   const url = snapshotUrl(keys, env, values.from);
   if (url === undefined) throw new BundleError('no snapshot URL is set: pass --from URL or set TRUST_SNAPSHOT_URL');
   const timeoutText = env.TRUST_SNAPSHOT_UPDATE_TIMEOUT_MS;

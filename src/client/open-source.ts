@@ -2,8 +2,8 @@
  * The trust source a process uses, chosen once at start from its environment: with `TRUST_API_URL` set, the
  * live API (which then needs `TRUST_API_KEY`); without it (or offline), the newest verified snapshot held,
  * opened in process: the one packed in the package, or a newer one `mcp-trust-score update` installed in the
- * cache (`src/update/snapshot-cache.ts`). When that is older than `TRUST_SNAPSHOT_MAX_AGE_DAYS` (7) and a
- * bundle URL is known, one update is tried first within `TRUST_SNAPSHOT_UPDATE_TIMEOUT_MS` (3000); if it
+ * cache (`src/update/snapshot-cache.ts`). When that is older than `TRUST_SNAPSHOT_MAX_AGE_DAYS` (7), a
+ * bundle URL is known and the package trusts a signing key, one update is tried first within `TRUST_SNAPSHOT_UPDATE_TIMEOUT_MS` (3000); if it
  * fails the process goes on with what it holds and says so with the data's age. `--offline` or
  * `TRUST_OFFLINE=1` never touches the network. Every failure is an `McpConfigError` whose message is printed
  * as is.
@@ -69,7 +69,8 @@ export async function openTrustSource({
     chosen = { snapshot: held.snapshot, ...(held.problem === undefined ? {} : { note: `${held.problem}, not used` }) };
     const url = snapshotUrl(keys, env);
     const old = nowMs - Date.parse(held.snapshot.scoredAt) > maxAgeDays * 86_400_000;
-    if (!offline && old && url !== undefined) {
+    // With no trusted key nothing downloaded could be verified, so no update is tried (no connection).
+    if (!offline && old && url !== undefined && keys.keys.length > 0) {
       // Loaded only here: the download's agents are no part of a check on fresh data.
       const { downloadRules } = await import('../update/download.js');
       const { updateSnapshot } = await import('../update/update.js');

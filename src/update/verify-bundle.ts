@@ -28,28 +28,46 @@ export class BundleError extends OperatorError {
 }
 
 /**
- * Names another keys file to trust instead of the shipped one: for a deployment of one's own (its own key)
- * and for the tests' stand-in. Whoever sets a process's environment could as well point it at another API.
+ * Names a keys file whose keys are trusted IN ADDITION to the shipped ones: for a deployment of one's own (its
+ * own key) and for the tests' stand-in. It only adds: a shipped key keeps its dates (an entry with the id of a
+ * shipped key is ignored, so a retired key cannot be revived), and the shipped `bundle_url` stays the default
+ * (the file's is used only while the shipped one is null). Whoever sets a process's environment could as well
+ * point it at another API.
  */
 export const KEYS_FILE_ENV = 'TRUST_SNAPSHOT_KEYS';
 
-/** The keys this package trusts: the shipped `snapshot-keys.json`, or the file `TRUST_SNAPSHOT_KEYS` names. */
-export function trustedKeys(env: Readonly<Record<string, string | undefined>> = process.env): TrustedKeys {
-  const file = env[KEYS_FILE_ENV];
-  let given: unknown = shippedKeys;
-  if (file !== undefined && file !== '') {
-    try {
-      given = JSON.parse(readFileSync(file, 'utf8'));
-    } catch {
-      throw new BundleError(`${KEYS_FILE_ENV}: ${file} cannot be read as JSON`);
-    }
-  }
+function parseKeys(given: unknown, source: string): TrustedKeys {
   const parsed = TrustedKeysSchema.safeParse(given);
-  if (!parsed.success) {
-    throw new BundleError(`${file ?? 'snapshot-keys.json'}: ${parsed.error.issues[0]?.message ?? 'not a keys file'}`);
-  }
+  if (!parsed.success) throw new BundleError(`${source}: ${parsed.error.issues[0]?.message ?? 'not a keys file'}`);
   return parsed.data;
 }
+
+/** The keys this package trusts: the shipped `snapshot-keys.json`, plus those of the file `TRUST_SNAPSHOT_KEYS` names. */
+export function trustedKeys(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  shippedFile: unknown = shippedKeys,
+): TrustedKeys {
+  const shipped = parseKeys(shippedFile, 'snapshot-keys.json');
+  const file = env[KEYS_FILE_ENV];
+  if (file === undefined || file === '') return shipped;
+  let given: unknown;
+  try {
+    given = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    throw new BundleError(`${KEYS_FILE_ENV}: ${file} cannot be read as JSON`);
+  }
+  const added = parseKeys(given, file);
+  const shippedIds = new Set(shipped.keys.map((key) => key.key_id));
+  return {
+    bundle_url: shipped.bundle_url ?? added.bundle_url,
+    keys: [...shipped.keys, ...added.keys.filter((key) => !shippedIds.has(key.key_id))],
+  };
+}
+
+/** The one line for a package that trusts no signing key yet (the shipped list is empty until the operator adds one). */
+export const NO_TRUSTED_KEY =
+  'this mcp-trust-score trusts no snapshot signing key yet (src/format/snapshot-keys.json lists none), so no ' +
+  'snapshot can be verified; the packed snapshot is used';
 
 export const sha256Hex = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 

@@ -3,8 +3,11 @@
  * and there, with no TRUST_API_URL and HOME at a fixture tree of eleven clients' user-level configurations,
  * the installed `check --user` gives the verdicts the live API gives for the same entries, and the installed MCP server lists its four tools and
  * answers offline. The tarball holds the bin, dist/, the embedded snapshot and the user's docs, nothing else.
+ * The installed `update`, against the stand-in bundle host: a newer signed snapshot installed and then reported
+ * by `check`; every bad bundle refused in one line (exit 2) with the held snapshot still answering; with no
+ * trusted key no connection; and `check --offline` opens no socket (a preload that fails every connect).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +18,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerRecord } from '../../src/model/schema.js';
 import { REPO, type ServerProcess, startServer } from './process.js';
 import { recordForModel } from '../../src/mcp/publisher-values.js';
+import { BUNDLE_SIGNATURE_FILE } from '../../src/format/snapshot-bundle.js';
+import { newSigningKey, signingKeyOf, writeSnapshotBundle } from '../../src/publish/sign-bundle.js';
+import { RECORDS } from '../gateway/harness.js';
+import { startBundleStandin, type BundleStandin } from '../support/bundle-standin.js';
+import { buildTestSnapshot, makeRecord } from '../support/records.js';
 
 const KEY = 'pack-e2e-key-0123456789';
 const FIXTURE = path.join(REPO, 'test', 'fixtures', 'cli', 'fail');
@@ -214,5 +222,200 @@ describe('the packed package', () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe('the packed package’s update, against the stand-in bundle host', () => {
+  const DAY = 86_400_000;
+  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  const signer = newSigningKey(new Date(Date.now() - 30 * DAY));
+  const retiredSigner = newSigningKey(new Date(Date.now() - 30 * DAY));
+  /** Scored after the packed snapshot (built from data/ before now), the newest after that. */
+  const newerScored = Date.now() - 2 * DAY;
+  const newestScored = Date.now() - DAY;
+  let work: string;
+  let keysFile: string;
+  let cache: string;
+  let bundles: Record<string, string>;
+  const hosts: BundleStandin[] = [];
+
+  async function bundleOf(scored: number, name: string, key = signer) {
+    const snapshot = await buildTestSnapshot([
+      ...RECORDS,
+      makeRecord({ name: `org.update/${name}`, scored_at: new Date(scored).toISOString() }),
+    ]);
+    const out = path.join(work, 'bundles', name);
+    await writeSnapshotBundle(snapshot, out, signingKeyOf(key.privateKeyPem));
+    await rm(path.dirname(snapshot), { recursive: true, force: true });
+    return out;
+  }
+
+  async function host(dir: string, options: Parameters<typeof startBundleStandin>[1] = {}) {
+    const started = await startBundleStandin(dir, options);
+    hosts.push(started);
+    return started;
+  }
+
+  /**
+   * The installed bin run with node directly, with the update's settings; asynchronously, since the stand-in
+   * answers from this process.
+   */
+  function installed(
+    args: string[],
+    env: Record<string, string> = {},
+  ): Promise<{ status: number | null; stdout: string; stderr: string }> {
+    const child = spawn(
+      process.execPath,
+      [path.join(project, 'node_modules', 'mcp-trust-score', 'bin', 'mcp-trust-score.js'), ...args],
+      {
+        cwd: project,
+        env: {
+          ...userEnv(),
+          MCP_TRUST_SCORE_CACHE: cache,
+          TRUST_SNAPSHOT_ALLOW_HTTP: 'true',
+          TRUST_SNAPSHOT_ALLOW_PRIVATE: 'true',
+          TRUST_SNAPSHOT_UPDATE_TIMEOUT_MS: '1500',
+          ...env,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    return new Promise((resolve) => child.once('close', (status) => resolve({ status, stdout, stderr })));
+  }
+
+  /** The data line of the installed `check --offline`: which snapshot answers. */
+  async function heldNotice(env: Record<string, string> = {}): Promise<string> {
+    const check = await installed(['check', '--offline', '--format', 'json'], {
+      TRUST_SNAPSHOT_KEYS: keysFile,
+      ...env,
+    });
+    expect(check.stderr).toBe('');
+    return (JSON.parse(check.stdout) as { notice: string }).notice;
+  }
+
+  beforeAll(async () => {
+    work = await mkdtemp(path.join(tmpdir(), 'mts-pack-update-'));
+    cache = path.join(work, 'cache');
+    keysFile = path.join(work, 'test-keys.json');
+    // Trusted in addition to the shipped keys (TRUST_SNAPSHOT_KEYS, docs/snapshot.md): the test key, and one
+    // retired yesterday.
+    await writeFile(
+      keysFile,
+      JSON.stringify({
+        bundle_url: null,
+        keys: [signer.trusted, { ...retiredSigner.trusted, not_after: new Date(Date.now() - DAY).toISOString() }],
+      }),
+    );
+    bundles = {
+      newer: await bundleOf(newerScored, 'newer'),
+      newest: await bundleOf(newestScored, 'newest'),
+      older: await bundleOf(Date.parse('2020-01-01T00:00:00Z'), 'older'),
+      retired: await bundleOf(newestScored, 'retired', retiredSigner),
+    };
+    for (const spoiled of ['tampered', 'bad-signature', 'truncated', 'hanging']) {
+      await cp(bundles.newest!, path.join(work, 'bundles', spoiled), { recursive: true });
+      bundles[spoiled] = path.join(work, 'bundles', spoiled);
+    }
+    await writeFile(path.join(bundles.tampered!, 'stats.json'), '{"tampered":true}');
+    await writeFile(
+      path.join(bundles['bad-signature']!, BUNDLE_SIGNATURE_FILE),
+      `${Buffer.alloc(64, 1).toString('base64')}\n`,
+    );
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const started of hosts) await started.close();
+    if (work !== undefined) await rm(work, { recursive: true, force: true });
+  });
+
+  it('with no trusted key (the shipped list is empty), says so in one line, exit 2, and connects nowhere', async () => {
+    const standin = await host(bundles.newer!);
+    const url = `${standin.url}/snapshot-bundle/`;
+    const update = await installed(['update', '--from', url]);
+    expect(update.status).toBe(2);
+    expect(update.stderr).toMatch(/^update failed: this mcp-trust-score trusts no snapshot signing key yet [^\n]*\n$/);
+    // Old data by the bound, a URL set, and still no automatic update without a key.
+    const check = await installed(['check', '--format', 'json'], {
+      TRUST_SNAPSHOT_URL: url,
+      TRUST_SNAPSHOT_MAX_AGE_DAYS: '0',
+    });
+    expect((JSON.parse(check.stdout) as { notice: string }).notice).toMatch(/^offline data, scored /);
+    expect(standin.connections()).toBe(0);
+  });
+
+  it('installs a newer signed snapshot with update --from, and check then reports its date', async () => {
+    const standin = await host(bundles.newer!);
+    const update = await installed(['update', '--from', `${standin.url}/snapshot-bundle/`], {
+      TRUST_SNAPSHOT_KEYS: keysFile,
+    });
+    expect(update.stderr).toBe('');
+    expect(update.status).toBe(0);
+    expect(update.stdout).toMatch(new RegExp(`^updated to [0-9a-f]+, scored ${day(newerScored)}\\n$`));
+    expect(await heldNotice()).toMatch(
+      new RegExp(`^offline data, scored ${day(newerScored)} \\(2 days old, from mcp-trust-score update\\)`),
+    );
+  });
+
+  const refusals: [string, Parameters<typeof startBundleStandin>[1], RegExp][] = [
+    ['tampered', {}, /^update failed: stats\.json: /],
+    ['bad-signature', {}, /^update failed: the bundle signature does not verify$/],
+    ['truncated', { truncate: 'records.ndjson' }, /^update failed: records\.ndjson from \S+: /],
+    ['older', {}, /is not newer than the one held/],
+    ['retired', {}, /^update failed: the bundle is signed with key [0-9a-f]{16}, retired on /],
+    ['hanging', { hang: true }, /^update failed: bundle-index\.json from \S+: no answer within 1500 ms$/],
+  ];
+  for (const [name, options, message] of refusals) {
+    it(`refuses the ${name} bundle in one line, exit 2, and the held snapshot keeps answering`, async () => {
+      const standin = await host(bundles[name]!, options);
+      const update = await installed(['update', '--from', `${standin.url}/snapshot-bundle/`], {
+        TRUST_SNAPSHOT_KEYS: keysFile,
+      });
+      expect(update.status).toBe(2);
+      expect(update.stdout).toBe('');
+      const lines = update.stderr.split('\n');
+      expect(lines).toHaveLength(2);
+      expect(lines[0]).toMatch(message);
+      expect(await heldNotice()).toMatch(new RegExp(`^offline data, scored ${day(newerScored)} `));
+    });
+  }
+
+  it('check --offline opens no socket, though its data is old and a bundle URL is set (a planted connect is caught)', async () => {
+    const standin = await host(bundles.newest!);
+    const log = path.join(work, 'sockets.log');
+    const preload = path.join(work, 'no-sockets.cjs');
+    // Every socket connect, whatever opens it (http, fetch, net), is written down and fails.
+    await writeFile(
+      preload,
+      [
+        "const net = require('node:net');",
+        "const fs = require('node:fs');",
+        'net.Socket.prototype.connect = function () {',
+        `  fs.appendFileSync(${JSON.stringify(log)}, 'connect\\n');`,
+        "  throw new Error('no socket may be opened');",
+        '};',
+      ].join('\n'),
+    );
+    const env = {
+      NODE_OPTIONS: `--require ${preload}`,
+      TRUST_SNAPSHOT_KEYS: keysFile,
+      TRUST_SNAPSHOT_URL: `${standin.url}/snapshot-bundle/`,
+      TRUST_SNAPSHOT_MAX_AGE_DAYS: '0',
+    };
+    const offline = await installed(['check', '--offline', '--format', 'json'], env);
+    expect(offline.stderr).toBe('');
+    expect((JSON.parse(offline.stdout) as { notice: string }).notice).toMatch(
+      new RegExp(`^offline data, scored ${day(newerScored)} `),
+    );
+    const viaEnv = await installed(['check', '--format', 'json'], { ...env, TRUST_OFFLINE: '1' });
+    expect(viaEnv.stdout).toBe(offline.stdout);
+    expect(existsSync(log)).toBe(false);
+    // The planted case: the same check without --offline tries its one update, and the preload catches it.
+    await installed(['check', '--format', 'json'], env);
+    expect(await readFile(log, 'utf8')).toMatch(/^connect\n/);
+    expect(standin.connections()).toBe(0);
   });
 });

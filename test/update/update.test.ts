@@ -13,7 +13,8 @@ import { BUNDLE_INDEX_FILE, BUNDLE_SIGNATURE_FILE, type TrustedKeys } from '../.
 import { newSigningKey, signingKeyOf, writeSnapshotBundle } from '../../src/publish/sign-bundle.js';
 import { cacheRoot, newestHeld, packedSnapshot } from '../../src/update/snapshot-cache.js';
 import { updateSnapshot } from '../../src/update/update.js';
-import { BundleError, verifyIndex } from '../../src/update/verify-bundle.js';
+import { updateCommand } from '../../src/cli/update.js';
+import { BundleError, NO_TRUSTED_KEY, trustedKeys, verifyIndex } from '../../src/update/verify-bundle.js';
 import { RECORDS } from '../gateway/harness.js';
 import { buildTestSnapshot, makeRecord } from '../support/records.js';
 import { startBundleStandin } from '../support/bundle-standin.js';
@@ -162,5 +163,52 @@ describe('mcp-trust-score update against a stand-in bundle host', () => {
     } finally {
       await host.close();
     }
+  });
+
+  it('with no trusted key, update says so in one line before any connection, and check never tries one', async () => {
+    const host = await startBundleStandin(await bundleOf(newer, 'no-key'));
+    // No TRUST_SNAPSHOT_KEYS: the shipped list, empty until the operator adds the production key.
+    const env = {
+      MCP_TRUST_SCORE_CACHE: path.join(work, 'cache-no-key'),
+      TRUST_SNAPSHOT_URL: `${host.url}/snapshot-bundle/`,
+      TRUST_SNAPSHOT_ALLOW_HTTP: 'true',
+      TRUST_SNAPSHOT_ALLOW_PRIVATE: 'true',
+      TRUST_SNAPSHOT_MAX_AGE_DAYS: '0',
+    };
+    try {
+      expect(trustedKeys(env).keys).toEqual([]);
+      const error = await updateCommand(['--from', `${host.url}/snapshot-bundle/`], packed, env).catch(
+        (caught: unknown) => caught,
+      );
+      expect(error).toBeInstanceOf(BundleError);
+      expect((error as BundleError).exitCode).toBe(2);
+      expect((error as Error).message).toBe(NO_TRUSTED_KEY);
+      const source = await openTrustSource({ embeddedDir: packed, env });
+      expect(source.origin).toMatchObject({ held: 'packed' });
+      source.close();
+      expect(host.connections()).toBe(0);
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('TRUST_SNAPSHOT_KEYS only adds keys: a shipped key keeps its retirement and the shipped URL stays', async () => {
+    const shipped: TrustedKeys = {
+      bundle_url: 'https://example.org/snapshot-bundle/',
+      keys: [{ ...signer.trusted, not_after: '2026-06-01T00:00:00Z' }],
+    };
+    const other = newSigningKey(new Date('2026-01-01T00:00:00Z'));
+    const file = path.join(work, 'keys-added.json');
+    await writeFile(
+      file,
+      JSON.stringify({ bundle_url: 'http://127.0.0.1:1/snapshot-bundle/', keys: [signer.trusted, other.trusted] }),
+    );
+    const merged = trustedKeys({ TRUST_SNAPSHOT_KEYS: file }, shipped);
+    expect(merged.bundle_url).toBe(shipped.bundle_url);
+    expect(merged.keys).toEqual([shipped.keys[0], other.trusted]);
+    // The file's URL is the default only while the shipped one is null.
+    expect(trustedKeys({ TRUST_SNAPSHOT_KEYS: file }, { bundle_url: null, keys: [] }).bundle_url).toBe(
+      'http://127.0.0.1:1/snapshot-bundle/',
+    );
   });
 });
