@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { OPENAPI_FILE, writeOpenApiDocument } from './openapi.js';
-import { buildSnapshotWithDiff, RepublishRefused } from '../src/build/build.js';
+import { buildSnapshotWithDiff, SnapshotDiffRefused } from '../src/snapshot-build/build.js';
 import { DEFAULT_GUARDS, summarizeDiff } from '../src/history/changes.js';
 import { readManifest } from '../src/format/verified-read.js';
 import { CHANGES_FILE } from '../src/format/manifest.js';
@@ -18,8 +18,8 @@ import {
   defaultCatalogData,
   defaultRegistryData,
 } from '../src/format/paths.js';
-import { snapshotIsStale } from '../src/build/staleness.js';
-import { InputError } from '../src/build/read-input.js';
+import { snapshotIsStale } from '../src/snapshot-build/staleness.js';
+import { InputError } from '../src/snapshot-build/read-input.js';
 import { DEFAULT_HISTORY_LENGTH } from '../src/history/history.js';
 import { isMethodId, METHOD_IDS, MTS2_METHOD, UPSTREAM_METHOD } from '../src/scoring/methods.js';
 import { runMain } from './lib/main.js';
@@ -138,7 +138,7 @@ async function main(): Promise<number> {
     if (await writeOpenApiDocument()) console.log(`wrote ${path.relative(process.cwd(), OPENAPI_FILE)}`);
     return 0;
   } catch (error) {
-    if (error instanceof RepublishRefused) {
+    if (error instanceof SnapshotDiffRefused) {
       console.error(summarizeDiff(error.diff));
       console.error(
         `build: refused to publish, the previous snapshot is untouched:\n  ${error.problems.join('\n  ')}\n  (--force publishes anyway)`,

@@ -73,13 +73,13 @@ const options = {
 // use (the record validators, the API client) into the files every start loads. The two builds write one
 // folder; a chunk's name is the hash of its content, so a name both write is the same file.
 await esbuild.build({ ...options, entryPoints: { serve: 'scripts/serve.ts' }, outdir: temporary });
-// The build's worker threads, beside the builder's chunk that starts them (src/build/worker-module.ts):
+// The build's worker threads, beside the builder's chunk that starts them (src/snapshot-build/worker-module.ts):
 // a build of their own too, so the modules they share with serve stay in serve's chunks.
 await esbuild.build({
   ...options,
   entryPoints: {
-    'schema-check-worker': 'src/build/schema-check-worker.ts',
-    'word-index-worker': 'src/build/word-index-worker.ts',
+    'schema-check-worker': 'src/snapshot-build/schema-check-worker.ts',
+    'word-index-worker': 'src/snapshot-build/word-index-worker.ts',
   },
   outdir: temporary,
 });

@@ -24,8 +24,8 @@ import { escapeLabel, LABEL_FORBIDDEN } from '../src/keys/label.js';
 import { isPlanName, PLAN_NAMES, planTable } from '../src/keys/plans.js';
 import { createStore } from '../src/service/store.js';
 import type { Store } from '../src/stores/types.js';
-import { SUBSCRIPTION_ID_PATTERN } from '../src/notify/subscription.js';
-import { deleteSubscription, deleteSubscriptionsOfKey, subscriptionsOfKey } from '../src/notify/subscriptions.js';
+import { SUBSCRIPTION_ID_PATTERN } from '../src/notify/subscription-schema.js';
+import { deleteSubscription, deleteSubscriptionsOfKey, subscriptionsOfKey } from '../src/notify/key-subscriptions.js';
 
 const USAGE = `Usage:
   npm run keys -- create [--plan free] [--label TEXT]

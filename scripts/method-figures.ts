@@ -7,7 +7,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { figuresMarkdown, methodFigures, rulesMarkdown, withBlock } from '../src/build/method-figures.js';
+import { figuresMarkdown, methodFigures, rulesMarkdown, withBlock } from '../src/snapshot-build/method-figures.js';
 import { runMain } from './lib/main.js';
 import { OperatorError } from '../src/errors/operator-error.js';
 

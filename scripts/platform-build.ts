@@ -15,7 +15,7 @@ import {
   defaultCatalogData,
   defaultRegistryData,
 } from '../src/format/paths.js';
-import { snapshotIsStale } from '../src/build/staleness.js';
+import { snapshotIsStale } from '../src/snapshot-build/staleness.js';
 import { runMain } from './lib/main.js';
 
 /** The line a build without a checked snapshot fails with. */

@@ -38,7 +38,7 @@ import {
   defaultCatalogData,
   defaultRegistryData,
 } from '../src/format/paths.js';
-import { snapshotIsStale } from '../src/build/staleness.js';
+import { snapshotIsStale } from '../src/snapshot-build/staleness.js';
 
 /** How long open requests get to finish after a stop signal before connections are cut. */
 const SHUTDOWN_GRACE_MS = 5000;
@@ -68,7 +68,7 @@ async function ensureDefaultSnapshot(): Promise<void> {
   try {
     // Loaded only when a build is needed: the builder (the record validators, the index writers) is a third of
     // the bundle, and a start with a current snapshot should not pay to parse it.
-    const { buildSnapshotWithDiff } = await import('../src/build/build.js');
+    const { buildSnapshotWithDiff } = await import('../src/snapshot-build/build.js');
     built = await buildSnapshotWithDiff({ input: DEFAULT_INPUT_GLOB, out: DEFAULT_SNAPSHOT_DIR, registry, catalog });
   } catch (error) {
     fail(`Cannot build the snapshot: ${error instanceof Error ? error.message : String(error)}`);

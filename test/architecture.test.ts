@@ -95,7 +95,7 @@ const LAYER_RULES: ReadonlyArray<{
   mayNotImport?: readonly string[];
 }> = [
   { folders: ['format'], mayImport: ['model', 'errors'] },
-  { folders: ['build'], mayNotImport: ['query', 'gateway', 'http', 'service'] },
+  { folders: ['snapshot-build'], mayNotImport: ['query', 'gateway', 'http', 'service'] },
   { folders: ['cli', 'mcp', 'client'], mayNotImport: ['gateway', 'http', 'service'] },
 ];
 
@@ -121,20 +121,20 @@ describe('the lifetimes of the folders of src/', () => {
   it('finds imports across a layer (the check above can fail)', () => {
     const graph = new Map([
       ['format', new Set(['model', 'registry'])],
-      ['build', new Set(['format', 'query'])],
+      ['snapshot-build', new Set(['format', 'query'])],
       ['client', new Set(['api', 'gateway'])],
       ['mcp', new Set(['client'])],
     ]);
-    expect(layerBreaks(graph)).toEqual(['build → query', 'client → gateway', 'format → registry']);
+    expect(layerBreaks(graph)).toEqual(['client → gateway', 'format → registry', 'snapshot-build → query']);
   });
 });
 
 const ROOT = path.resolve(SRC, '..');
 const relative = (file: string) => path.relative(ROOT, file);
 
-/** The files of `src/` that import a file of `src/build/` (the build and its scripts may; nothing else). */
+/** The files of `src/` that import a file of `src/snapshot-build/` (the build and its scripts may; nothing else). */
 function importersOfBuild(files: readonly string[], read = (file: string) => readFileSync(file, 'utf8')): string[] {
-  const build = path.join(SRC, 'build') + path.sep;
+  const build = path.join(SRC, 'snapshot-build') + path.sep;
   return files
     .filter((file) => !file.startsWith(build))
     .filter((file) =>
@@ -186,9 +186,9 @@ describe('the lifetimes of src/ and the comments in it', () => {
 
   it('finds a serving-side import of the build folder (the check above can fail)', () => {
     const server = path.join(SRC, 'query', 'planted.ts');
-    const builder = path.join(SRC, 'build', 'planted.ts');
+    const builder = path.join(SRC, 'snapshot-build', 'planted.ts');
     const texts = new Map([
-      [server, "import { writeSnapshot } from '../build/build.js';\n"],
+      [server, "import { writeSnapshot } from '../snapshot-build/build.js';\n"],
       [builder, "import { loadSnapshot } from '../query/open.js';\n"],
     ]);
     expect(importersOfBuild([server, builder], (file) => texts.get(file) ?? '')).toEqual(['src/query/planted.ts']);
@@ -423,11 +423,11 @@ describe('the schemas of src/', () => {
   });
 
   it('finds a schema name exported twice (the check above can fail)', () => {
-    const a = path.join(SRC, 'import', 'inputs.ts');
+    const a = path.join(SRC, 'dataset', 'inputs.ts');
     const b = path.join(SRC, 'registry', 'schema.ts');
     const text = 'export const RegistryEntrySchema = z.object({});\n';
     expect(schemasExportedTwice([a, b], () => text)).toEqual([
-      'RegistryEntrySchema: src/import/inputs.ts, src/registry/schema.ts',
+      'RegistryEntrySchema: src/dataset/inputs.ts, src/registry/schema.ts',
     ]);
   });
 });

@@ -7,12 +7,13 @@
  */
 import { copyFile, mkdir, mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
 import { DEFAULT_REGISTRY_DATA } from '../src/registry/files.js';
+import { DEFAULT_CATALOG_DATA } from '../src/format/paths.js';
 import { readFileSync, readdirSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSnapshot } from '../src/build/build.js';
+import { buildSnapshot } from '../src/snapshot-build/build.js';
 import { REPO, type ServerProcess, startServer } from './e2e/process.js';
 import { clockDelta, compareHeader, compareJson, steadyOutput, TRANSPORT_HEADERS } from './support/doc-compare.js';
 import {
@@ -206,6 +207,8 @@ describe('the examples of README.md and docs/*.md', { timeout: 60_000 }, () => {
       if (name.endsWith('.json')) await copyFile(path.join(REPO, 'data', name), path.join(clone, 'data', name));
     await mkdir(path.join(clone, 'data', 'registry'));
     await copyFile(path.join(REPO, DEFAULT_REGISTRY_DATA), path.join(clone, DEFAULT_REGISTRY_DATA));
+    await mkdir(path.join(clone, 'data', 'catalog'));
+    await copyFile(path.join(REPO, DEFAULT_CATALOG_DATA), path.join(clone, DEFAULT_CATALOG_DATA));
     await symlink(path.join(REPO, 'public'), path.join(clone, 'public'));
     snapshotDir = path.join(work, 'snapshot');
     [fresh] = await Promise.all([
@@ -214,6 +217,7 @@ describe('the examples of README.md and docs/*.md', { timeout: 60_000 }, () => {
         input: path.join(REPO, 'data', '*.json'),
         out: snapshotDir,
         registry: path.join(REPO, DEFAULT_REGISTRY_DATA),
+        catalog: path.join(REPO, DEFAULT_CATALOG_DATA),
       }),
     ]);
     freshKey = /API key: (mts_\S+)/.exec(fresh.stdout())?.[1] ?? '';

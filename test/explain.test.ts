@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EXPLAIN_METHOD_VERSION, explainRecord, roundHalfEven, type Explanation } from '../src/explain/explain.js';
+import { EXPLAIN_METHOD_VERSION, explainRecord, roundHalfEven, type Explanation } from '../src/scoring/explain.js';
 import type { ServerRecord, Signals } from '../src/model/schema.js';
 import { loadSnapshot } from '../src/query/open.js';
 import { harness } from './gateway/harness.js';
@@ -11,7 +11,7 @@ import { harness } from './gateway/harness.js';
 // with it (a folder made by a module first loaded inside a test was never removed).
 import { buildTestSnapshot, makeRecord, SIGNALS } from './support/records.js';
 import { makeTempDir } from './support/temp.js';
-import { buildSnapshot } from '../src/build/build.js';
+import { buildSnapshot } from '../src/snapshot-build/build.js';
 
 const BASE_SIGNALS: Signals = {
   has_source_repo: true,

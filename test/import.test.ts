@@ -6,14 +6,14 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Signals } from '../src/model/schema.js';
 import { BadgeSchema, ServerRecordSchema } from '../src/model/record-schema.js';
-import { ACTIVE_MIN_PUSH_RECENCY, BADGE_RULES, POPULAR_MIN_STARS, badgesFor } from '../src/import/badges.js';
+import { ACTIVE_MIN_PUSH_RECENCY, BADGE_RULES, POPULAR_MIN_STARS, badgesFor } from '../src/scoring/badges.js';
 import {
   ImportError,
   parseInput,
   RegistryDumpSchema,
   ScorecardIndexSchema,
   type RegistryDumpEntry,
-} from '../src/import/inputs.js';
+} from '../src/dataset/inputs.js';
 import {
   descriptionFrom,
   installFrom,
@@ -22,10 +22,10 @@ import {
   remotesFrom,
   repoUrlFrom,
   timestampKey,
-} from '../src/import/install.js';
-import { compareNames, joinDatasets, normaliseScoredAt, serializeDataset } from '../src/import/join.js';
-import { inferTargets, nameWords, TARGET_RULES } from '../src/import/targets.js';
-import { isVerifiedPublisher, VERIFIED_PUBLISHER_NAMESPACES } from '../src/import/verified.js';
+} from '../src/dataset/install.js';
+import { compareNames, joinDatasets, normaliseScoredAt, serializeDataset } from '../src/dataset/join.js';
+import { inferTargets, nameWords, TARGET_RULES } from '../src/scoring/targets.js';
+import { isVerifiedPublisher, VERIFIED_PUBLISHER_NAMESPACES } from '../src/dataset/verified.js';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures', 'import');
 const fixture = (file: string) => join(FIXTURES, file);

@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { explainRecord } from '../src/explain/explain.js';
-import { badgesFor } from '../src/import/badges.js';
+import { explainRecord } from '../src/scoring/explain.js';
+import { badgesFor } from '../src/scoring/badges.js';
 import { type ServerRecord } from '../src/model/schema.js';
 import { SignalsSchema } from '../src/model/record-schema.js';
 import { SIGNAL_NAMES, daysSincePush, signalWords } from '../src/model/signal-words.js';

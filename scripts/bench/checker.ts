@@ -15,7 +15,7 @@ import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { writeSnapshot } from '../../src/build/build.js';
+import { writeSnapshot } from '../../src/snapshot-build/build.js';
 import { BUNDLE_INDEX_FILE, BUNDLE_SIGNATURE_FILE } from '../../src/format/snapshot-bundle.js';
 import { newSigningKey, signingKeyOf, writeSnapshotBundle } from '../../src/publish/sign-bundle.js';
 import { installSnapshot } from '../../src/update/snapshot-cache.js';

@@ -21,7 +21,7 @@ import { parseArgs } from 'node:util';
 import { generateRecords } from '../../src/bench/synthetic.js';
 import { UsageError } from '../../src/errors/operator-error.js';
 import { splitName } from '../../src/model/schema.js';
-import { writeSnapshot } from '../../src/build/build.js';
+import { writeSnapshot } from '../../src/snapshot-build/build.js';
 import { autocannon } from './lib/autocannon.js';
 import { benchCases, type Paths } from './lib/paths.js';
 import { cpuMs, pinLoadTool, rssMiB, startServer, unpinLoadTool } from './lib/pinned-servers.js';

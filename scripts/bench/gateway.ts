@@ -19,7 +19,7 @@ import { generateRecords } from '../../src/bench/synthetic.js';
 import type { Gateway } from '../../src/gateway/gateway.js';
 import { bodyBytes } from '../../src/gateway/respond.js';
 import { splitName } from '../../src/model/schema.js';
-import { writeSnapshot } from '../../src/build/build.js';
+import { writeSnapshot } from '../../src/snapshot-build/build.js';
 import { benchCases } from './lib/paths.js';
 import { runMain } from '../lib/main.js';
 

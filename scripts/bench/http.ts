@@ -26,7 +26,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { generateRecords } from '../../src/bench/synthetic.js';
 import { splitName } from '../../src/model/schema.js';
-import { writeSnapshot } from '../../src/build/build.js';
+import { writeSnapshot } from '../../src/snapshot-build/build.js';
 import { autocannon, type AutocannonRequest } from './lib/autocannon.js';
 import { benchCases, type Paths } from './lib/paths.js';
 import { judged } from './targets.js';

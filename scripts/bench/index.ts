@@ -34,7 +34,7 @@ import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { generateRecords } from '../../src/bench/synthetic.js';
-import { buildSnapshot } from '../../src/build/build.js';
+import { buildSnapshot } from '../../src/snapshot-build/build.js';
 import { loadSnapshot } from '../../src/query/open.js';
 import { readManifest, type LoadTimings } from '../../src/query/load.js';
 import type { ListParams } from '../../src/model/schema.js';

@@ -24,7 +24,7 @@ import MiniSearch, { type Options, type SearchOptions } from 'minisearch';
 import { generateRecords } from '../../src/bench/synthetic.js';
 import { splitName } from '../../src/model/schema.js';
 import { loadSnapshot } from '../../src/query/open.js';
-import { writeSnapshot } from '../../src/build/build.js';
+import { writeSnapshot } from '../../src/snapshot-build/build.js';
 import { FIELD_BOOST, FUZZY_WEIGHT, fuzziness, nameWords, PREFIX_WEIGHT } from '../../src/search/words.js';
 import { latency, percentile } from './lib/latency.js';
 import { runMain } from '../lib/main.js';

@@ -33,7 +33,7 @@ import { parseArgs } from 'node:util';
 import { generateRecords, seededRandom } from '../../src/bench/synthetic.js';
 import { hashKey } from '../../src/keys/keys.js';
 import { SORT_FIELDS } from '../../src/model/schema.js';
-import { writeSnapshot } from '../../src/build/build.js';
+import { writeSnapshot } from '../../src/snapshot-build/build.js';
 import { createMemoryStore } from '../../src/stores/memory.js';
 import { autocannon, type AutocannonResult } from './lib/autocannon.js';
 import { runMain } from '../lib/main.js';

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { buildSnapshotWithDiff } from '../../src/build/build.js';
+import { buildSnapshotWithDiff } from '../../src/snapshot-build/build.js';
 import { labelForScore } from '../../src/model/schema.js';
 import { createNotifications } from '../../src/notify/service.js';
 import { loadSnapshot } from '../../src/query/open.js';

@@ -14,7 +14,7 @@ import {
   SubscriptionCreatedSchema,
   SubscriptionDetailSchema,
   SubscriptionViewSchema,
-} from '../notify/subscription.js';
+} from '../notify/subscription-schema.js';
 import {
   RegistryErrorSchema,
   RegistryServerListSchema,

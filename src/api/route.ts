@@ -9,7 +9,7 @@ import type { RegistryPolicy } from '../registry/policy.js';
 import type { ApiError } from './errors.js';
 import type { SchemaComponentName } from './envelope.js';
 import type { RouteId } from './paths.js';
-import type { Subscriptions } from '../notify/subscriptions.js';
+import type { Subscriptions } from '../notify/key-subscriptions.js';
 
 /** What a handler gets: the engine of the snapshot being served and the request's parts, still raw. */
 export interface HandlerContext {

@@ -4,7 +4,7 @@
  * GET and DELETE `/v1/webhooks/{id}`): each method is its own row.
  */
 import { z } from 'zod';
-import { EVENT_TYPES, SubscriptionRequestSchema, WEBHOOK_LIMITS } from '../notify/subscription.js';
+import { EVENT_TYPES, SubscriptionRequestSchema, WEBHOOK_LIMITS } from '../notify/subscription-schema.js';
 import { createWebhook, deleteWebhook, getWebhook, listWebhooks, testWebhook } from './handlers/webhooks.js';
 import { ROUTE_PATHS } from './paths.js';
 import type { Route } from './route.js';

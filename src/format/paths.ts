@@ -11,7 +11,7 @@ export const DEFAULT_REGISTRY_DATA = 'data/registry/servers.json';
 /** The committed dataset. */
 export const DEFAULT_INPUT_GLOB = 'data/*.json';
 
-/** The committed catalog of curated servers `npm run build` joins by default (`src/build/catalog-records.ts`). */
+/** The committed catalog of curated servers `npm run build` joins by default (`src/snapshot-build/catalog-records.ts`). */
 export const DEFAULT_CATALOG_DATA = 'data/catalog/servers.json';
 
 /** `file` when the checkout has it, else undefined. */

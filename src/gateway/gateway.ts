@@ -37,7 +37,7 @@ import { bodyBytes, createResponder, type GatewayResponse, KEYED_CACHE_CONTROL, 
 import { createRouter } from './router.js';
 import { createKeyIssuer, DEFAULT_SELF_SERVICE, type SelfServiceConfig } from './self-service.js';
 import { createStoreCalls } from './store-calls.js';
-import type { Subscriptions } from '../notify/subscriptions.js';
+import type { Subscriptions } from '../notify/key-subscriptions.js';
 
 export type { GatewayResponse } from './respond.js';
 

@@ -20,7 +20,7 @@ import {
 import { ServerRecordSchema } from '../model/record-schema.js';
 import { type CallContext, ToolAdvice } from './advice.js';
 import type { TrustSource } from '../client/trust-source.js';
-import { explainRecord } from '../explain/explain.js';
+import { explainRecord } from '../scoring/explain.js';
 import { BANDS_TEXT, FLAGS_TEXT } from '../model/vocabulary.js';
 import { pageText, pinnedToolsTail, recordText, statsText } from './text.js';
 import { IdentifierError, repositoryKey } from '../model/identifiers.js';

@@ -138,7 +138,7 @@ export type ServerRecord = z.infer<typeof ServerRecordSchema>;
 /**
  * What the build's indexes, statistics and history read of a record: all of it but the evidence (badges,
  * install, signals, evidence), which only the records file carries. The build holds a summary per record and the
- * record itself as text (`src/build/record-texts.ts`), which at a million records halves its memory.
+ * record itself as text (`src/snapshot-build/record-texts.ts`), which at a million records halves its memory.
  */
 export type IndexedRecord = Omit<ServerRecord, 'badges' | 'install' | 'signals' | 'evidence'> & {
   /** The source repository's key (`repositoryKey` of `install.repo_url`), for lookup by repository. */

@@ -1,7 +1,7 @@
 /**
  * A value with its objects' keys in the order a zod schema's output gives them (the order of each object
  * schema's shape), nothing else changed: what the build does to a record whose schema check ran elsewhere
- * (`src/build/schema-check.ts`), so the record written is the one validating here would have written.
+ * (`src/snapshot-build/schema-check.ts`), so the record written is the one validating here would have written.
  * A value that already has that order is returned as it is, with nothing allocated.
  */
 import type { z } from 'zod';

@@ -17,7 +17,7 @@ import type { Duplex } from 'node:stream';
 import ipaddr from 'ipaddr.js';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
 import { WebhookError } from './errors.js';
-import { MAX_RECEIVER_URL_LENGTH } from './subscription.js';
+import { MAX_RECEIVER_URL_LENGTH } from './subscription-schema.js';
 
 /** Metadata services of cloud providers, refused by name (most already fall in a refused class). */
 const CLOUD_METADATA = new Set(['169.254.169.254', 'fd00:ec2::254', '100.100.100.200', '169.254.170.2']);

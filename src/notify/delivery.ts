@@ -7,7 +7,7 @@
  * delivery has failed. A `Retry-After` longer than the next wait is honoured (still within the 24 h).
  */
 import { z } from 'zod';
-import { EVENT_TYPES } from './subscription.js';
+import { EVENT_TYPES } from './subscription-schema.js';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;

@@ -42,7 +42,7 @@ import {
   type SubscriptionRecord,
   subscriptionsOf,
   WEBHOOK_LIMITS,
-} from './subscription.js';
+} from './subscription-schema.js';
 
 export const DISPATCH_LEASE = 'dispatch';
 const LEASE_MS = 60_000;

@@ -7,7 +7,7 @@
  * `advisory.added`.
  */
 import { changesBetween, type HistoryPoint, type HistoryView, snapshotPositions } from '../history/history.js';
-import type { EventType } from './subscription.js';
+import type { EventType } from './subscription-schema.js';
 
 export interface ServerState {
   trust_score: number;

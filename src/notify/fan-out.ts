@@ -11,7 +11,7 @@ import type { NotifyStore } from '../stores/types.js';
 import { deliveriesOf, type DeliveryRecord, DUE_QUEUE, queueMember } from './delivery.js';
 import { type ChangeEvent, snapshotEvents } from './events.js';
 import { namesIn, resolvedBefore, resolvesItems } from './watched.js';
-import { decodeSubscription, OWNERS, type SubscriptionRecord, subscriptionsOf } from './subscription.js';
+import { decodeSubscription, OWNERS, type SubscriptionRecord, subscriptionsOf } from './subscription-schema.js';
 
 /** Snapshot id → when its events were fanned out (and how many). */
 export const NOTIFIED_SNAPSHOTS = 'notified-snapshots';

@@ -8,7 +8,7 @@
 import type { NotifyStore } from '../stores/types.js';
 import { allSubscriptions } from './fan-out.js';
 import { openSecretWithAny, sealSecret } from './secrets.js';
-import { subscriptionsOf } from './subscription.js';
+import { subscriptionsOf } from './subscription-schema.js';
 
 export interface KeyCheck {
   subscriptions: number;

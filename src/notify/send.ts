@@ -7,7 +7,7 @@ import type { ReceiverAgents } from './address-filter.js';
 import { type AttemptResult, postEvent } from './post.js';
 import { openSecretWithAny, UNOPENED_SECRET } from './secrets.js';
 import { signedHeaders } from './signing.js';
-import type { SubscriptionRecord } from './subscription.js';
+import type { SubscriptionRecord } from './subscription-schema.js';
 
 export interface Sender {
   secretsKey: Buffer;

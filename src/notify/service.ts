@@ -8,7 +8,7 @@ import type { KeyStore, NotifyStore } from '../stores/types.js';
 import { type Lookup, receiverAgents } from './address-filter.js';
 import { createDispatcher, type Dispatcher, type DispatcherDeps } from './dispatcher.js';
 import type { Sender } from './send.js';
-import { createSubscriptions, type Subscriptions } from './subscriptions.js';
+import { createSubscriptions, type Subscriptions } from './key-subscriptions.js';
 
 export interface NotifySettings {
   secretsKey: Buffer | undefined;

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { itemQuery } from '../model/check.js';
 import type { QueryEngine } from '../query/types.js';
 import type { NotifyStore } from '../stores/types.js';
-import type { SubscriptionRecord } from './subscription.js';
+import type { SubscriptionRecord } from './subscription-schema.js';
 
 /** Subscription id → `{ snapshot_id, names }`: what its packages and URLs resolved to in that snapshot. */
 export const RESOLVED_NAMES = 'webhook-resolved-names';

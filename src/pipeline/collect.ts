@@ -6,8 +6,8 @@
  * a page that could not be read is never a shorter registry.
  */
 import { z } from 'zod';
-import { oneLineZodError } from '../import/inputs.js';
-import { refusedNameReason, type LeftOut } from '../import/join.js';
+import { oneLineZodError } from '../dataset/inputs.js';
+import { refusedNameReason, type LeftOut } from '../dataset/join.js';
 import { MethodServerSchema } from '../scoring/facts.js';
 import { OFFICIAL_META_KEY } from '../registry/vocabulary.js';
 import { PipelineError } from './errors.js';

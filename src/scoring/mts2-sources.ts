@@ -1,9 +1,9 @@
 /**
  * The sources mts-2 reads, one line each: the source's name, its rule table, and how a build makes it (a
  * source that reads a committed evidence file loads it in `make`, once per build, so its `read` stays
- * pure). The build reads this list through `src/build/evidence-sources.ts`; the explanation of a score reads
+ * pure). The build reads this list through `src/snapshot-build/evidence-sources.ts`; the explanation of a score reads
  * the rule tables here at serve time, which is why the list lives in `src/scoring/` (nothing a server loads
- * may import `src/build/`). Adding a source is its module under `src/scoring/sources/` and one line below.
+ * may import `src/snapshot-build/`). Adding a source is its module under `src/scoring/sources/` and one line below.
  */
 import type { EvidenceSourceName } from '../model/evidence.js';
 import type { EvidenceSource, SignalRule } from './evidence-source.js';

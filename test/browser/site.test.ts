@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FLAGS } from '../../src/model/vocabulary.js';
-import { buildSnapshot } from '../../src/build/build.js';
+import { buildSnapshot } from '../../src/snapshot-build/build.js';
 import { type ServerProcess, startServerProcess } from '../../scripts/lib/server-process.js';
 import { checkboxBesideLabel, logoMargins, midWordBreaks, overflowingBoxes } from './layout-probes.js';
 import { pinned, tool, toolsFile, writeEvidence } from '../support/tools-fixtures.js';

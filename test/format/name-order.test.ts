@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { codePointComparator, compareCodePoints } from '../../src/format/name-order.js';
-import { computeArtifacts } from '../../src/build/artifacts.js';
+import { computeArtifacts } from '../../src/snapshot-build/artifacts.js';
 import { makeRecord } from '../support/records.js';
 
 /** Code-point order by the definition: compare arrays of code points. */

@@ -11,7 +11,7 @@ import { createMemoryStore } from '../../src/stores/memory.js';
 import type { PlanName } from '../../src/keys/record.js';
 import { createUnknownCounter } from '../../src/gateway/unknown-counter.js';
 import type { Store } from '../../src/stores/types.js';
-import type { Subscriptions } from '../../src/notify/subscriptions.js';
+import type { Subscriptions } from '../../src/notify/key-subscriptions.js';
 import { buildTestSnapshot, makeRecord } from '../support/records.js';
 
 /** 2026-03-10T12:00:00Z: twelve hours before the next UTC midnight. */

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { labelForScore, type ServerRecord } from '../../src/model/schema.js';
 import { loadSnapshot } from '../../src/query/open.js';
-import { buildSnapshotWithDiff } from '../../src/build/build.js';
+import { buildSnapshotWithDiff } from '../../src/snapshot-build/build.js';
 import { harness, type Harness } from '../gateway/harness.js';
 import { makeRecord } from '../support/records.js';
 

@@ -8,7 +8,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readManifest } from '../../src/query/load.js';
-import { readHistory } from '../../src/build/previous-snapshot.js';
+import { readHistory } from '../../src/snapshot-build/previous-snapshot.js';
 import { HISTORY_FILE } from '../../src/history/history.js';
 import { loadSnapshot } from '../../src/query/open.js';
 import { buildTestSnapshot, makeRecord } from '../support/records.js';

@@ -7,7 +7,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSnapshotWithDiff } from '../../src/build/build.js';
+import { buildSnapshotWithDiff } from '../../src/snapshot-build/build.js';
 import type { AdvisoryFile } from '../../src/model/advisories.js';
 import type { ServerRecord } from '../../src/model/schema.js';
 import { snapshotEvents } from '../../src/notify/events.js';

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateKey, hashKey, hashPrefix } from '../../src/keys/keys.js';
 import { deliveriesOf, decodeDelivery, DUE_QUEUE } from '../../src/notify/delivery.js';
 import { createNotifications } from '../../src/notify/service.js';
-import { OWNERS, subscriptionsOf } from '../../src/notify/subscription.js';
+import { OWNERS, subscriptionsOf } from '../../src/notify/subscription-schema.js';
 import { loadSnapshot } from '../../src/query/open.js';
 import type { QueryEngine } from '../../src/query/types.js';
 import { createMemoryStore } from '../../src/stores/memory.js';

@@ -5,7 +5,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { buildSnapshotWithDiff } from '../../src/build/build.js';
+import { buildSnapshotWithDiff } from '../../src/snapshot-build/build.js';
 import { labelForScore, type ServerRecord } from '../../src/model/schema.js';
 import { makeRecord } from '../support/records.js';
 

@@ -10,7 +10,7 @@
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadEvidenceSources, UNREAD_SOURCES } from '../../src/build/evidence-sources.js';
+import { loadEvidenceSources, UNREAD_SOURCES } from '../../src/snapshot-build/evidence-sources.js';
 import { type ProbeFile, ProbeFileSchema } from '../../src/model/probes.js';
 import type { ServerRecord } from '../../src/model/schema.js';
 import { ToolsFileSchema } from '../../src/model/tools.js';

@@ -13,7 +13,7 @@ import { PartNotReadyError } from '../../src/query/parts.js';
 import type { QueryEngine } from '../../src/query/types.js';
 import { ARTIFACT_FILES } from '../../src/format/manifest.js';
 import { HISTORY_FILE } from '../../src/history/history.js';
-import { writeSnapshot } from '../../src/build/build.js';
+import { writeSnapshot } from '../../src/snapshot-build/build.js';
 import { cp } from 'node:fs/promises';
 import { makeTempDir } from '../support/temp.js';
 

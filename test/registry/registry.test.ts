@@ -15,7 +15,7 @@ import type { QueryEngine } from '../../src/query/types.js';
 import { OPEN_POLICY } from '../../src/registry/policy.js';
 import { TRUST_META_KEY } from '../../src/registry/vocabulary.js';
 import { ConfigError, loadConfig } from '../../src/service/config.js';
-import { buildSnapshot } from '../../src/build/build.js';
+import { buildSnapshot } from '../../src/snapshot-build/build.js';
 import { harness, type Harness } from '../gateway/harness.js';
 import { REGISTRY_SCHEMA_ID, REGISTRY_SCHEMAS, type RegistrySchemaName } from './registry-schemas.js';
 import { makeTempDir } from '../support/temp.js';

@@ -6,7 +6,7 @@
  * branch of a local bare git repository, as the real run keeps it on GitHub. The second snapshot must carry
  * the first's history and a `changes.json` with exactly the changes made.
  */
-import { makeRecordScorer, mts2Scoring } from '../../src/build/score-records.js';
+import { makeRecordScorer, mts2Scoring } from '../../src/snapshot-build/score-records.js';
 import { randomBytes } from 'node:crypto';
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -15,7 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerRecord } from '../../src/model/schema.js';
-import { readHistory } from '../../src/build/previous-snapshot.js';
+import { readHistory } from '../../src/snapshot-build/previous-snapshot.js';
 import { CHANGES_FILE, MANIFEST_FILE } from '../../src/format/manifest.js';
 import { startGitHubStandIn, type GitHubStandIn } from '../support/github-standin.js';
 import { startRegistryStandIn, type RegistryStandIn, type StandInEntry } from '../support/registry-standin.js';

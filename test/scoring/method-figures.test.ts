@@ -13,7 +13,7 @@ import {
   passesDefaultPolicy,
   rulesMarkdown,
   withBlock,
-} from '../../src/build/method-figures.js';
+} from '../../src/snapshot-build/method-figures.js';
 import { makeRecord } from '../support/records.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');

@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { UNREAD_SOURCES } from '../../src/build/evidence-sources.js';
-import { explainRecord } from '../../src/explain/explain.js';
+import { UNREAD_SOURCES } from '../../src/snapshot-build/evidence-sources.js';
+import { explainRecord } from '../../src/scoring/explain.js';
 import { recordText } from '../../src/mcp/text.js';
 import { EvidenceSchema } from '../../src/model/evidence.js';
 import { ServerRecordSchema } from '../../src/model/record-schema.js';

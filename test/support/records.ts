@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { labelForScore, type ServerRecord, type Signals } from '../../src/model/schema.js';
-import { writeSnapshot } from '../../src/build/build.js';
+import { writeSnapshot } from '../../src/snapshot-build/build.js';
 import { makeTempDir } from './temp.js';
 
 /** A valid record; `trust_label` follows `trust_score` unless given. */

@@ -22,13 +22,13 @@ export function serverHistory({ engine, query, pathParams }: HandlerContext): An
 }
 
 /**
- * How the server's scores are made from its signals (`src/explain/explain.ts`); never an invented breakdown.
+ * How the server's scores are made from its signals (`src/scoring/explain.ts`); never an invented breakdown.
  * The method's code (every source's scoring and the schemas of its evidence) is loaded on the first ask, not at
  * start: a server's first answer should not wait for it.
  */
 export async function serverExplanation({ engine, query, pathParams }: HandlerContext): Promise<Answer> {
   const { name, id } = serverPath(query, pathParams);
-  const { EXPLAIN_METHOD_VERSION, explainRecord } = await import('../../explain/explain.js');
+  const { EXPLAIN_METHOD_VERSION, explainRecord } = await import('../../scoring/explain.js');
   return {
     kind: 'cached',
     key: `explain\n${name.toLowerCase()}`,

@@ -1,12 +1,12 @@
 /**
  * Webhooks (`/v1/webhooks`, keyed): a key's subscriptions to score-change notifications, made, listed, shown,
- * deleted and tested through `src/notify/subscriptions.ts`. Every answer is live (never cached) and belongs to
+ * deleted and tested through `src/notify/key-subscriptions.ts`. Every answer is live (never cached) and belongs to
  * the key that asked; another key's subscription is a 404. Without `WEBHOOK_SECRETS_KEY` every one of these
  * routes is a 503 that says what to set, and nothing else in the service changes.
  */
 import { WebhookError } from '../../notify/errors.js';
-import type { SubscriptionRequest } from '../../notify/subscription.js';
-import type { Subscriptions } from '../../notify/subscriptions.js';
+import type { SubscriptionRequest } from '../../notify/subscription-schema.js';
+import type { Subscriptions } from '../../notify/key-subscriptions.js';
 import { ApiError, type ErrorCode } from '../errors.js';
 import { assertNoParams } from '../params.js';
 import type { Answer, HandlerContext } from '../route.js';

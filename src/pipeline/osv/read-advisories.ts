@@ -19,7 +19,7 @@
 import { z } from 'zod';
 import { affectedKey, type Advisory, type AdvisoryFile, AdvisoryFileSchema } from '../../model/advisories.js';
 import { packageKey } from '../../model/identifiers.js';
-import { oneLineZodError } from '../../import/inputs.js';
+import { oneLineZodError } from '../../dataset/inputs.js';
 import { mapBounded } from '../bounded.js';
 import { PipelineError, printable } from '../errors.js';
 import { requestJson, type HttpPolicy } from '../http-json.js';

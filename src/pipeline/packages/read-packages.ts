@@ -17,7 +17,7 @@ import {
   type PackageFacts,
   type PackageFactsFile,
 } from '../../model/package-facts.js';
-import { oneLineZodError } from '../../import/inputs.js';
+import { oneLineZodError } from '../../dataset/inputs.js';
 import { printable } from '../errors.js';
 import { retryAfterMs } from '../../model/retry-after.js';
 import { mapBounded } from '../bounded.js';

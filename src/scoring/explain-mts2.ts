@@ -7,9 +7,9 @@
 import { EVIDENCE_SOURCES, signalReadings, sourceState, type Evidence } from '../model/evidence.js';
 import type { ServerRecord } from '../model/schema.js';
 import { flagDefinition } from '../model/vocabulary.js';
-import type { SourceReading } from '../scoring/evidence-source.js';
-import { CONFIDENCE_THRESHOLD, scoreReadings, UNMEASURED_SCORE, type SubScoreOutcome } from '../scoring/mts2.js';
-import { MTS2_RULES } from '../scoring/mts2-sources.js';
+import type { SourceReading } from './evidence-source.js';
+import { CONFIDENCE_THRESHOLD, scoreReadings, UNMEASURED_SCORE, type SubScoreOutcome } from './mts2.js';
+import { MTS2_RULES } from './mts2-sources.js';
 import type { Explanation, SignalContribution } from './explanation.js';
 
 const shown = (points: number): number => Math.round(points * 100) / 100;

@@ -23,7 +23,7 @@ import {
   subscriptionsOf,
   subscriptionView,
   WEBHOOK_LIMITS,
-} from './subscription.js';
+} from './subscription-schema.js';
 
 export interface SubscriptionsDeps {
   store: NotifyStore;

@@ -6,7 +6,7 @@ import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import fg from 'fast-glob';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { filesInOneFolder } from '../../src/build/read-input.js';
+import { filesInOneFolder } from '../../src/snapshot-build/read-input.js';
 import { makeTempDir } from '../support/temp.js';
 
 let cwd: string;

@@ -12,7 +12,7 @@ import { ScoresSchema } from '../model/record-schema.js';
 import { labelForScore, TRUST_LABELS, type ServerRecord } from '../model/schema.js';
 import { MTS2_METHOD, UPSTREAM_METHOD, type MethodId } from '../scoring/methods.js';
 import { scoreRecord } from '../scoring/score-record.js';
-import { CatalogJoin } from '../import/catalog.js';
+import { CatalogJoin } from '../dataset/catalog.js';
 import { readCatalogFile } from './catalog-records.js';
 import { defaultSourceContext, loadEvidenceSources, UNREAD_SOURCES } from './evidence-sources.js';
 

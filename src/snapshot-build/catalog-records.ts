@@ -1,5 +1,5 @@
 /**
- * The build's side of the curators' catalog (`src/import/catalog.ts` joins it): reading the catalog file a
+ * The build's side of the curators' catalog (`src/dataset/catalog.ts` joins it): reading the catalog file a
  * build is given, checked whole.
  *
  * A catalog-only record is scored like any other, through the evidence sources: nothing of it was measured

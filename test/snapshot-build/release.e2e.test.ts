@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeRecordScorer, mts2Scoring } from '../../src/build/score-records.js';
+import { makeRecordScorer, mts2Scoring } from '../../src/snapshot-build/score-records.js';
 import { labelForScore, type ServerRecord } from '../../src/model/schema.js';
 import { CHANGES_FILE, MANIFEST_FILE } from '../../src/format/manifest.js';
 import { REPO } from '../e2e/process.js';

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { compareNames } from '../format/name-order.js';
 import { labelForScore, splitName, type ServerRecord } from '../model/schema.js';
 import { ServerRecordSchema } from '../model/record-schema.js';
-import { BADGE_RULES, badgesFor } from './badges.js';
+import { BADGE_RULES, badgesFor } from '../scoring/badges.js';
 import {
   ImportError,
   oneLineZodError,
@@ -25,7 +25,7 @@ import {
   pickNewestVersion,
   remotesFrom,
 } from './install.js';
-import { inferTargets } from './targets.js';
+import { inferTargets } from '../scoring/targets.js';
 import { isVerifiedPublisher } from './verified.js';
 
 const UtcTimestamp = z.iso.datetime();

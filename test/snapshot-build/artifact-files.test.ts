@@ -1,5 +1,5 @@
 /**
- * Large artifacts written a line at a time (src/build/artifact-files.ts): the file holds exactly the text
+ * Large artifacts written a line at a time (src/snapshot-build/artifact-files.ts): the file holds exactly the text
  * made in one piece, its hash and size are those of that text, and it reads back (json-lines.ts) to the
  * value written, members of every size and shape included.
  */
@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writeLines } from '../../src/build/artifact-files.js';
+import { writeLines } from '../../src/snapshot-build/artifact-files.js';
 import { jsonLinesOf, parseJsonLinesSync, toJsonLines } from '../../src/format/json-lines.js';
 import { makeTempDir } from '../support/temp.js';
 

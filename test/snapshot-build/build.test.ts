@@ -7,13 +7,13 @@ import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSnapshot } from '../../src/build/build.js';
+import { buildSnapshot } from '../../src/snapshot-build/build.js';
 import { ADVISORIES_FILE, ARTIFACT_FILES, ARTIFACT_VERSION, MANIFEST_FILE } from '../../src/format/manifest.js';
 import { HISTORY_FILE } from '../../src/history/history.js';
 import { loadObjectEngine } from '../support/engine.js';
 import { makeRecord } from '../support/records.js';
 import { SnapshotLoadError } from '../../src/query/load.js';
-import { InputError } from '../../src/build/read-input.js';
+import { InputError } from '../../src/snapshot-build/read-input.js';
 
 const fixtures = path.resolve('test/fixtures/dataset');
 let work: string;

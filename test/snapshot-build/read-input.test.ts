@@ -6,7 +6,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readDataset } from '../../src/build/read-input.js';
+import { readDataset } from '../../src/snapshot-build/read-input.js';
 import { makeRecord } from '../support/records.js';
 import { makeTempDir } from '../support/temp.js';
 

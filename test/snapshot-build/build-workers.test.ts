@@ -1,5 +1,5 @@
 /**
- * The build's worker threads (src/build/worker-module.ts). The schema checked on one while the build
+ * The build's worker threads (src/snapshot-build/worker-module.ts). The schema checked on one while the build
  * parses (schema-check.ts): the records kept are exactly what validating on the build's thread makes,
  * whatever the input's key order; anything the worker does not pass is validated and reported on the build's
  * thread as before; nothing made from unchecked records is published, even when a bad record breaks the
@@ -11,11 +11,11 @@ import { describe, expect, it } from 'vitest';
 import { indexedPartOf, ServerRecordSchema } from '../../src/model/record-schema.js';
 import { inSchemaOrder } from '../../src/model/schema-order.js';
 import { generateRecords } from '../../src/bench/synthetic.js';
-import { isParsedAsIs } from '../../src/build/schema-check-worker.js';
-import { buildSnapshot, buildSnapshotWithDiff } from '../../src/build/build.js';
-import { readDataset } from '../../src/build/read-input.js';
+import { isParsedAsIs } from '../../src/snapshot-build/schema-check-worker.js';
+import { buildSnapshot, buildSnapshotWithDiff } from '../../src/snapshot-build/build.js';
+import { readDataset } from '../../src/snapshot-build/read-input.js';
 import { compareNames } from '../../src/format/name-order.js';
-import { encodeWordIndexes, makeWordIndexes } from '../../src/build/word-indexes.js';
+import { encodeWordIndexes, makeWordIndexes } from '../../src/snapshot-build/word-indexes.js';
 import { makeRecord, SIGNALS } from '../support/records.js';
 import { makeTempDir } from '../support/temp.js';
 

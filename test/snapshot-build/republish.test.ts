@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { labelForScore, type ServerRecord } from '../../src/model/schema.js';
-import { buildSnapshotWithDiff, RepublishRefused } from '../../src/build/build.js';
+import { buildSnapshotWithDiff, SnapshotDiffRefused } from '../../src/snapshot-build/build.js';
 import { UPSTREAM_METHOD } from '../../src/scoring/methods.js';
 import { CHANGES_FILE, MANIFEST_FILE } from '../../src/format/manifest.js';
 import { loadObjectEngine } from '../support/engine.js';
@@ -87,8 +87,8 @@ describe('republishing against the previous snapshot', () => {
       previous: live,
       method: UPSTREAM,
     }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(RepublishRefused);
-    expect((error as RepublishRefused).problems[0]).toMatch(
+    expect(error).toBeInstanceOf(SnapshotDiffRefused);
+    expect((error as SnapshotDiffRefused).problems[0]).toMatch(
       /5 of 40 servers \(12\.5%\) would disappear; the limit is 10\.0%/,
     );
     expect(await readFile(path.join(live, MANIFEST_FILE), 'utf8')).toBe(before);

@@ -5,7 +5,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { errorOf, envelopeOf, harness } from '../gateway/harness.js';
-import { subscriptionsOf } from '../../src/notify/subscription.js';
+import { subscriptionsOf } from '../../src/notify/subscription-schema.js';
 import { hashKey } from '../../src/keys/keys.js';
 import { type Receiver, startReceiver } from './receiver.js';
 import { webhookHarness } from './openapi-answers.js';

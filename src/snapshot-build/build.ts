@@ -77,13 +77,13 @@ export interface BuildOptions {
   method?: MethodId | undefined;
   /** The evidence folder of a snapshot scored with mts-2 (default `data/evidence`): sources, advisories, tools. */
   evidenceDir?: string | undefined;
-  /** The curators' catalog joined into a snapshot scored with mts-2 (`src/import/catalog.ts`); none: no catalog. */
+  /** The curators' catalog joined into a snapshot scored with mts-2 (`src/dataset/catalog.ts`); none: no catalog. */
   catalog?: string | undefined;
 }
 
 /** A guard refused the new snapshot; nothing was written and the previous snapshot is untouched. */
-export class RepublishRefused extends Error {
-  override readonly name = 'RepublishRefused';
+export class SnapshotDiffRefused extends Error {
+  override readonly name = 'SnapshotDiffRefused';
   constructor(
     readonly problems: string[],
     readonly diff: SnapshotDiff,
@@ -165,7 +165,7 @@ async function buildFromDataset(
     const previous = await readRecordSummaries(opts.previous);
     diff = diffSnapshots(previous, dataset.records);
     const problems = guardViolations(diff, opts.guards ?? DEFAULT_GUARDS);
-    if (problems.length > 0 && !opts.force) throw new RepublishRefused(problems, diff);
+    if (problems.length > 0 && !opts.force) throw new SnapshotDiffRefused(problems, diff);
     // The history goes on from the previous snapshot's, or starts from its records when it has none.
     history = (await readHistory(opts.previous)) ?? seedHistory(previous);
   }

@@ -1,12 +1,12 @@
 /**
- * The records' texts held out of the heap while a snapshot is built (src/build/record-texts.ts): read
+ * The records' texts held out of the heap while a snapshot is built (src/snapshot-build/record-texts.ts): read
  * back in any order, byte for byte, whether in memory or spilled to a temporary file, chunks and texts
  * longer than a chunk included; and the file is gone once closed.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RecordTexts } from '../../src/build/record-texts.js';
+import { RecordTexts } from '../../src/snapshot-build/record-texts.js';
 
 /** Texts of every length, some with characters of several bytes, one longer than a megabyte. */
 function texts(count: number): string[] {

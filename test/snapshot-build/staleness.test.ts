@@ -6,9 +6,9 @@
 import { readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildSnapshot } from '../../src/build/build.js';
-import { hashInput } from '../../src/build/input-files.js';
-import { INPUT_FINGERPRINT_FILE, snapshotIsStale } from '../../src/build/staleness.js';
+import { buildSnapshot } from '../../src/snapshot-build/build.js';
+import { hashInput } from '../../src/snapshot-build/input-files.js';
+import { INPUT_FINGERPRINT_FILE, snapshotIsStale } from '../../src/snapshot-build/staleness.js';
 import { makeRecord } from '../support/records.js';
 import { makeTempDir } from '../support/temp.js';
 

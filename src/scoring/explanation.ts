@@ -2,7 +2,7 @@
  * The shape of a score's explanation, whichever method made the score: what `GET .../explain` answers and the
  * MCP tool quotes (`explain.ts` for the upstream method, `explain-mts2.ts` for mts-2).
  */
-import type { SubScoreName } from '../scoring/method.js';
+import type { SubScoreName } from './method.js';
 
 export interface SignalContribution {
   /** A signal of the upstream method's `signals`, or of the record's `evidence` (mts-2). */

@@ -1,5 +1,5 @@
 /**
- * The curators' catalog joined into the build (`src/build/catalog-records.ts`): over the committed dataset,
+ * The curators' catalog joined into the build (`src/snapshot-build/catalog-records.ts`): over the committed dataset,
  * registry data and catalog, a catalog server is a record of its own under `catalog:<curator>/<id>` or a listing
  * on the registry record it is; the check, Get Server, lookup, statistics, list and search treat those records
  * as unmeasured (Request → Response at the gateway). A small dataset beside it holds the orderings exactly.
@@ -8,7 +8,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fillPath, ROUTE_PATHS } from '../../src/api/paths.js';
-import { buildSnapshot } from '../../src/build/build.js';
+import { buildSnapshot } from '../../src/snapshot-build/build.js';
 import { openTrustSource } from '../../src/client/open-source.js';
 import { type CatalogFile, REGISTRY_NAME_PATTERN } from '../../src/model/catalog.js';
 import { splitName, type ServerRecord, type Stats } from '../../src/model/schema.js';

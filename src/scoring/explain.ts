@@ -13,7 +13,7 @@ import { explainMts2 } from './explain-mts2.js';
 import type { Explanation, SignalContribution, SubScoreExplanation } from './explanation.js';
 
 export type { Explanation, SignalContribution, SubScoreExplanation } from './explanation.js';
-import { METHOD_VERSION, WEIGHTS, type SubScoreName } from '../scoring/method.js';
+import { METHOD_VERSION, WEIGHTS, type SubScoreName } from './method.js';
 import {
   maintenancePoints,
   permissionsPoints,
@@ -23,7 +23,7 @@ import {
   subScoreTotal,
   weightedTrustScore,
   type SignalPoints,
-} from '../scoring/subscores.js';
+} from './subscores.js';
 
 export { roundHalfEven };
 export const EXPLAIN_METHOD_VERSION = METHOD_VERSION;

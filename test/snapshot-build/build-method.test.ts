@@ -9,7 +9,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { buildSnapshotWithDiff } from '../../src/build/build.js';
+import { buildSnapshotWithDiff } from '../../src/snapshot-build/build.js';
 import { ServerRecordSchema } from '../../src/model/record-schema.js';
 import type { ServerRecord } from '../../src/model/schema.js';
 import { loadSnapshot } from '../../src/query/open.js';

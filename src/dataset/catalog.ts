@@ -3,7 +3,7 @@
  * catalog server either is a dataset record's server, and its listing attaches to that record (`listings`),
  * or becomes a record of its own under its catalog name (`catalog:docker/<id>`), holding only what the curator
  * declares. The registry record always wins: a server is never served twice. The build joins the committed
- * catalog (`src/build/catalog-records.ts`); the nightly rescoring measures the catalog's own servers with it.
+ * catalog (`src/snapshot-build/catalog-records.ts`); the nightly rescoring measures the catalog's own servers with it.
  *
  * Same server means: the same catalog name (a record the rescoring wrote of a catalog server), the same package
  * (npm, PyPI, or the image as an OCI package, compared by `packageKey`), or the same source repository

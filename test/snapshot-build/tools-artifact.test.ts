@@ -5,8 +5,8 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildSnapshot } from '../../src/build/build.js';
-import { InputError } from '../../src/build/read-input.js';
+import { buildSnapshot } from '../../src/snapshot-build/build.js';
+import { InputError } from '../../src/snapshot-build/read-input.js';
 import { TOOLS_FILE } from '../../src/format/manifest.js';
 import { makeRecord } from '../support/records.js';
 import { makeTempDir } from '../support/temp.js';
