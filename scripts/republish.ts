@@ -23,6 +23,7 @@ const USAGE = `usage: npm run republish -- --keep <git:<repository>#<branch> | f
   --data <dir>             the dataset the build reads (default data; vercel needs the default)
   --snapshot <dir>         where the snapshot is built (default snapshot; vercel needs the default)
   --work <dir>             scratch space (default .republish)
+  --bundle-out <dir>       where the signed snapshot bundle is written (default public/snapshot-bundle, the site's)
   --max-removed <share>, --max-score-changed <share>, --force   passed to npm run build (its guards)
   after --, options for npm run rescore (--registry-url, --github-api-url, --as-of, --cache, ...)`;
 
@@ -38,6 +39,7 @@ async function main(): Promise<number> {
       data: { type: 'string', default: 'data' },
       snapshot: { type: 'string', default: 'snapshot' },
       work: { type: 'string', default: '.republish' },
+      'bundle-out': { type: 'string', default: path.join('public', BUNDLE_SITE_DIR) },
       'max-removed': { type: 'string' },
       'max-score-changed': { type: 'string' },
       force: { type: 'boolean', default: false },
@@ -89,7 +91,7 @@ async function main(): Promise<number> {
   const bundle =
     signingKey === undefined || signingKey === ''
       ? undefined
-      : { key: signingKeyOf(signingKey), outDir: path.resolve('public', BUNDLE_SITE_DIR) };
+      : { key: signingKeyOf(signingKey), outDir: path.resolve(values['bundle-out']) };
   const result = await republish({
     bundle,
     cwd,

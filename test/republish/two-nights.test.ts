@@ -21,6 +21,10 @@ import { startGitHubStandIn, type GitHubStandIn } from '../support/github-standi
 import { startRegistryStandIn, type RegistryStandIn, type StandInEntry } from '../support/registry-standin.js';
 import { committedData, reproductionFixtures } from '../support/rescore-fixtures.js';
 import { standInArgs } from '../support/rescore-run.js';
+import { newSigningKey, SIGNING_KEY_ENV } from '../../src/publish/sign-bundle.js';
+import { BUNDLE_INDEX_FILE, BUNDLE_SIGNATURE_FILE } from '../../src/format/snapshot-bundle.js';
+import { checkBundleFile, checkManifest, verifyIndex } from '../../src/update/verify-bundle.js';
+import { existsSync } from 'node:fs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BRANCH = 'published-snapshot';
@@ -41,6 +45,9 @@ const repositoryKey = (entry: StandInEntry) =>
     ?.toLowerCase();
 
 let root: string;
+/** The night's signing key (the workflow's secret); empty: a night without one. */
+let signingKeyTonight = '';
+const signing = newSigningKey();
 let bare: string;
 let registry: RegistryStandIn;
 let github: GitHubStandIn;
@@ -50,7 +57,7 @@ function republish(args: string[]): Promise<{ code: number; stdout: string; stde
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', path.join('scripts', 'republish.ts'), ...args], {
       cwd: REPO,
-      env: { ...process.env, GITHUB_TOKEN: TOKEN },
+      env: { ...process.env, GITHUB_TOKEN: TOKEN, [SIGNING_KEY_ENV]: signingKeyTonight },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -80,6 +87,8 @@ const night = (...extra: string[]) =>
     path.join(root, 'snapshot'),
     '--work',
     path.join(root, 'work'),
+    '--bundle-out',
+    path.join(root, 'bundle'),
     ...extra,
     '--',
     ...standInArgs({
@@ -184,6 +193,9 @@ describe('npm run republish, two nights in a row', { timeout: 4 * RUN_BOUND_MS }
     );
     expect(published).not.toBeNull();
     firstId = published![1]!;
+    // No signing key tonight: one line says so and no bundle is written (never an unsigned one).
+    expect(run.stdout).toContain('bundle: no TRUST_SNAPSHOT_SIGNING_KEY, so no signed snapshot bundle tonight');
+    expect(existsSync(path.join(root, 'bundle'))).toBe(false);
     expect(run.stdout).toContain(`health check: ${published![2]} serves snapshot ${firstId}`);
     // The platform build ran the same build command and kept the checked snapshot as it was.
     expect(run.stdout).toMatch(/is current for .* kept as it is/);
@@ -211,11 +223,29 @@ describe('npm run republish, two nights in a row', { timeout: 4 * RUN_BOUND_MS }
     )!;
     github.repositories.get(repositoryKey(archived)!)!.archived = true;
 
-    const run = await night();
+    signingKeyTonight = signing.privateKeyPem;
+    const run = await night().finally(() => (signingKeyTonight = ''));
     expect(run.code, run.stderr).toBe(0);
     const ids = /published snapshot ([0-9a-f]{20}) \(after ([0-9a-f]{20})\)/.exec(run.stdout);
     expect(ids?.[2]).toBe(firstId);
     expect(ids?.[1]).not.toBe(firstId);
+
+    // With the key, the night signs the snapshot it deploys: the bundle verifies as `update` verifies it.
+    const bundleDir = path.join(root, 'bundle');
+    const index = verifyIndex(
+      await readFile(path.join(bundleDir, BUNDLE_INDEX_FILE)),
+      await readFile(path.join(bundleDir, BUNDLE_SIGNATURE_FILE), 'utf8'),
+      { bundle_url: null, keys: [signing.trusted] },
+    );
+    expect(index.snapshot_id).toBe(ids?.[1]);
+    for (const entry of index.files) checkBundleFile(entry, await readFile(path.join(bundleDir, entry.name)));
+    checkManifest(index, await readFile(path.join(bundleDir, MANIFEST_FILE)));
+    // And only with that key: the same bundle is refused by a checker that trusts another one.
+    const indexBytes = await readFile(path.join(bundleDir, BUNDLE_INDEX_FILE));
+    const signature = await readFile(path.join(bundleDir, BUNDLE_SIGNATURE_FILE), 'utf8');
+    expect(() => verifyIndex(indexBytes, signature, { bundle_url: null, keys: [newSigningKey().trusted] })).toThrow(
+      /does not trust/,
+    );
 
     const kept = await keptSnapshot();
     const manifest = await manifestOf(kept.dir);
