@@ -50,11 +50,13 @@ describe('the default policy on the servers people use', () => {
     expect(result.stdout).toMatch(/^PASS .* notion: https:\/\/mcp\.notion\.com\/mcp → com\.notion\/mcp /m);
   });
 
-  it('fails the servers it does not know with --strict', () => {
+  it('fails the servers it does not know, and those known only from a catalog, with --strict', () => {
     const result = run(['--strict'], SEVEN);
     expect(result.status).toBe(1);
+    expect(result.stdout).toMatch(/^FAIL .* playwright: npm:@playwright\/mcp@latest → no scored server$/m);
+    // A reference server known only from the curators' catalog: matched, and too little measured to pass --strict.
     expect(result.stdout).toMatch(
-      /^FAIL .* filesystem: npm:@modelcontextprotocol\/server-filesystem → no scored server$/m,
+      /^FAIL .* filesystem: npm:@modelcontextprotocol\/server-filesystem → catalog:reference\/filesystem 0 /m,
     );
   });
 });
