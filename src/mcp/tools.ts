@@ -228,10 +228,10 @@ export const searchServers = defineTool({
   description:
     'Find MCP servers by words of their name when you do not know the exact <namespace>/<id> name, e.g. ' +
     '"postgres", "slack", "github mcp". Prefix matching ("postg" finds postgres), typo tolerance for words ' +
-    'of 4+ letters, several words must all match, except "mcp", "server" and words such as "and", "the" next to ' +
-    'a word that names the server ("dynatrace mcp server" finds dynatrace servers); compounds match their parts ' +
-    'both ways ("file system" finds filesystem); "official" asks for the publisher\'s own server ("github ' +
-    'official"). A namespace prefix such as io.github. matches only a query that writes it; a ' +
+    'of 4+ letters, several words must all match; compounds match their parts both ways ("file system" finds ' +
+    'filesystem). Only when all the words match nothing are "mcp", "server" and words such as "and", "the" ' +
+    'next to a word that names the server left out ("dynatrace mcp server" finds dynatrace servers), and ' +
+    '"official" asks for the publisher\'s own server ("github official"). A namespace prefix such as io.github. matches only a query that writes it; a ' +
     'publisher\'s name puts its own servers first ("github" gives io.github.github/github-mcp-server first), ' +
     'then the best matches, ties to the higher trust score, then name. ' +
     'To find servers by what they do ("file system", "send email"), set in to "name,description": the ' +

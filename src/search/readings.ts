@@ -1,16 +1,17 @@
 /**
  * The readings of a query (issue 43): besides the query as written, what else it may mean that the index can
- * answer. A record matching any reading matches, with its best relevance; every reading still needs all of
- * its words (decisions §4), so a reading only ever leaves out words that say nothing about which server is
- * meant:
+ * answer. A record matching any reading matches, with its best relevance. Two kinds, tried in turn:
  *
- * - Words that say what every record is, or join other words (`mcp`, `server`, `and`, `the`: `OPTIONAL_WORDS`),
- *   when the query has other words too: `dynatrace mcp server` also reads as `dynatrace`. Alone, or with only
- *   each other (`mcp`, `mcp server`), they are the content and must match.
- * - Compounds and their parts (`compounds.ts`), of the query and of its content reading.
+ * - Readings with the same words (`sameWords`): compounds and their parts (`compounds.ts`), `file system` for
+ *   `filesystem`. Every word the query wrote still matches (decisions §4: several words mean all of them).
+ * - Readings with fewer words (`fewerWords`), only when neither the query as written nor a same-words reading
+ *   matches anything, so an answer the specification gives is never widened: words that say what every record
+ *   is, or join other words (`mcp`, `server`, `and`, `the`: `OPTIONAL_WORDS`), left out when the query has
+ *   other words too (`dynatrace mcp server` also reads as `dynatrace`), and that reading's compounds. Alone,
+ *   or with only each other (`mcp`, `mcp server`), they are the content and must match.
  *
- * `official` asks for the publisher's own server (`officialReading`); `search.ts` answers it, as it needs the
- * publisher table.
+ * `official` asks for the publisher's own server (`officialReading`), a reading with fewer words too;
+ * `search.ts` answers it, as it needs the publisher table.
  */
 import { compoundReadings } from './compounds.js';
 import { nameWords, writesNamespace } from './words.js';
@@ -55,25 +56,37 @@ export function contentWords(query: string): string[] {
   return content.length > 0 ? content : words;
 }
 
+/** The other readings of a query, by kind (see the module's comment). */
+export interface QueryReadings {
+  /** Compound readings: every word of the query still matches. */
+  sameWords: string[];
+  /** The content reading and its compounds: tried only when the query and `sameWords` match nothing. */
+  fewerWords: string[];
+}
+
 /**
  * The other readings of `query`, as queries, that `known` (the searched indexes' terms) can answer: its
- * content reading (optional words left out), and the compound readings of both.
+ * compound readings, and its content reading (optional words left out) with that reading's compounds.
  * None for a query that writes a namespace (a name is written as it is).
  */
-export function queryReadings(query: string, known: (word: string) => boolean): string[] {
-  if (writesNamespace(query)) return [];
+export function queryReadings(query: string, known: (word: string) => boolean): QueryReadings {
+  if (writesNamespace(query)) return { sameWords: [], fewerWords: [] };
   const words = nameWords(query);
   const written = words.join(' ');
   // `official` stays: it is answered by the publisher's own servers (`officialReading`), never left out.
   const kept = words.filter((word) => !OPTIONAL_WORDS.has(word));
   const content = (kept.length > 0 ? kept : words).join(' ');
-  const readings = new Set<string>(compoundReadings(written, known));
+  const sameWords = compoundReadings(written, known).filter((reading) => reading !== written);
+  const fewerWords = new Set<string>();
   if (content !== written) {
-    readings.add(content);
-    for (const reading of compoundReadings(content, known)) readings.add(reading);
+    fewerWords.add(content);
+    for (const reading of compoundReadings(content, known)) fewerWords.add(reading);
   }
-  readings.delete(written);
-  return [...readings].slice(0, MAX_READINGS);
+  for (const reading of [written, ...sameWords]) fewerWords.delete(reading);
+  return {
+    sameWords: sameWords.slice(0, MAX_READINGS),
+    fewerWords: [...fewerWords].slice(0, MAX_READINGS),
+  };
 }
 
 /**

@@ -87,21 +87,42 @@ export function createSearch(count: number, parts: SearchSources): Search {
 
   /**
    * The matches of `query` in `index` (with `also`), and of its other readings (`readings.ts`): a record
-   * matching several readings counts once, with its best relevance. A query that says `official` also
-   * matches the publisher's own servers (`index`'s publisher table) that the rest of its words match.
+   * matching several readings counts once, with its best relevance. The readings with fewer words (optional
+   * words left out; for a query that says `official`, the publisher's own servers that the rest of its words
+   * match) are tried only when the query and its same-words readings match nothing.
    */
   function matchReadings(query: string, index: WordIndex, also: WordIndex[], into: MatchBuffers): WordMatches {
     const known = (word: string) => index.hasTerm(word) || also.some((other) => other.hasTerm(word));
-    const readings: { reading: string; only?: Uint32Array }[] = queryReadings(query, known).map((reading) => ({
-      reading,
-    }));
+    const { sameWords, fewerWords } = queryReadings(query, known);
+    const first = index.match(query, also, into);
+    const matched = mergeReadings(
+      first,
+      sameWords.map((reading) => ({ reading })),
+      index,
+      also,
+      into,
+    );
+    if (matched.ids.length > 0) return matched;
+    const fewer: { reading: string; only?: Uint32Array }[] = fewerWords.map((reading) => ({ reading }));
     const official = officialReading(query);
     if (official !== undefined) {
       const own = index.exact(ownerKeyOfQuery(official));
-      if (own.length > 0)
-        for (const reading of [official, ...queryReadings(official, known)]) readings.push({ reading, only: own });
+      if (own.length > 0) {
+        const { sameWords: compounds } = queryReadings(official, known);
+        for (const reading of [official, ...compounds]) fewer.push({ reading, only: own });
+      }
     }
-    const first = index.match(query, also, into);
+    return mergeReadings(matched, fewer, index, also, into);
+  }
+
+  /** `first` (held in `into`) with the matches of `readings` added: a record counts once, with its best relevance. */
+  function mergeReadings(
+    first: WordMatches,
+    readings: readonly { reading: string; only?: Uint32Array }[],
+    index: WordIndex,
+    also: WordIndex[],
+    into: MatchBuffers,
+  ): WordMatches {
     if (readings.length === 0) return first;
     merged ??= { stamp: new Uint32Array(count), at: new Uint32Array(count), spare: matchBuffers(count) };
     const { stamp, at, spare } = merged;

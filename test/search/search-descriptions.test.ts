@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSnapshot } from '../../src/query/open.js';
 import type { QueryEngine, SearchField } from '../../src/query/types.js';
 import { nameWords } from '../../src/search/words.js';
-import { matchesAllWords, matchesName, nameIndexTerms, nameTerms, readingsOf } from '../support/naive-search.js';
+import { matchesAllWords, matchesName, matchReadings, nameIndexTerms, nameTerms } from '../support/naive-search.js';
 import { buildTestSnapshot, makeRecord } from '../support/records.js';
 
 const records = [
@@ -141,23 +141,16 @@ describe('search in descriptions against a naive oracle', () => {
         await snapshot.ready('descriptions');
         try {
           for (const q of queries) {
-            const nameReadings = readingsOf(q, nameIndexTerms(rows.map((row) => row.name)));
-            const byName = new Set(
-              rows
-                .filter((row) => nameReadings.some((reading) => matchesName(row.name, reading)))
-                .map((row) => row.name),
-            );
+            const names = rows.map((row) => row.name);
+            const byName = new Set(matchReadings(names, q, nameIndexTerms(names), matchesName));
             const known = new Set([
               ...nameIndexTerms(rows.map((row) => row.name)),
               ...rows.flatMap((row) => nameWords(row.description ?? '')),
             ]);
-            const either = rows
-              .filter((row) => {
-                const { terms, prefix } = nameTerms(row.name);
-                const words = [...terms, ...nameWords(row.description ?? '')];
-                return readingsOf(q, known).some((reading) => matchesAllWords(words, reading, prefix));
-              })
-              .map((row) => row.name);
+            const either = matchReadings(rows, q, known, (row, reading) => {
+              const { terms, prefix } = nameTerms(row.name);
+              return matchesAllWords([...terms, ...nameWords(row.description ?? '')], reading, prefix);
+            }).map((row) => row.name);
             const page = snapshot.searchJson(q, 200, { in: ['name', 'description'] });
             const found = (JSON.parse(page.json) as { name: string }[]).map((r) => r.name);
             expect(page.total, q).toBe(either.length);

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { matchesName, nameIndexTerms, readingsOf } from '../support/naive-search.js';
+import { matchesName, matchReadings, nameIndexTerms } from '../support/naive-search.js';
 import { loadObjectEngine } from '../support/engine.js';
 import { buildTestSnapshot, makeRecord } from '../support/records.js';
 
@@ -28,8 +28,7 @@ const VOCABULARY = [
 const NAMESPACES = ['io.github.alice', 'com.acme', 'ai.mcp', 'dev.tools'];
 
 function naiveMatches(names: string[], query: string): Set<string> {
-  const readings = readingsOf(query, nameIndexTerms(names));
-  return new Set(names.filter((name) => readings.some((reading) => matchesName(name, reading))));
+  return new Set(matchReadings(names, query, nameIndexTerms(names), matchesName));
 }
 
 const typo = (word: string) =>

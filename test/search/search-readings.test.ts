@@ -1,8 +1,8 @@
 /**
  * Issue 43: the readings of a query (`src/search/readings.ts`) on a small dataset. Words that say only what
- * every record is (`mcp`, `server`) or join a sentence (`and`) need not match when other words are given; a
- * plural matches its singular as a whole word; `official` asks for the publisher's own server. Every word that
- * says which server is meant still has to match (decisions §4).
+ * every record is (`mcp`, `server`) or join a sentence (`and`) need not match when other words are given and
+ * the query as written matches nothing; a plural matches its singular as a whole word; `official` asks for
+ * the publisher's own server. Every word that says which server is meant still has to match (decisions §4).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QueryEngine } from '../../src/query/types.js';
@@ -44,15 +44,17 @@ describe('words that do not say which server is meant', () => {
     expect(engine.search('dynatrace-mcp-server', 20).total).toBe(2);
   });
 
-  it('a server that holds them too ranks above one that does not, whatever its trust score', () => {
-    expect(namesOf('dynatrace mcp')[0]).toBe('io.github.dynatrace-oss/dynatrace-mcp');
-  });
-
   it('alone or with only each other they are the content, and must match', () => {
     expect(new Set(namesOf('mcp server'))).toEqual(
       new Set(['com.acme/mcp-server', 'io.github.github/github-mcp-server']),
     );
     expect(namesOf('mcp')[0]).toBe('com.acme/mcp');
+  });
+
+  it('are left out only when the query as written matches nothing (decisions §4: all the words)', () => {
+    // `dynatrace mcp` matches a server as written, so the server named only `dynatrace` is not added.
+    expect(namesOf('dynatrace mcp')).toEqual(['io.github.dynatrace-oss/dynatrace-mcp']);
+    expect(namesOf('github mcp server')).toEqual(['io.github.github/github-mcp-server']);
   });
 
   it('a word that says which server is meant still has to match', () => {
@@ -90,15 +92,17 @@ describe('how a query is read', () => {
     expect(contentWords('GitHub Official')).toEqual(['git', 'hub']);
   });
 
-  it('reads a query without its optional words, and its compounds', () => {
+  it('reads a query as compounds with the same words, and without its optional words as a last resort', () => {
     const known = new Set(['github', 'filesystem']);
-    expect(queryReadings('git hub mcp', (word) => known.has(word))).toEqual(['github mcp', 'git hub', 'github']);
-    expect(queryReadings('file system server', (word) => known.has(word))).toEqual([
-      'filesystem server',
-      'file system',
-      'filesystem',
-    ]);
-    expect(queryReadings('io.github mcp', () => true)).toEqual([]);
+    expect(queryReadings('git hub mcp', (word) => known.has(word))).toEqual({
+      sameWords: ['github mcp'],
+      fewerWords: ['git hub', 'github'],
+    });
+    expect(queryReadings('file system server', (word) => known.has(word))).toEqual({
+      sameWords: ['filesystem server'],
+      fewerWords: ['file system', 'filesystem'],
+    });
+    expect(queryReadings('io.github mcp', () => true)).toEqual({ sameWords: [], fewerWords: [] });
   });
 
   it('answers official only with other words', () => {

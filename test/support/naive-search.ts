@@ -61,12 +61,20 @@ export function matchesName(name: string, query: string): boolean {
 }
 
 /**
- * `query` and its other readings (`src/search/readings.ts`: optional words left out, plurals as the singulars
- * `known` holds, compounds such as `file system` → `filesystem`) that the terms `known` answer: a record
- * matches when it matches one of them.
+ * The items that match `query` read as `src/search/readings.ts` reads it, by the terms `known` holds: the query
+ * as written and its same-words readings (compounds such as `file system` → `filesystem`); only when those
+ * match no item at all, its readings with fewer words (optional words left out, and their compounds).
  */
-export function readingsOf(query: string, known: ReadonlySet<string>): string[] {
-  return [query, ...queryReadings(query, (word) => known.has(word))];
+export function matchReadings<T>(
+  items: readonly T[],
+  query: string,
+  known: ReadonlySet<string>,
+  matches: (item: T, reading: string) => boolean,
+): T[] {
+  const { sameWords, fewerWords } = queryReadings(query, (word) => known.has(word));
+  const written = items.filter((item) => [query, ...sameWords].some((reading) => matches(item, reading)));
+  if (written.length > 0) return written;
+  return items.filter((item) => fewerWords.some((reading) => matches(item, reading)));
 }
 
 /** Every term a name index of `names` holds, unmarked (the marked prefix words are never a reading). */
