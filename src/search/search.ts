@@ -60,15 +60,22 @@ const WORDS_KEPT = 2000;
 const WORD_KEPT_MIN_MATCHES = LIMITS.search.max + 1;
 
 export function createSearch(count: number, parts: SearchSources): Search {
-  /** Marks the exact id matches of a query; a generation number avoids clearing. */
-  const exactMarks = new Uint32Array(count);
-  let exactGeneration = 0;
-  /** Marks the name matches, to leave them out of the description-only ones. */
+  /**
+   * Marks records for one step of a query at a time, a generation number for each so nothing is cleared: the
+   * records merged from a query's readings (`mergeReadings`), then the exact id matches and the publisher's own
+   * (`markFirstClass`), then the name matches left out of the description-only ones. The steps follow each
+   * other, so one array and one counter serve them all.
+   */
   const marks = new Uint32Array(count);
   let generation = 0;
+  /** Where each record stands in a merged answer (`mergeReadings`), read only where `marks` holds its mark. */
+  const positions = new Uint32Array(count);
   const columns = () => parts.lists();
   const rankScratch = newRankScratch();
-  /** The matches of a query's two word searches (by name; by name or description), reused query after query. */
+  /**
+   * The matches of a query's two word searches (by name; by name or description), reused query after query.
+   * While one is being filled the other, when it holds no answer yet, takes a reading's matches to merge.
+   */
   let buffers: { names: MatchBuffers; all: MatchBuffers } | undefined;
   const buffersOf = () => (buffers ??= { names: matchBuffers(count), all: matchBuffers(count) });
   /** 0, 1, …, n - 1: every match of a word-index answer, as items to rank (made on the first deep page). */
@@ -81,17 +88,21 @@ export function createSearch(count: number, parts: SearchSources): Search {
   /** One-word searches' best matches in rank order, and how many match, by `exactKey` (see WORD_RANKED). */
   const rankedWords = new Map<string, { ids: number[]; total: number }>();
 
-  /** Where each record stands in a merged answer (`matchReadings`), valid where `mergedStamp` is current. */
-  let merged: { stamp: Uint32Array; at: Uint32Array; spare: MatchBuffers } | undefined;
-  let mergedGeneration = 0;
-
   /**
    * The matches of `query` in `index` (with `also`), and of its other readings (`readings.ts`): a record
    * matching several readings counts once, with its best relevance. The readings with fewer words (optional
    * words left out; for a query that says `official`, the publisher's own servers that the rest of its words
-   * match) are tried only when the query and its same-words readings match nothing.
+   * match) are tried only when the query and its same-words readings match nothing. A reading's matches are
+   * written to `spare`, a buffer holding nothing the caller still needs, or, without one, to arrays of their
+   * own size.
    */
-  function matchReadings(query: string, index: WordIndex, also: WordIndex[], into: MatchBuffers): WordMatches {
+  function matchReadings(
+    query: string,
+    index: WordIndex,
+    also: WordIndex[],
+    into: MatchBuffers,
+    spare?: MatchBuffers,
+  ): WordMatches {
     const known = (word: string) => index.hasTerm(word) || also.some((other) => other.hasTerm(word));
     const { sameWords, fewerWords } = queryReadings(query, known);
     const first = index.match(query, also, into);
@@ -101,6 +112,7 @@ export function createSearch(count: number, parts: SearchSources): Search {
       index,
       also,
       into,
+      spare,
     );
     if (matched.ids.length > 0) return matched;
     const fewer: { reading: string; only?: Uint32Array }[] = fewerWords.map((reading) => ({ reading }));
@@ -112,7 +124,7 @@ export function createSearch(count: number, parts: SearchSources): Search {
         for (const reading of [official, ...compounds]) fewer.push({ reading, only: own });
       }
     }
-    return mergeReadings(matched, fewer, index, also, into);
+    return mergeReadings(matched, fewer, index, also, into, spare);
   }
 
   /** `first` (held in `into`) with the matches of `readings` added: a record counts once, with its best relevance. */
@@ -122,15 +134,15 @@ export function createSearch(count: number, parts: SearchSources): Search {
     index: WordIndex,
     also: WordIndex[],
     into: MatchBuffers,
+    spare: MatchBuffers | undefined,
   ): WordMatches {
     if (readings.length === 0) return first;
-    merged ??= { stamp: new Uint32Array(count), at: new Uint32Array(count), spare: matchBuffers(count) };
-    const { stamp, at, spare } = merged;
-    const mark = ++mergedGeneration;
+    // The search's own per-record arrays, idle while a query is matched: the merge adds none.
+    const mark = ++generation;
     let size = first.ids.length;
     for (let i = 0; i < size; i++) {
-      stamp[first.ids[i]!] = mark;
-      at[first.ids[i]!] = i;
+      marks[first.ids[i]!] = mark;
+      positions[first.ids[i]!] = i;
     }
     for (const { reading, only } of readings) {
       const more = index.match(reading, also, spare);
@@ -138,13 +150,13 @@ export function createSearch(count: number, parts: SearchSources): Search {
         const id = more.ids[i]!;
         // The publisher's own servers are few and ascending: a binary search, not another per-record array.
         if (only !== undefined && binarySearch(only, id) < 0) continue;
-        if (stamp[id] === mark) {
-          const j = at[id]!;
+        if (marks[id] === mark) {
+          const j = positions[id]!;
           if (more.scores[i]! > into.scores[j]!) into.scores[j] = more.scores[i]!;
           continue;
         }
-        stamp[id] = mark;
-        at[id] = size;
+        marks[id] = mark;
+        positions[id] = size;
         into.ids[size] = id;
         into.scores[size] = more.scores[i]!;
         size++;
@@ -170,7 +182,7 @@ export function createSearch(count: number, parts: SearchSources): Search {
       // Within the kept matches, or all of them were kept (a page past the last is empty).
       if (kept !== undefined && (end <= kept.ids.length || kept.ids.length === kept.total))
         return { ids: kept.ids.slice(offset, end), total: kept.total };
-      const names = matchReadings(query, nameIndex, [], buffersOf().names);
+      const names = matchReadings(query, nameIndex, [], buffersOf().names, buffersOf().all);
       const total = names.ids.length;
       if (
         kept === undefined &&
@@ -187,11 +199,12 @@ export function createSearch(count: number, parts: SearchSources): Search {
     }
     const { descriptionIndex } = parts.descriptions();
     if (!byName) {
-      const described = matchReadings(query, descriptionIndex, [], buffersOf().all);
+      const described = matchReadings(query, descriptionIndex, [], buffersOf().all, buffersOf().names);
       return { ids: rankByScore(described, end).slice(offset), total: described.ids.length };
     }
-    const names = matchReadings(query, nameIndex, [], buffersOf().names);
-    // Each word may match the name or the description, so every name match is among these too.
+    const names = matchReadings(query, nameIndex, [], buffersOf().names, buffersOf().all);
+    // Each word may match the name or the description, so every name match is among these too. The name
+    // matches are held, so a reading's matches here get arrays of their own size.
     const all = matchReadings(query, nameIndex, [descriptionIndex], buffersOf().all);
     const total = all.ids.length;
     if (offset >= total) return { ids: [], total };
@@ -210,8 +223,8 @@ export function createSearch(count: number, parts: SearchSources): Search {
   function rankNames({ ids, scores }: WordMatches, key: string, k: number, query: string): number[] {
     const { trustScore } = columns();
     const mark = markFirstClass({ ids, scores }, key, query);
-    const exact = (i: number) => exactMarks[ids[i]!] === mark;
-    const exactId = (id: number) => exactMarks[id] === mark;
+    const exact = (i: number) => marks[ids[i]!] === mark;
+    const exactId = (id: number) => marks[id] === mark;
     if (k <= FEW_RANKED) return rankFew(ids, k, scores, trustScore, exactId);
     if (rankAllByKeys(k, ids.length)) {
       const all = rankByKeys(allItems(ids.length), k, ids, scores, trustScore, exactId, rankScratch);
@@ -229,22 +242,22 @@ export function createSearch(count: number, parts: SearchSources): Search {
   }
 
   /**
-   * Marks the first class of a query's name matches in `exactMarks` (the exact id matches, filed under `key`,
+   * Marks the first class of a query's name matches in `marks` (the exact id matches, filed under `key`,
    * and the publisher's own servers, whose relevance gets OWN_BONUS) and returns the mark.
    */
   function markFirstClass({ ids, scores }: WordMatches, key: string, query: string): number {
     const { nameIndex } = parts.search();
     // Mark the exact id matches (few) so the comparison below is an array read, not a set lookup.
-    const mark = ++exactGeneration;
-    for (const id of nameIndex.exact(key)) exactMarks[id] = mark;
+    const mark = ++generation;
+    for (const id of nameIndex.exact(key)) marks[id] = mark;
     // The publisher's own servers (issue 43): with the exact ones, and above them by relevance.
     const own = nameIndex.exact(ownerKeyOfQuery(contentWords(query).join(' ')));
     if (own.length > 0) {
-      const ownMark = ++exactGeneration;
-      for (const id of own) exactMarks[id] = ownMark;
+      const ownMark = ++generation;
+      for (const id of own) marks[id] = ownMark;
       for (let i = 0; i < ids.length; i++) {
-        if (exactMarks[ids[i]!] !== ownMark) continue;
-        exactMarks[ids[i]!] = mark;
+        if (marks[ids[i]!] !== ownMark) continue;
+        marks[ids[i]!] = mark;
         scores[i] = scores[i]! + OWN_BONUS;
       }
     }
@@ -253,12 +266,12 @@ export function createSearch(count: number, parts: SearchSources): Search {
 
   function relevance(q: string): Map<number, { first: boolean; relevance: number }> {
     const query = q.trim();
-    const names = matchReadings(query, parts.search().nameIndex, [], buffersOf().names);
+    const names = matchReadings(query, parts.search().nameIndex, [], buffersOf().names, buffersOf().all);
     const mark = markFirstClass(names, exactKey(query), query);
     const classes = new Map<number, { first: boolean; relevance: number }>();
     for (let i = 0; i < names.ids.length; i++) {
       const id = names.ids[i]!;
-      classes.set(id, { first: exactMarks[id] === mark, relevance: names.scores[i]! });
+      classes.set(id, { first: marks[id] === mark, relevance: names.scores[i]! });
     }
     return classes;
   }

@@ -74,3 +74,13 @@ describe('compounds and their parts, both ways', () => {
     expect(search('github').names.every((name) => /github/i.test(name.replace(/^io\.github\./i, '')))).toBe(true);
   });
 });
+
+describe('several words mean all of them (decisions §4)', () => {
+  it('a word no server has finds nothing, however well the other words match', () => {
+    expect(search('postgres').total).toBeGreaterThan(0);
+    expect(search('postgres', ['name', 'description']).total).toBeGreaterThan(0);
+    expect(search('postgres zzzzqq').total).toBe(0);
+    expect(search('postgres zzzzqq', ['name', 'description']).total).toBe(0);
+    expect(search('postgres mcp server zzzzqq').total).toBe(0);
+  });
+});
