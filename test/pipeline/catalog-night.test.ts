@@ -11,6 +11,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CatalogFileSchema } from '../../src/model/catalog.js';
 import type { ServerRecord } from '../../src/model/schema.js';
+import { readNightCatalog } from '../../src/pipeline/catalog-step.js';
 import { rescore, type RescoreOptions } from '../../src/pipeline/rescore.js';
 import { buildSnapshot } from '../../src/snapshot-build/build.js';
 import { createRedisStore } from '../../src/stores/redis.js';
@@ -183,6 +184,44 @@ async function build(out: string, snapshot: string, input = path.join(out, 'serv
 }
 
 const datasetOf = (out: string) => JSON.parse(readFileSync(path.join(out, 'servers.json'), 'utf8')) as ServerRecord[];
+
+describe('reading a night’s catalog', () => {
+  it('leaves out and names an entry that breaks the schema, names an unlisted source or repeats a name but for case', async () => {
+    const dir = await makeTempDir('catalog-read-');
+    const file = path.join(dir, 'catalog.json');
+    const first = CATALOG.servers[0]!;
+    await writeFile(
+      file,
+      JSON.stringify({
+        sources: [source],
+        servers: [
+          first,
+          { ...first, name: 'catalog:docker/MEASURED' },
+          { ...first, name: 'catalog:reference/other', source: 'mcp-reference-servers' },
+          { name: 'catalog:docker/extra', source: 'docker-mcp-catalog', id: 'extra', stars: 5 },
+        ],
+      }),
+    );
+    const read = readNightCatalog(file);
+    expect(read.catalog.servers.map((server) => server.name)).toEqual(['catalog:docker/measured']);
+    expect(read.leftOut).toEqual([
+      { name: 'catalog:docker/MEASURED', reason: expect.stringMatching(/name of an earlier one but for case/) },
+      {
+        name: 'catalog:reference/other',
+        reason: expect.stringMatching(/source mcp-reference-servers, which the file does not list/),
+      },
+      {
+        name: 'catalog:docker/extra',
+        reason: expect.stringMatching(/^catalog entry does not fit the catalog schema: .*stars/),
+      },
+    ]);
+    // What is written beside the dataset is a catalog the build reads whole.
+    expect(CatalogFileSchema.parse(JSON.parse(read.text))).toEqual(read.catalog);
+
+    await writeFile(file, JSON.stringify({ sources: [], servers: [] }));
+    expect(() => readNightCatalog(file)).toThrow(/^.*catalog\.json: not a catalog file: /);
+  });
+});
 
 describe('a night with a catalog', () => {
   it('measures the catalog-only servers like registry servers, and the snapshot built from it serves them', async () => {
