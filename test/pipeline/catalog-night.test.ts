@@ -218,6 +218,10 @@ describe('reading a night’s catalog', () => {
     // What is written beside the dataset is a catalog the build reads whole.
     expect(CatalogFileSchema.parse(JSON.parse(read.text))).toEqual(read.catalog);
 
+    // With nothing left out, the file given is written as it is: a night over the committed one changes nothing.
+    const committed = path.join(import.meta.dirname, '..', '..', 'data', 'catalog', 'servers.json');
+    expect(readNightCatalog(committed).text).toBe(readFileSync(committed, 'utf8'));
+
     await writeFile(file, JSON.stringify({ sources: [], servers: [] }));
     expect(() => readNightCatalog(file)).toThrow(/^.*catalog\.json: not a catalog file: /);
   });
@@ -366,6 +370,27 @@ describe.skipIf(skipReason !== undefined)(
         reasons: expect.arrayContaining([expect.stringMatching(/MAL-2026-0002/)]),
       });
       expect(results[1]?.verdict).not.toBe('fail');
+    }, 120_000);
+
+    it('reads no store with STORE=memory and says so; a bad store setting is a usage error', async () => {
+      const { registry, github, options } = await standIns();
+      const args = standInArgs({ registryUrl: registry.url, githubUrl: github.url, asOf: AS_OF, cache: options.cache });
+      args.splice(args.indexOf('--unknown'), 2);
+      const bad = await runRescore([...args, '--out', options.out], {
+        token: 't',
+        env: { STORE: 'redis', REDIS_URL: '' },
+      });
+      expect(bad.code).toBe(2);
+      expect(bad.stderr.split('\n')[0]).toBe(
+        'rescore: Invalid configuration: STORE=redis needs REDIS_URL (--unknown off reads no store)',
+      );
+      expect(registry.log).toEqual([]);
+      const memory = await runRescore([...args, '--out', options.out], { token: 't', env: { STORE: 'memory' } });
+      expect(memory.code).toBe(0);
+      expect(memory.stderr).toMatch(
+        /^rescore: unknown identifiers not read: STORE=memory counts them in each server process$/m,
+      );
+      expect(memory.stdout).not.toMatch(/unknown identifiers/);
     }, 120_000);
 
     it('says in one line that a store which does not answer was not read, and the night goes on', async () => {
