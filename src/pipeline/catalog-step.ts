@@ -11,7 +11,8 @@
  *   (`catalogRecord`), dated this night, with the repository's signals and the `REPO_ARCHIVED` flag the GitHub
  *   answers give. The build joins it by its own name (the join's first rule) and scores it from that evidence.
  *   A catalog server whose repository was not read (none, not on GitHub, no answer) gets no record here: the
- *   build makes it from the catalog exactly as before, with no measured evidence.
+ *   build makes it from the catalog exactly as before, with no measured evidence; so does one that shares its
+ *   package with another catalog server (the build would join that one to the record by the package).
  *
  * Nothing is invented: the record holds what the curator declares and what GitHub answered. The signals that
  * only a registry entry can give (secret variables, credentials, transport and package risk) are null, and
@@ -23,6 +24,7 @@ import { catalogRecord, CatalogJoin } from '../dataset/catalog.js';
 import { oneLineZodError } from '../dataset/inputs.js';
 import type { LeftOut } from '../dataset/join.js';
 import { CatalogFileSchema, CatalogServerSchema, type CatalogFile, type CatalogServer } from '../model/catalog.js';
+import { packageKey } from '../model/identifiers.js';
 import { ServerRecordSchema } from '../model/record-schema.js';
 import type { ServerRecord } from '../model/schema.js';
 import { parseGitHubRepo, type GitHubFacts, type ServerFacts } from '../scoring/facts.js';
@@ -212,10 +214,17 @@ export function catalogRecordsOf(
   for (const record of records) join.attach(record);
   const unjoined = join.unjoined() as Array<Record<string, unknown> & { name: string }>;
   const byName = new Map(catalog.servers.map((server) => [server.name, server]));
+  // A record the build joins by name also takes the listings of the catalog servers sharing its package: one
+  // such server would then lose its own record. Those are left to the build, made from the catalog as before.
+  const sharing = new Map<string, number>();
+  const keysOf = (server: CatalogServer) =>
+    packagesOfCatalogServer(server).packages.map((pkg) => packageKey(pkg.registryType, pkg.identifier));
+  for (const server of catalog.servers) for (const key of keysOf(server)) sharing.set(key, (sharing.get(key) ?? 0) + 1);
   const written: ServerRecord[] = [];
   const leftOut: LeftOut[] = [];
   for (const raw of unjoined) {
     const server = byName.get(raw.name)!;
+    if (keysOf(server).some((key) => (sharing.get(key) ?? 0) > 1)) continue;
     const repo = parseGitHubRepo(server.repository ?? null);
     const outcome = repo ? outcomes.get(`${repo.owner}/${repo.repo}`.toLowerCase()) : undefined;
     if (!repo || outcome === undefined || !outcome.enriched || outcome.facts === null) continue;

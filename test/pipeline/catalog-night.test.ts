@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CatalogFileSchema } from '../../src/model/catalog.js';
 import type { ServerRecord } from '../../src/model/schema.js';
-import { readNightCatalog } from '../../src/pipeline/catalog-step.js';
+import { catalogRecordsOf, readNightCatalog } from '../../src/pipeline/catalog-step.js';
 import { rescore, type RescoreOptions } from '../../src/pipeline/rescore.js';
 import { buildSnapshot } from '../../src/snapshot-build/build.js';
 import { createRedisStore } from '../../src/stores/redis.js';
@@ -224,6 +224,33 @@ describe('reading a night’s catalog', () => {
 
     await writeFile(file, JSON.stringify({ sources: [], servers: [] }));
     expect(() => readNightCatalog(file)).toThrow(/^.*catalog\.json: not a catalog file: /);
+  });
+});
+
+describe('the records a night writes of catalog-only servers', () => {
+  it('writes none for a server sharing its package with another, which the build would join to it', () => {
+    const catalog = CatalogFileSchema.parse({
+      sources: [source],
+      servers: [
+        CATALOG.servers[0],
+        { name: 'catalog:docker/twin', source: 'docker-mcp-catalog', id: 'twin', image: 'mcp/measured' },
+        { ...CATALOG.servers[0], name: 'catalog:docker/alone', id: 'alone', image: undefined, package: undefined },
+      ],
+    });
+    const outcomes = new Map([
+      [
+        'catalog-owner/measured-server',
+        {
+          enriched: true,
+          notFound: false,
+          unchanged: false,
+          facts: { owner: 'catalog-owner', repository: null, community: null, participation: null },
+        },
+      ],
+    ]);
+    const made = catalogRecordsOf(catalog, [], outcomes, AS_OF);
+    expect(made.catalogOnly).toBe(3);
+    expect(made.records.map((record) => record.name)).toEqual(['catalog:docker/alone']);
   });
 });
 
