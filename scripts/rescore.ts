@@ -22,6 +22,12 @@ import { DEFAULT_HTTP_POLICY } from '../src/pipeline/http-json.js';
 import { rescore, type RescoreSummary } from '../src/pipeline/rescore.js';
 import { MTS2_METHOD, UPSTREAM_METHOD } from '../src/scoring/methods.js';
 import { runMain } from './lib/main.js';
+import { defaultCatalogData } from '../src/format/paths.js';
+import { MAX_UNKNOWN_READ } from '../src/pipeline/unknown-step.js';
+import { OperatorError } from '../src/errors/operator-error.js';
+import { loadConfig } from '../src/service/config.js';
+import { createStore } from '../src/service/store.js';
+import type { Store } from '../src/stores/types.js';
 
 const USAGE = [
   'usage: npm run rescore -- [--registry-url <base>] [--github-api-url <base>] [--as-of <ISO time>] [--out <dir>]',
@@ -29,6 +35,7 @@ const USAGE = [
   '  [--github-reserve <requests of the hour left to other uses of the token, default 100>]',
   `  [--method ${UPSTREAM_METHOD}] [--packages on|off] [--npm-url <base>] [--pypi-url <base>] [--crates-url <base>]`,
   '  [--no-advisories] [--osv-url <base>]',
+  '  [--catalog <file, default data/catalog/servers.json> | --no-catalog] [--unknown on|off] [--unknown-limit <n, default 1000>]',
   'Writes <out>/servers.json and <out>/registry/servers.json; --out defaults to data, the committed dataset of this',
   'checkout (tracked by git): give --out <another dir> to write elsewhere. --cache defaults to .local/rescore-cache.',
   'With --packages on (the default) it also writes <out>/evidence/packages.json from the npm, PyPI and crates.io APIs.',
@@ -36,6 +43,9 @@ const USAGE = [
   'Unless --no-probe it probes every remote server (MCP over Streamable HTTP or SSE, never with credentials, never a',
   'private address) and writes <out>/evidence/probes.json and <out>/evidence/tools.json, continued from the ones in <out>.',
   'Unless --no-advisories, it also writes <out>/evidence/advisories.json from OSV (merged with the file already there).',
+  'Unless --no-catalog, the catalog-only servers of the catalog are measured too; it writes <out>/catalog/servers.json.',
+  'With --unknown on (the default) and STORE=redis or upstash, the packages checks asked about and the snapshot did',
+  'not know (the most asked, over the last 7 days) go to the packages and advisories steps.',
 ].join('\n');
 const REGISTRY_URL = 'https://registry.modelcontextprotocol.io';
 
@@ -71,6 +81,9 @@ const ArgsSchema = z.strictObject({
   }).default(20_000),
   'probe-concurrency': z.coerce.number().int().min(1).max(256).default(16),
   'osv-url': HttpBase.default('https://api.osv.dev'),
+  catalog: z.string().min(1).optional(),
+  unknown: z.enum(['on', 'off']).default('on'),
+  'unknown-limit': z.coerce.number().int().min(1).max(MAX_UNKNOWN_READ).default(1000),
   // The dataset is the upstream method's: its signals and scores are what the import writes and what the
   // reproduction holds. The build scores it with mts-2 (docs/method.md); rescoring never writes mts-2 scores.
   method: z
@@ -140,7 +153,25 @@ function summaryLine(s: RescoreSummary, out: string): string {
         ` ${s.probes.oauth} OAuth, ${s.probes.bare401} bare 401), ${s.probes.toolsChanged} changed tools at the same version` +
         failuresPart(s.probes.failures)
       : '') +
-    advisoriesPart(s)
+    advisoriesPart(s) +
+    catalogPart(s)
+  );
+}
+
+/** The catalog's and the store's parts of the summary line. */
+function catalogPart(s: RescoreSummary): string {
+  const c = s.catalog;
+  const u = s.unknown;
+  return (
+    (c
+      ? `; catalog: ${c.listed} servers listed, ${c.joined} joined a registry record, ${c.catalogOnly} catalog-only` +
+        ` (${c.measured} measured)`
+      : '') +
+    (u === undefined
+      ? ''
+      : 'unread' in u
+        ? '; unknown identifiers: not read this night'
+        : `; unknown identifiers: ${u.identifiers} read from the store, ${u.packages} packages asked`)
   );
 }
 
@@ -165,6 +196,8 @@ async function main(argv: string[]): Promise<number> {
   let probe: boolean;
   let permissions: { allowPrivate: boolean; allowHttp: boolean };
   let skipAdvisories: boolean;
+  let catalogFile: string | undefined;
+  let store: Store | undefined;
   try {
     const { values } = parseArgs({
       args: argv,
@@ -173,11 +206,12 @@ async function main(argv: string[]): Promise<number> {
         help: { type: 'boolean', short: 'h' },
         'no-probe': { type: 'boolean' },
         'no-advisories': { type: 'boolean' },
+        'no-catalog': { type: 'boolean' },
       },
       strict: true,
       allowPositionals: false,
     });
-    const { help, 'no-probe': noProbe, 'no-advisories': noAdvisories, ...options } = values;
+    const { help, 'no-probe': noProbe, 'no-advisories': noAdvisories, 'no-catalog': noCatalog, ...options } = values;
     probe = noProbe !== true;
     skipAdvisories = noAdvisories === true;
     if (help === true) {
@@ -192,6 +226,10 @@ async function main(argv: string[]): Promise<number> {
     if (!env.success) throw new Error(env.error.issues[0]?.message ?? 'bad GITHUB_TOKEN');
     token = env.data.GITHUB_TOKEN;
     permissions = { allowPrivate: env.data.PROBES_ALLOW_PRIVATE, allowHttp: env.data.PROBES_ALLOW_HTTP };
+    if (noCatalog === true && args.catalog !== undefined) throw new Error('--catalog and --no-catalog disagree');
+    // As the build's: the committed catalog of the checkout, when it has one.
+    catalogFile = noCatalog === true ? undefined : (args.catalog ?? (await defaultCatalogData()));
+    store = args.unknown === 'on' ? await unknownStore() : undefined;
   } catch (error) {
     console.error(`rescore: ${printable((error as Error).message)}\n${USAGE}`);
     return 2;
@@ -252,6 +290,8 @@ async function main(argv: string[]): Promise<number> {
               ...(backoff !== undefined ? { backoffMs: backoff } : {}),
             },
           },
+      catalogFile,
+      unknown: store === undefined ? undefined : { store, limit: args['unknown-limit'], timeoutMs: 10_000 },
       log: (line) => console.error(`rescore: ${printable(line)}`),
       ...(process.stderr.isTTY ? { progress: progressLine() } : {}),
     });
@@ -273,6 +313,28 @@ async function main(argv: string[]): Promise<number> {
     }
     console.error(`rescore: unexpected failure: ${printable((error as Error).message ?? String(error), 400)}`);
     return 1;
+  } finally {
+    await store?.close();
+  }
+}
+
+/**
+ * The store the gateway counts unknown identifiers in, chosen by the same settings (`STORE`, `REDIS_URL`,
+ * `REDIS_PREFIX`, `UPSTASH_REDIS_REST_*`; src/service/config.ts). A memory store lives in each server's own
+ * process, so a night has none to read: undefined, said once. A bad setting throws its one line.
+ */
+async function unknownStore(): Promise<Store | undefined> {
+  try {
+    const config = loadConfig();
+    if (config.store === 'memory') {
+      console.error('rescore: unknown identifiers not read: STORE=memory counts them in each server process');
+      return undefined;
+    }
+    return await createStore(config);
+  } catch (error) {
+    if (error instanceof OperatorError)
+      throw new Error(`${error.message} (--unknown off reads no store)`, { cause: error });
+    throw error;
   }
 }
 

@@ -32,6 +32,8 @@ import { PipelineError } from './errors.js';
 import { enrich, type EnrichOptions } from './github.js';
 import type { HttpPolicy } from './http-json.js';
 import { writeFilesAtomically } from './write.js';
+import { catalogPlan, catalogRecordsOf, readNightCatalog } from './catalog-step.js';
+import { readUnknownPackages, type UnknownPackages, type UnknownStepOptions } from './unknown-step.js';
 
 export interface RescoreOptions {
   registryUrl: string;
@@ -59,6 +61,13 @@ export interface RescoreOptions {
   log?: (line: string) => void;
   /** The registry's bounds, collect's own when left out (a benchmark of 100,000 servers raises the floor). */
   collect?: Pick<CollectOptions, 'minTotalBound'> | undefined;
+  /**
+   * The curators' catalog (`--catalog`, the format of `data/catalog/servers.json`): its catalog-only servers are
+   * measured like registry servers and written for the build (`catalog-step.ts`); left out, no catalog.
+   */
+  catalogFile?: string | undefined;
+  /** The most asked unknown identifiers, read from the store for the packages and advisories steps; left out, none. */
+  unknown?: Omit<UnknownStepOptions, 'nowMs'> | undefined;
   /** Called as each step of the night ends, with its name: a benchmark measures memory there. */
   onStep?: (step: RescoreStep) => void;
 }
@@ -98,6 +107,13 @@ export interface RescoreSummary {
    * as it was, and a snapshot with none has its advisories unmeasured).
    */
   advisories?: AdvisoryCounts | { unread: string };
+  /**
+   * The catalog, when one was given: servers it lists (valid entries), those that joined a collected entry,
+   * the catalog-only ones, and those of them written with measured evidence. Bad entries are in `leftOut`.
+   */
+  catalog?: { listed: number; joined: number; catalogOnly: number; measured: number };
+  /** The unknown identifiers read from the store, and the packages among them asked; or why the store was not read. */
+  unknown?: { identifiers: number; packages: number } | { unread: string };
   stopped?: string;
   notes: string[];
 }
@@ -153,6 +169,8 @@ export async function rescore(options: RescoreOptions): Promise<RescoreSummary> 
   const log = options.log ?? (() => {});
   const stepDone = options.onStep ?? (() => {});
   const notes: string[] = [];
+  // Read before anything is asked: a catalog file that cannot be read stops the night at once, in one line.
+  const catalog = options.catalogFile === undefined ? undefined : readNightCatalog(options.catalogFile);
   const registryCache = readRegistryCache(options.cache);
   if (registryCache.note) notes.push(registryCache.note);
   const collected = await collect({
@@ -173,6 +191,9 @@ export async function rescore(options: RescoreOptions): Promise<RescoreSummary> 
     const repo = parseGitHubRepo(server.repoUrl);
     if (repo) repositories.set(`${repo.owner}/${repo.repo}`.toLowerCase(), repo);
   }
+  // The catalog's own servers are measured with the registry's: repositories here, packages below.
+  const plan = catalog ? catalogPlan(catalog.catalog, entries) : undefined;
+  for (const repo of plan?.repositories ?? []) repositories.set(`${repo.owner}/${repo.repo}`.toLowerCase(), repo);
   const githubCache = readGitHubCache(options.cache, options.githubApiUrl);
   if (githubCache.note) notes.push(githubCache.note);
   let enriched;
@@ -201,9 +222,12 @@ export async function rescore(options: RescoreOptions): Promise<RescoreSummary> 
   }
 
   stepDone('github');
-  const packageStep = await readPackagesStep(options, entries, notes);
+  const unknown = await unknownStep(options, notes);
+  const unknownServers = unknown && 'servers' in unknown ? unknown.servers : [];
+  const asked = [...entries, ...[...(plan?.servers ?? []), ...unknownServers].map((server) => ({ server }))];
+  const packageStep = await readPackagesStep(options, asked, notes);
   stepDone('packages');
-  const advisoryStep = await readAdvisoriesStep(options, entries, notes);
+  const advisoryStep = await readAdvisoriesStep(options, asked, notes);
   stepDone('advisories');
 
   const context = flagContext(facts);
@@ -241,14 +265,23 @@ export async function rescore(options: RescoreOptions): Promise<RescoreSummary> 
   }
 
   stepDone('join');
+  const catalogRecords = catalog
+    ? catalogRecordsOf(catalog.catalog, records, enriched.outcomes, options.asOf)
+    : undefined;
+  if (catalog && catalogRecords)
+    leftOut = [...leftOut, ...catalog.leftOut, ...catalogRecords.leftOut].sort((a, b) => compareNames(a.name, b.name));
   const probeStep = await probeStepOf(options, records, notes);
   stepDone('probes');
 
   const datasetFile = join(options.out, 'servers.json');
-  const unchanged = countUnchanged(datasetFile, records);
+  const written = catalogRecords
+    ? [...records, ...catalogRecords.records].sort((a, b) => compareNames(a.name, b.name))
+    : records;
+  const unchanged = countUnchanged(datasetFile, written);
   writeFilesAtomically([
     [join(options.out, 'registry', 'servers.json'), serializeRegistryData(feed.entries)],
-    [datasetFile, serializeDataset(records)],
+    [datasetFile, serializeDataset(written)],
+    ...(catalog ? [[join(options.out, 'catalog', 'servers.json'), catalog.text] as const] : []),
     ...(packageStep ? [[join(options.out, 'evidence', 'packages.json'), packageStep.text] as const] : []),
     ...(probeStep?.files ?? []),
     ...(advisoryStep?.text !== undefined
@@ -277,9 +310,38 @@ export async function rescore(options: RescoreOptions): Promise<RescoreSummary> 
     ...(packageStep ? { packages: packageStep.counts } : {}),
     ...(probeStep ? { probes: probeStep.counts } : {}),
     ...(advisoryStep ? { advisories: advisoryStep.counts } : {}),
+    ...(catalog && catalogRecords
+      ? {
+          catalog: {
+            listed: catalog.catalog.servers.length,
+            joined: catalog.catalog.servers.length - catalogRecords.catalogOnly,
+            catalogOnly: catalogRecords.catalogOnly,
+            measured: catalogRecords.records.length,
+          },
+        }
+      : {}),
+    ...(unknown ? { unknown: 'unread' in unknown ? unknown : unknown.counts } : {}),
     ...(enriched.stopped ? { stopped: enriched.stopped } : {}),
     notes,
   };
+}
+
+/**
+ * The unknown identifiers step (`unknown-step.ts`): a store that cannot be read is one note, and the night goes
+ * on without them (nothing known is lost: see the module).
+ */
+async function unknownStep(
+  options: RescoreOptions,
+  notes: string[],
+): Promise<UnknownPackages | { unread: string } | undefined> {
+  if (options.unknown === undefined) return undefined;
+  try {
+    return await readUnknownPackages({ ...options.unknown, nowMs: Date.now() });
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    notes.push(`unknown identifiers not read from the store (${why}); the night goes on without them`);
+    return { unread: why };
+  }
 }
 
 /**

@@ -16,6 +16,7 @@
  * them against stand-ins and a local server (`test/republish/`).
  */
 import { mkdir, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { KeyObject } from 'node:crypto';
 import { copyFileAtomically } from '../format/atomic-write.js';
@@ -108,6 +109,10 @@ export async function republish(options: RepublishOptions): Promise<RepublishRes
     if (options.rescoreArgs !== undefined) {
       for (const file of ['servers.json', path.join('registry', 'servers.json')])
         await copyFileAtomically(path.join(stagingDir, file), path.join(options.dataDir, file));
+      // The catalog the night joined (`--catalog`): its catalog-only records are built against it.
+      const catalog = path.join('catalog', 'servers.json');
+      if (existsSync(path.join(stagingDir, catalog)))
+        await copyFileAtomically(path.join(stagingDir, catalog), path.join(options.dataDir, catalog));
     }
 
     log(`build: against ${previousId ?? 'nothing (first night)'}`);

@@ -29,8 +29,8 @@ export interface OsvStandIn {
   records: OsvRecord[];
   /** Ids per page of one query's answer. */
   pageSize: number;
-  /** Every request: method, path, status, and for a batch the number of queries and of page tokens. */
-  log: { method: string; path: string; status: number; queries?: number; pageTokens?: number }[];
+  /** Every request: method, path, status, and for a batch the number of queries, of page tokens, and the packages asked. */
+  log: { method: string; path: string; status: number; queries?: number; pageTokens?: number; packages?: string[] }[];
   /** Answer 429 with `retryAfter` seconds to the next `times` requests for `path`. */
   limits: { path: string; times: number; retryAfter: number }[];
   /** Answer `status` to every request for `path`. */
@@ -116,6 +116,7 @@ export async function startOsvStandIn(records: OsvRecord[], pageSize = 1000): Pr
         const queries = body.queries ?? [];
         entry.queries = queries.length;
         entry.pageTokens = queries.filter((q) => q.page_token !== undefined).length;
+        entry.packages = queries.map((q) => `${q.package?.ecosystem ?? ''}:${q.package?.name ?? ''}`);
         if (queries.length > 1000) return send(400, { code: 3, message: 'Too many queries.' }, 'rpcStatus');
         const results = queries.map((query) => {
           const { ecosystem = '', name = '' } = query.package ?? {};

@@ -15,7 +15,7 @@ export interface RescoreRun {
 
 export function runRescore(
   args: readonly string[],
-  options: { token?: string; viaNpm?: boolean; timeoutMs?: number } = {},
+  options: { token?: string; viaNpm?: boolean; timeoutMs?: number; env?: Record<string, string> } = {},
 ): Promise<RescoreRun> {
   const [command, prefix] = options.viaNpm
     ? ['npm', ['run', '--silent', 'rescore', '--']]
@@ -23,6 +23,7 @@ export function runRescore(
   const env: NodeJS.ProcessEnv = { ...process.env };
   delete env.GITHUB_TOKEN;
   if (options.token !== undefined) env.GITHUB_TOKEN = options.token;
+  Object.assign(env, options.env);
   return new Promise((resolve) => {
     execFile(
       command,
@@ -64,5 +65,9 @@ export function standInArgs(options: {
     '--no-probe',
     // So is OSV (test/pipeline/advisories.test.ts).
     '--no-advisories',
+    // The catalog and the store of unknown identifiers have a test of their own (test/pipeline/catalog-night.test.ts).
+    '--no-catalog',
+    '--unknown',
+    'off',
   ];
 }
