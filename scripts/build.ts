@@ -15,6 +15,7 @@ import { CHANGES_FILE } from '../src/format/manifest.js';
 import {
   DEFAULT_INPUT_GLOB,
   DEFAULT_SNAPSHOT_DIR,
+  datasetFolder,
   defaultCatalogData,
   defaultRegistryData,
 } from '../src/format/paths.js';
@@ -24,7 +25,8 @@ import { DEFAULT_HISTORY_LENGTH } from '../src/history/history.js';
 import { isMethodId, METHOD_IDS, MTS2_METHOD, UPSTREAM_METHOD } from '../src/scoring/methods.js';
 import { runMain } from './lib/main.js';
 
-const USAGE = `usage: npm run build -- [--input "<glob>"] [--registry <file>] [--catalog <file>] [--out <dir>] [--previous <dir>] [--max-removed <share>] [--max-score-changed <share>] [--method <id>] [--force]
+const USAGE = `usage: npm run build -- [--data <dir> | --input "<glob>" [--registry <file>] [--catalog <file>]] [--out <dir>] [--previous <dir>] [--max-removed <share>] [--max-score-changed <share>] [--method <id>] [--force]
+  --data <dir>                a dataset folder laid out as data/ is: <dir>/*.json, <dir>/registry/servers.json, <dir>/catalog/servers.json (each when present) and the evidence in <dir>/evidence
   --method <id>               ${MTS2_METHOD} (default: score every record from its evidence, docs/method.md) or ${UPSTREAM_METHOD} (the dataset's own scores)
   --registry <file>           the registry entries of the feed (/v0.1); default data/registry/servers.json when --input is not given
   --catalog <file>            the curators' catalog joined into the records (${MTS2_METHOD} only); default data/catalog/servers.json when --input is not given
@@ -47,6 +49,7 @@ async function main(): Promise<number> {
   try {
     ({ values } = parseArgs({
       options: {
+        data: { type: 'string' },
         input: { type: 'string' },
         registry: { type: 'string' },
         catalog: { type: 'string' },
@@ -75,11 +78,17 @@ async function main(): Promise<number> {
     console.error(`build: --method must be one of ${METHOD_IDS.join(', ')}, not "${method.slice(0, 40)}"`);
     return 2;
   }
-  const input = values.input ?? DEFAULT_INPUT_GLOB;
+  if (values.data !== undefined && (values.input ?? values.registry ?? values.catalog) !== undefined) {
+    console.error('build: --data names the whole dataset folder: give it without --input, --registry or --catalog');
+    return 2;
+  }
+  const folder = values.data === undefined ? undefined : await datasetFolder(values.data);
+  const input = folder?.input ?? values.input ?? DEFAULT_INPUT_GLOB;
   const out = values.out ?? DEFAULT_SNAPSHOT_DIR;
   // The committed dataset comes with its registry data; another dataset brings its own (or has none).
-  const registry = values.registry ?? (values.input === undefined ? await defaultRegistryData() : undefined);
-  const catalog = values.catalog ?? (values.input === undefined ? await defaultCatalogData() : undefined);
+  const given = folder !== undefined || values.input !== undefined;
+  const registry = folder?.registry ?? values.registry ?? (given ? undefined : await defaultRegistryData());
+  const catalog = folder?.catalog ?? values.catalog ?? (given ? undefined : await defaultCatalogData());
   let guards;
   try {
     guards = {
@@ -100,7 +109,7 @@ async function main(): Promise<number> {
   if (
     values.previous === undefined &&
     !values.force &&
-    !(await snapshotIsStale(out, input, registry, method, catalog))
+    !(await snapshotIsStale(out, input, registry, method, catalog, folder?.evidenceDir))
   ) {
     const manifest = await readManifest(out);
     console.log(
@@ -122,6 +131,7 @@ async function main(): Promise<number> {
       out,
       registry,
       catalog,
+      ...(folder === undefined ? {} : { evidenceDir: folder.evidenceDir }),
       previous: values.previous,
       guards,
       force: values.force,

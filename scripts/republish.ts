@@ -66,16 +66,8 @@ async function main(): Promise<number> {
     throw new UsageError(
       'republish: --deploy vercel builds from data/ into snapshot/ (what the platform build reads); drop --data and --snapshot',
     );
-  const buildArgs = defaults
-    ? []
-    : [
-        '--input',
-        path.join(dataDir, '*.json'),
-        '--registry',
-        path.join(dataDir, 'registry', 'servers.json'),
-        '--out',
-        snapshotDir,
-      ];
+  // Another dataset folder is built as a whole: its records, registry entries, catalog and evidence.
+  const buildArgs = defaults ? [] : ['--data', dataDir, '--out', snapshotDir];
   const guardArgs = [
     ...(values['max-removed'] === undefined ? [] : ['--max-removed', values['max-removed']]),
     ...(values['max-score-changed'] === undefined ? [] : ['--max-score-changed', values['max-score-changed']]),

@@ -33,3 +33,25 @@ export function defaultRegistryData(): Promise<string | undefined> {
 export function defaultCatalogData(): Promise<string | undefined> {
   return presentFile(DEFAULT_CATALOG_DATA);
 }
+
+/** A dataset folder laid out as `data/` is: what `npm run build -- --data <dir>` reads of it. */
+export interface DatasetFolder {
+  /** `<dir>/*.json`: the records. */
+  input: string;
+  /** `<dir>/registry/servers.json` when present. */
+  registry: string | undefined;
+  /** `<dir>/catalog/servers.json` when present. */
+  catalog: string | undefined;
+  /** `<dir>/evidence`: the evidence mts-2 reads (advisories, packages, probes, tools). */
+  evidenceDir: string;
+}
+
+/** The files of the dataset folder `dir`, laid out as the committed `data/` is. */
+export async function datasetFolder(dir: string): Promise<DatasetFolder> {
+  return {
+    input: path.join(dir, '*.json'),
+    registry: await presentFile(path.join(dir, 'registry', 'servers.json')),
+    catalog: await presentFile(path.join(dir, 'catalog', 'servers.json')),
+    evidenceDir: path.resolve(dir, 'evidence'),
+  };
+}

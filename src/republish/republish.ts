@@ -15,7 +15,7 @@
  * Up to 6 nothing reaches the public. The steps are commands and a keeper, so a test runs every one of
  * them against stand-ins and a local server (`test/republish/`).
  */
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { KeyObject } from 'node:crypto';
@@ -70,6 +70,15 @@ export interface RepublishResult {
   url?: string;
 }
 
+/** The dataset's evidence folder (`data/evidence`), which the build reads and the night writes. */
+const EVIDENCE_DIR = 'evidence';
+
+/** Every JSON file of the folder `from` (none when it does not exist) copied into `to`, each file whole or not at all. */
+async function copyEvidence(from: string, to: string): Promise<void> {
+  const files = existsSync(from) ? (await readdir(from)).filter((file) => file.endsWith('.json')) : [];
+  for (const file of files.sort()) await copyFileAtomically(path.join(from, file), path.join(to, file));
+}
+
 export async function republish(options: RepublishOptions): Promise<RepublishResult> {
   const { log } = options;
   const command: CommandOptions = { cwd: options.cwd, ...(options.echo ? { echo: options.echo } : {}) };
@@ -95,6 +104,8 @@ export async function republish(options: RepublishOptions): Promise<RepublishRes
     if (options.rescoreArgs !== undefined) {
       log('rescore');
       await rm(stagingDir, { recursive: true, force: true });
+      // The night continues its evidence (probes, tools, advisories it did not ask again) from the dataset's.
+      await copyEvidence(path.join(options.dataDir, EVIDENCE_DIR), path.join(stagingDir, EVIDENCE_DIR));
       await runStep(
         'rescore',
         'npm',
@@ -113,6 +124,8 @@ export async function republish(options: RepublishOptions): Promise<RepublishRes
       const catalog = path.join('catalog', 'servers.json');
       if (existsSync(path.join(stagingDir, catalog)))
         await copyFileAtomically(path.join(stagingDir, catalog), path.join(options.dataDir, catalog));
+      // The night's evidence (packages, advisories, probes, tools): the build publishes what is in the dataset's.
+      await copyEvidence(path.join(stagingDir, EVIDENCE_DIR), path.join(options.dataDir, EVIDENCE_DIR));
     }
 
     log(`build: against ${previousId ?? 'nothing (first night)'}`);

@@ -145,8 +145,9 @@ export async function hashInputs(
   cwd = process.cwd(),
   method: MethodId = MTS2_METHOD,
   catalogFile?: string,
+  evidenceDir = path.resolve(cwd, 'data', 'evidence'),
 ): Promise<string> {
-  let hash = methodHash(await hashInput(glob, cwd), method, cwd);
+  let hash = methodHash(await hashInput(glob, cwd), method, cwd, evidenceDir);
   if (registryFile !== undefined)
     hash = combineRegistryHash(hash, registryFile, await readOrFail(path.resolve(cwd, registryFile)));
   // As the build combines it (`build.ts`): the catalog is joined with mts-2 only.

@@ -23,6 +23,7 @@ export const INPUT_FINGERPRINT_FILE = 'input-fingerprint.txt';
  * says the method too: `method` is the one the caller would build with, mts-2 by default). The
  * dataset is hashed only when its files' fingerprint (sizes, times, inodes) is not the one recorded the last
  * time its hash matched: on an unchanged checkout that spares reading and hashing megabytes at every start.
+ * `evidenceDir` is the folder of the evidence mts-2 reads (default the committed `data/evidence`).
  */
 export async function snapshotIsStale(
   dir: string,
@@ -30,6 +31,7 @@ export async function snapshotIsStale(
   registryFile?: string,
   method: MethodId = MTS2_METHOD,
   catalogFile?: string,
+  evidenceDir = 'data/evidence',
 ): Promise<boolean> {
   try {
     const manifest = await readManifest(dir);
@@ -38,11 +40,20 @@ export async function snapshotIsStale(
     // The method is part of it: a snapshot current for one method is stale for the other.
     // So are the evidence files mts-2 reads (by their sizes and times, like the dataset's).
     const evidence =
-      method === MTS2_METHOD ? await fingerprintInputs('data/evidence/*.json', undefined).catch(() => 'none') : '';
+      method === MTS2_METHOD
+        ? await fingerprintInputs(path.join(evidenceDir, '*.json'), undefined).catch(() => 'none')
+        : '';
     const fingerprint = `${manifest.input_hash}\n${method}\n${await fingerprintInputs(inputGlob, registryFile, process.cwd(), catalogFile)}\n${evidence}`;
     if ((await readFile(fingerprintFile, 'utf8').catch(() => undefined)) === fingerprint) return false;
-    if (manifest.input_hash !== (await hashInputs(inputGlob, registryFile, process.cwd(), method, catalogFile)))
-      return true;
+    const hash = await hashInputs(
+      inputGlob,
+      registryFile,
+      process.cwd(),
+      method,
+      catalogFile,
+      path.resolve(evidenceDir),
+    );
+    if (manifest.input_hash !== hash) return true;
     // Best effort: a folder that cannot be written (a read-only deployment) only means hashing next time.
     await writeFile(fingerprintFile, fingerprint).catch(() => undefined);
     return false;

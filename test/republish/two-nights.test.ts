@@ -9,14 +9,14 @@
 import { makeRecordScorer, mts2Scoring } from '../../src/snapshot-build/score-records.js';
 import { randomBytes } from 'node:crypto';
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerRecord } from '../../src/model/schema.js';
 import { readHistory } from '../../src/snapshot-build/previous-snapshot.js';
-import { CHANGES_FILE, MANIFEST_FILE } from '../../src/format/manifest.js';
+import { ADVISORIES_FILE, CHANGES_FILE, MANIFEST_FILE } from '../../src/format/manifest.js';
 import { startGitHubStandIn, type GitHubStandIn } from '../support/github-standin.js';
 import { startRegistryStandIn, type RegistryStandIn, type StandInEntry } from '../support/registry-standin.js';
 import { committedData, reproductionFixtures } from '../support/rescore-fixtures.js';
@@ -159,7 +159,16 @@ beforeAll(async () => {
   root = await mkdtemp(path.join(tmpdir(), 'mts-republish-'));
   bare = path.join(root, 'kept.git');
   execFileSync('git', ['init', '--quiet', '--bare', bare]);
-  await mkdir(path.join(root, 'data'), { recursive: true });
+  await mkdir(path.join(root, 'data', 'evidence'), { recursive: true });
+  // The dataset's own evidence: one advisory of the committed file, so a build that read the checkout's
+  // data/evidence instead of the dataset's would show it.
+  const committed = JSON.parse(await readFile(path.join(REPO, 'data', 'evidence', 'advisories.json'), 'utf8')) as {
+    advisories: unknown[];
+  };
+  await writeFile(
+    path.join(root, 'data', 'evidence', 'advisories.json'),
+    JSON.stringify({ ...committed, advisories: committed.advisories.slice(0, 1) }),
+  );
   registry = await startRegistryStandIn(entries);
   github = await startGitHubStandIn(fixtures.repositories, { token: TOKEN, rateLimit: 100_000 });
 });
@@ -202,6 +211,12 @@ describe('npm run republish, two nights in a row', { timeout: 4 * RUN_BOUND_MS }
     const kept = await keptSnapshot();
     expect((await manifestOf(kept.dir)).snapshot_id).toBe(firstId);
     expect(kept.commits).toBe(1);
+    // The night continued the dataset's evidence and put it back, and the build read it from the dataset.
+    const advisories = JSON.parse(await readFile(path.join(kept.dir, ADVISORIES_FILE), 'utf8')) as {
+      advisories: { id: string }[];
+    };
+    expect(advisories.advisories.map((advisory) => advisory.id)).toEqual(['GHSA-6xpm-ggf7-wc3p']);
+    expect(existsSync(path.join(root, 'data', 'evidence', 'advisories.json'))).toBe(true);
     expect(registry.invalid).toEqual([]);
     expect(github.invalid).toEqual([]);
   });

@@ -105,4 +105,16 @@ describe('the build scores with mts-2', () => {
       'build: --method must be one of mts-2, msc-7bc729d, not "mts-9"',
     );
   });
+
+  it('refuses --data beside --input in one line, before building anything', async () => {
+    const run = await promisify(execFile)(
+      path.join(ROOT, 'node_modules', '.bin', 'tsx'),
+      [path.join(ROOT, 'scripts', 'build.ts'), '--data', 'data', '--input', 'data/*.json'],
+      { cwd: ROOT },
+    ).catch((error: { code: number; stderr: string }) => error);
+    expect(run).toMatchObject({ code: 2 });
+    expect((run as { stderr: string }).stderr.trim()).toBe(
+      'build: --data names the whole dataset folder: give it without --input, --registry or --catalog',
+    );
+  });
 });
