@@ -23,7 +23,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Every generated file: repository-relative path → content. `vercel.json` keeps what is not generated. */
 export async function generatedFiles(): Promise<Map<string, string>> {
   const files = new Map<string, string>();
-  files.set('public/openapi.json', openApiJson());
+  files.set('public/openapi.json', await openApiJson());
   files.set('public/vocabulary.js', vocabularyModule());
   // The platform serves it for a path it has no file for: the same page `npm start` answers with.
   files.set('public/404.html', SITE_NOT_FOUND_PAGE);

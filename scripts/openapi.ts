@@ -18,7 +18,7 @@ export const OPENAPI_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.
  * file and renamed, so the server never serves half a document.
  */
 export async function writeOpenApiDocument(file: string = OPENAPI_FILE): Promise<boolean> {
-  const text = openApiJson();
+  const text = await openApiJson();
   const current = await readFile(file, 'utf8').catch(() => undefined);
   if (current === text) return false;
   await writeFileAtomically(file, text);
@@ -30,7 +30,7 @@ async function main(): Promise<number> {
   const relative = path.relative(process.cwd(), OPENAPI_FILE);
   if (check) {
     const current = await readFile(OPENAPI_FILE, 'utf8').catch(() => undefined);
-    if (current === openApiJson()) {
+    if (current === (await openApiJson())) {
       console.log(`${relative} is up to date`);
       return 0;
     }

@@ -26,9 +26,7 @@ import {
   refuseMissingHost,
 } from '../src/http/node-adapter.js';
 import { createStaticHandler } from '../src/http/static-files.js';
-import { notifyWarnings } from '../src/notify/service.js';
-import { scheduleDispatching } from '../src/notify/schedule.js';
-import { checkSecretsKey, keyCheckLine } from '../src/notify/key-check.js';
+import { notifyWarnings } from '../src/notify/warnings.js';
 import { generateKey, hashKey, hashPrefix } from '../src/keys/keys.js';
 import { PLANS } from '../src/keys/plans.js';
 import { createServiceContext, type ServiceContext } from '../src/service/runtime.js';
@@ -109,6 +107,7 @@ async function ensureLocalKey(context: ServiceContext): Promise<string | undefin
 async function checkWebhookKey(context: ServiceContext): Promise<void> {
   const { secretsKey, previousSecretsKeys } = context.config.notify;
   if (context.notifications === undefined || secretsKey === undefined) return;
+  const { checkSecretsKey, keyCheckLine } = await import('../src/notify/key-check.js');
   let check;
   try {
     check = await checkSecretsKey(context.store, secretsKey, previousSecretsKeys);
@@ -217,7 +216,11 @@ async function main(): Promise<void> {
   const notifying =
     context.notifications === undefined
       ? undefined
-      : scheduleDispatching(context.notifications.dispatcher, () => engine, config.notify.intervalMs);
+      : (await import('../src/notify/schedule.js')).scheduleDispatching(
+          context.notifications.dispatcher,
+          () => engine,
+          config.notify.intervalMs,
+        );
   // The rest of the snapshot (list indexes, search index, lookup table; the history's bytes are checked)
   // loads in the background, a slice at a time, while requests are answered: from the first answer on, or
   // 100 ms after listening if none comes, so a cold instance's first answer does not share the processor

@@ -37,36 +37,51 @@ import { writeSnapshot } from '../../src/snapshot-build/build.js';
 import { createMemoryStore } from '../../src/stores/memory.js';
 import { autocannon, type AutocannonResult } from './lib/autocannon.js';
 import { runMain } from '../lib/main.js';
+import { OperatorError } from '../../src/errors/operator-error.js';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 // ---------------------------------------------------------------------------------------------------------
 // Options.
 
-const { values: args } = parseArgs({
-  options: {
-    duration: { type: 'string', default: '300' },
-    connections: { type: 'string', default: '50' },
-    records: { type: 'string', default: '100000' },
-    window: { type: 'string', default: '30' },
-    seed: { type: 'string', default: '7' },
-  },
-});
+/** The soak's command line, read by `main` (so a bad option is one line, not a stack trace: `runMain`). */
+interface SoakOptions {
+  durationS: number;
+  connections: number;
+  records: number;
+  windowS: number;
+  seed: number;
+}
 
 function positiveInteger(name: string, text: string | undefined): number {
   const value = Number(text);
   if (!Number.isInteger(value) || value <= 0) {
-    console.error(`--${name} must be a positive whole number, not ${JSON.stringify(text)}`);
-    process.exit(2);
+    throw new OperatorError(`--${name} must be a positive whole number, not ${JSON.stringify(text)}`, { exitCode: 2 });
   }
   return value;
 }
 
-const DURATION_S = positiveInteger('duration', args.duration);
-const CONNECTIONS = positiveInteger('connections', args.connections);
-const RECORDS = positiveInteger('records', args.records);
-const WINDOW_S = positiveInteger('window', args.window);
-const SEED = positiveInteger('seed', args.seed);
+function parseOptions(argv: string[]): SoakOptions {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      duration: { type: 'string', default: '300' },
+      connections: { type: 'string', default: '50' },
+      records: { type: 'string', default: '100000' },
+      window: { type: 'string', default: '30' },
+      seed: { type: 'string', default: '7' },
+    },
+    strict: true,
+  });
+  return {
+    durationS: positiveInteger('duration', values.duration),
+    connections: positiveInteger('connections', values.connections),
+    records: positiveInteger('records', values.records),
+    windowS: positiveInteger('window', values.window),
+    seed: positiveInteger('seed', values.seed),
+  };
+}
+
 const RSS_EVERY_MS = 5000;
 const PRO_DAILY_LIMIT = 10_000;
 /** Autocannon's per-request timeout, seconds: a request unanswered this long counts as dropped. */
@@ -190,8 +205,9 @@ function makeMix(
   namespaces: readonly string[],
   keys: readonly string[],
   limitedKey: string,
+  seed: number,
 ): Mix {
-  const random = seededRandom(SEED);
+  const random = seededRandom(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
   const key = () => pick(keys);
   const caseVariant = (name: string) => (random() < 0.1 ? name.toUpperCase() : name);
@@ -280,13 +296,15 @@ function statusGroup(status: number): string {
 // ---------------------------------------------------------------------------------------------------------
 
 async function main(): Promise<number> {
+  const options = parseOptions(process.argv.slice(2));
+  const { durationS, connections, records: recordCount, windowS } = options;
   const dir = await mkdtemp(path.join(tmpdir(), 'mts-soak-'));
   let server: Server | undefined;
   try {
-    console.log(`Building a snapshot of ${count(RECORDS)} synthetic records ...`);
+    console.log(`Building a snapshot of ${count(recordCount)} synthetic records ...`);
     const snapshotDir = path.join(dir, 'snapshot');
     const { names, namespaces } = await (async () => {
-      const records = generateRecords(RECORDS, 42);
+      const records = generateRecords(recordCount, 42);
       await writeSnapshot(records, snapshotDir);
       // Only the names stay in this process: a big heap here would pause the load tool.
       const all = records.map((record) => record.name);
@@ -319,22 +337,22 @@ async function main(): Promise<number> {
     console.log(`Server ${pid} on ${url}; using up the limited key (${count(PRO_DAILY_LIMIT)} requests) ...`);
     await autocannon({
       url,
-      connections: CONNECTIONS,
+      connections,
       amount: PRO_DAILY_LIMIT,
       requests: [
         { setupRequest: (request) => ({ ...request, path: '/v1/stats', headers: { 'x-api-key': limitedKey } }) },
       ],
     });
 
-    const mix = makeMix(names, namespaces, keys, limitedKey);
-    const windowCount = Math.ceil(DURATION_S / WINDOW_S);
+    const mix = makeMix(names, namespaces, keys, limitedKey, options.seed);
+    const windowCount = Math.ceil(durationS / windowS);
     const windows: Window[] = Array.from({ length: windowCount }, newWindow);
     const rss: { atS: number; mb: number }[] = [];
     const started = performance.now();
     const windowNow = () =>
-      windows[Math.min(windowCount - 1, Math.floor((performance.now() - started) / 1000 / WINDOW_S))] as Window;
+      windows[Math.min(windowCount - 1, Math.floor((performance.now() - started) / 1000 / windowS))] as Window;
 
-    console.log(`Soak: ${DURATION_S} s, ${CONNECTIONS} connections, windows of ${WINDOW_S} s ...`);
+    console.log(`Soak: ${durationS} s, ${connections} connections, windows of ${windowS} s ...`);
     rss.push({ atS: 0, mb: await rssMb(pid) });
     const sampler = setInterval(() => {
       void rssMb(pid)
@@ -345,12 +363,12 @@ async function main(): Promise<number> {
       const elapsed = Math.round((performance.now() - started) / 1000);
       const served = windows.reduce((sum, window) => sum + window.latencies.length, 0);
       console.log(`  ${elapsed} s: ${count(served)} answers, RSS ${rss.at(-1)?.mb.toFixed(0)} MB`);
-    }, WINDOW_S * 1000);
+    }, windowS * 1000);
 
     const instance = autocannon({
       url,
-      connections: CONNECTIONS,
-      duration: DURATION_S,
+      connections,
+      duration: durationS,
       timeout: REQUEST_TIMEOUT_S,
       requests: [
         {
@@ -374,7 +392,7 @@ async function main(): Promise<number> {
     clearInterval(progress);
     rss.push({ atS: (performance.now() - started) / 1000, mb: await rssMb(pid) });
 
-    return report(windows, rss, result, await server.stderr());
+    return report(options, windows, rss, result, await server.stderr());
   } finally {
     await server?.stop();
     await rm(dir, { recursive: true, force: true });
@@ -382,11 +400,13 @@ async function main(): Promise<number> {
 }
 
 function report(
+  options: SoakOptions,
   windows: Window[],
   rss: { atS: number; mb: number }[],
   result: AutocannonResult,
   stderr: string,
 ): number {
+  const { durationS, connections, records: recordCount, windowS } = options;
   const totals = new Map<string, number>();
   for (const window of windows) {
     for (const [status, n] of window.statuses)
@@ -398,15 +418,15 @@ function report(
   /** The samples taken in [from, to) seconds (the last window also keeps the final sample). */
   const rssIn = (from: number, to: number) =>
     rss
-      .filter((sample) => sample.atS >= from && (sample.atS < to || to >= DURATION_S))
+      .filter((sample) => sample.atS >= from && (sample.atS < to || to >= durationS))
       .map((sample) => sample.mb)
       .sort((a, b) => a - b);
   const median = (values: number[]) => values[Math.floor((values.length - 1) / 2)] ?? Number.NaN;
 
   console.log('');
   console.log(
-    `${DURATION_S} s, ${CONNECTIONS} connections, ${count(RECORDS)} records: ${count(served)} requests served ` +
-      `(${count(Math.round(served / DURATION_S))}/s)`,
+    `${durationS} s, ${connections} connections, ${count(recordCount)} records: ${count(served)} requests served ` +
+      `(${count(Math.round(served / durationS))}/s)`,
   );
   console.log(
     `Statuses: ${['200', '400', '404', '429', '5xx'].map((group) => `${group} ${count(totals.get(group) ?? 0)}`).join(', ')}` +
@@ -425,8 +445,8 @@ function report(
     const sorted = Float64Array.from(window.latencies).sort();
     const by = (group: string) =>
       [...window.statuses].filter(([status]) => statusGroup(status) === group).reduce((sum, [, n]) => sum + n, 0);
-    const from = index * WINDOW_S;
-    const to = Math.min(DURATION_S, from + WINDOW_S);
+    const from = index * windowS;
+    const to = Math.min(durationS, from + windowS);
     console.log(
       `| ${from}–${to} s | ${count(sorted.length)} | ${count(Math.round(sorted.length / (to - from)))} | ${ms(percentile(sorted, 50))} | ` +
         `${ms(percentile(sorted, 99))} | ${count(by('200'))} | ${count(by('400'))} | ${count(by('404'))} | ${count(by('429'))} | ` +
@@ -434,19 +454,19 @@ function report(
     );
   });
 
-  const perMinute = Math.max(1, Math.round(60 / WINDOW_S));
+  const perMinute = Math.max(1, Math.round(60 / windowS));
   const firstMinute = sortedOf(windows.slice(0, perMinute));
   const lastMinute = sortedOf(windows.slice(-perMinute));
   const p99First = percentile(firstMinute, 99);
   const p99Last = percentile(lastMinute, 99);
-  const afterFirstMinute = Math.min(60, DURATION_S - WINDOW_S);
-  const rssMinute = median(rssIn(afterFirstMinute, afterFirstMinute + WINDOW_S));
-  const rssEnd = median(rssIn(DURATION_S - WINDOW_S, DURATION_S));
+  const afterFirstMinute = Math.min(60, durationS - windowS);
+  const rssMinute = median(rssIn(afterFirstMinute, afterFirstMinute + windowS));
+  const rssEnd = median(rssIn(durationS - windowS, durationS));
   const memoryChange = (rssEnd - rssMinute) / rssMinute;
   const targets: [boolean, string][] = [
     [
       Math.abs(memoryChange) <= 0.1,
-      `memory at the end within 10% of after the first minute (median RSS of ${afterFirstMinute}–${afterFirstMinute + WINDOW_S} s and of the last ${WINDOW_S} s): ${rssMinute.toFixed(0)} MB → ${rssEnd.toFixed(0)} MB (${memoryChange >= 0 ? '+' : ''}${(memoryChange * 100).toFixed(1)}%)`,
+      `memory at the end within 10% of after the first minute (median RSS of ${afterFirstMinute}–${afterFirstMinute + windowS} s and of the last ${windowS} s): ${rssMinute.toFixed(0)} MB → ${rssEnd.toFixed(0)} MB (${memoryChange >= 0 ? '+' : ''}${(memoryChange * 100).toFixed(1)}%)`,
     ],
     [
       p99Last <= 1.5 * p99First,

@@ -224,7 +224,7 @@ function registryOperation(route: Route): JsonObject {
   };
 }
 
-function operation(route: Route): JsonObject {
+async function operation(route: Route): Promise<JsonObject> {
   if (route.doc.registry) return registryOperation(route);
   if (route.doc.media !== undefined) return documentOperation(route);
   const spec = { ...route.doc, keyed: route.keyed };
@@ -258,7 +258,7 @@ function operation(route: Route): JsonObject {
   const requestBody = route.body && {
     required: true,
     description: 'JSON, `Content-Type: application/json`, at most 64 KB.',
-    content: jsonContent(embedded(z.toJSONSchema(route.body.schema, { io: 'input' }) as JsonObject)),
+    content: jsonContent(embedded(z.toJSONSchema(await route.body.schema(), { io: 'input' }) as JsonObject)),
   };
   return {
     ...described(spec),
@@ -270,16 +270,16 @@ function operation(route: Route): JsonObject {
 }
 
 /** `paths`: each path with the operation of every route on it (a path may answer GET and POST). */
-function pathsOf(): JsonObject {
+async function pathsOf(): Promise<JsonObject> {
   const paths: Record<string, JsonObject> = {};
   for (const route of ROUTES) {
-    paths[route.path] = { ...paths[route.path], [(route.method ?? 'GET').toLowerCase()]: operation(route) };
+    paths[route.path] = { ...paths[route.path], [(route.method ?? 'GET').toLowerCase()]: await operation(route) };
   }
   return paths;
 }
 
-/** The OpenAPI 3.1 document of the /v1 interface. */
-export function buildOpenApiDocument(): JsonObject {
+/** The OpenAPI 3.1 document of the /v1 interface (async: the routes' body schemas are loaded when asked). */
+export async function buildOpenApiDocument(): Promise<JsonObject> {
   const free = PLANS.free.dailyLimit.toLocaleString('en-US');
   const pro = PLANS.pro.dailyLimit.toLocaleString('en-US');
   return {
@@ -312,7 +312,7 @@ export function buildOpenApiDocument(): JsonObject {
           "The MCP registry's read API (v0.1, its OpenAPI document of 2025-12-01), keyless: the registry entries of the scored servers that meet this deployment's policy, each with its trust data under `_meta`.",
       },
     ],
-    paths: pathsOf(),
+    paths: await pathsOf(),
     components: {
       securitySchemes: {
         ApiKeyAuth: {
@@ -345,6 +345,6 @@ export function buildOpenApiDocument(): JsonObject {
 }
 
 /** The document as the text of `public/openapi.json` (two-space indent, final newline). */
-export function openApiJson(): string {
-  return `${JSON.stringify(buildOpenApiDocument(), null, 2)}\n`;
+export async function openApiJson(): Promise<string> {
+  return `${JSON.stringify(await buildOpenApiDocument(), null, 2)}\n`;
 }

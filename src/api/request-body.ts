@@ -62,7 +62,7 @@ export async function readJsonBody(
   } catch (error) {
     return invalid(`Invalid body: it is not valid JSON (${(error as Error).message.slice(0, 120)})`);
   }
-  const parsed = spec.schema.safeParse(json);
+  const parsed = (await spec.schema()).safeParse(json);
   if (!parsed.success) {
     const problems = parsed.error.issues.slice(0, 5).map((issue) => {
       const where = issue.path.length === 0 ? 'body' : issue.path.join('.');

@@ -19,7 +19,7 @@ export interface HandlerContext {
   /** The path's `{name}` segments, still percent-encoded. */
   pathParams: Readonly<Record<string, string>>;
   nowMs: number;
-  /** The request body, parsed and validated with the route's `body.schema` (POST routes only). */
+  /** The request body, parsed and validated with the route's `body.schema()` (POST routes only). */
   body?: unknown;
   /** Issue a free-plan key to the client (Get Access); limits and the on/off setting are the gateway's. */
   issueKey(label: string): Promise<{ key: string; plan: string; dailyLimit: number; label: string; createdAt: string }>;
@@ -118,7 +118,12 @@ export interface OperationDoc {
 
 /** A route that takes a JSON body: how to validate it, and how many requests it counts as. */
 export interface BodySpec {
-  schema: z.ZodType;
+  /**
+   * The body's schema, loaded on the route's first request (and then kept by the module loader): a body
+   * schema is hundreds of zod schemas and the modules behind them, which no start before the first answer
+   * should build (`test/start-path.test.ts`).
+   */
+  schema(): Promise<z.ZodType>;
   /** How many requests a valid body counts as against the key's daily limit (all or nothing). */
   cost(body: unknown): number;
   /**

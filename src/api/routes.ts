@@ -5,7 +5,8 @@
  * plus its handler.
  */
 import type { z } from 'zod';
-import { CHECK_LIMITS, type CheckRequest, CheckRequestSchema } from '../model/check.js';
+import type { CheckRequest } from '../model/check.js';
+import { CHECK_LIMITS } from '../model/check-limits.js';
 import {
   type ChangesParams,
   ChangesParamsSchema,
@@ -23,7 +24,6 @@ import { issueKey } from './handlers/keys.js';
 import { IssueKeyRequestSchema } from './key-request.js';
 import { changesAtom, serverAtom } from './handlers/feeds.js';
 import { changes, serverExplanation, serverHistory } from './handlers/history.js';
-import { checkServers } from './handlers/check.js';
 import { lookupServers } from './handlers/lookup.js';
 import { unknownFlagsProblem } from '../model/flag-names.js';
 import { knownFlags } from '../query/known-flags.js';
@@ -172,9 +172,11 @@ export const ROUTES: readonly Route[] = [
     method: 'POST',
     keyed: true,
     listedAs: 'POST /v1/check',
-    handler: checkServers,
+    // The check's verdict rules, its body schema and packageurl-js (an `Intl.Collator` made as it loads) are
+    // loaded on the first check, not at every start.
+    handler: async (context) => (await import('./handlers/check.js')).checkServers(context),
     body: {
-      schema: CheckRequestSchema,
+      schema: async () => (await import('../model/check.js')).CheckRequestSchema,
       cost: (body) => (body as CheckRequest).servers.length,
       refuse: (body, engine) =>
         unknownFlagsProblem('policy.deny_flags', (body as CheckRequest).policy.deny_flags ?? [], knownFlags(engine)),
@@ -194,7 +196,7 @@ export const ROUTES: readonly Route[] = [
     keyed: false,
     listedAs: 'POST /v1/keys',
     handler: issueKey,
-    body: { schema: IssueKeyRequestSchema, cost: () => 0 },
+    body: { schema: () => Promise.resolve(IssueKeyRequestSchema), cost: () => 0 },
     doc: {
       operationId: 'issueKey',
       summary: 'Get Access',

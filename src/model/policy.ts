@@ -9,8 +9,9 @@ import { purlKey } from './purl.js';
 import { isCalendarTime } from './fields.js';
 import { FlagSchema, LIMITS, ServerNameSchema } from './schema.js';
 import { FLAGS } from './vocabulary.js';
+import { CHECK_LIMITS } from './check-limits.js';
 
-export const CHECK_LIMITS = { maxItems: 100, maxNames: 500, maxBodyBytes: 64 * 1024 } as const;
+export { CHECK_LIMITS };
 
 /** A zod check that `parse` accepts the text, with its message as the issue's. */
 export function identifier(parse: (text: string) => string) {

@@ -7,26 +7,9 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { CheckItemSchema } from '../model/check.js';
 import { SealedSecretSchema } from './secrets.js';
+import { EVENT_TYPES, type EventType, MAX_RECEIVER_URL_LENGTH, WEBHOOK_LIMITS } from './subscription-limits.js';
 
-export const EVENT_TYPES = [
-  'score.changed',
-  'label.changed',
-  'flags.raised',
-  'flags.cleared',
-  'server.removed',
-  'tools.changed',
-  'advisory.added',
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
-
-/**
- * The longest receiver URL a subscription takes. Here, with the schemas, rather than with the address rules
- * (`address-filter.ts`): the wire schemas, and so the offline checker, read this module, which must not load
- * the address rules' HTTP agents with it.
- */
-export const MAX_RECEIVER_URL_LENGTH = 2000;
-
-export const WEBHOOK_LIMITS = { perKey: 10, maxServers: 500, deliveriesShown: 20 } as const;
+export { EVENT_TYPES, type EventType, MAX_RECEIVER_URL_LENGTH, WEBHOOK_LIMITS };
 
 export const SubscriptionRequestSchema = z.strictObject({
   url: z

@@ -1,12 +1,13 @@
 /**
  * The records artifact, one record per line, found through its index (`records-index.ts`: each line's
- * length and a hash per block). A file up to IN_MEMORY_MAX_BYTES is read whole and checked against the
- * manifest's hash when it is opened, then kept in memory (a record is a slice of a buffer). A larger one is
- * read on demand, a record being one positioned read of its own bytes, and checked a block at a time: the
- * blocks a record spans are hashed before it is first returned, and `verifyAll` checks every block (and the
- * whole file's hash) in the background. So a snapshot of a million servers answers its first Get Server
- * without reading a gigabyte first, costs its indexes rather than its text in memory, and still never
- * returns a byte that was not checked.
+ * length and a hash per block). Every byte is checked a block at a time: the blocks a record spans are hashed
+ * before it is first returned, and `verifyAll` checks every block (and so the whole file, the block hashes
+ * being checked against the manifest with the index) in the background, after the first answer. A file up
+ * to IN_MEMORY_MAX_BYTES is read whole when it is opened and kept in memory (a record is a slice of a
+ * buffer); a larger one is read on demand, a record being one positioned read of its own bytes. So neither a
+ * snapshot of a million servers nor the committed dataset hashes its whole records file before its first Get
+ * Server answer, a snapshot costs its indexes rather than its text in memory, and no byte that was not checked
+ * is ever returned.
  *
  * Read on demand, the file is kept open: a later build renames a new folder into place and removes the old
  * one, which leaves this open file readable until it is closed, so a warm instance keeps serving what it
@@ -80,7 +81,8 @@ function lineOffsets(index: RecordsIndex, expected: { bytes: number; count: numb
 
 /**
  * Open `file`, check it is `bytes` long and agrees with `index` (already checked against the manifest), and
- * return its reader. A file kept in memory is checked whole here (against `sha256`); a larger one as read.
+ * return its reader. Its bytes are checked as read, a block at a time, and whole by `verifyAll` (the index's
+ * block hashes stand for `sha256`, the index being checked against the manifest).
  */
 export async function openRecordFile(
   file: string,
@@ -96,7 +98,7 @@ export async function openRecordFile(
     if (size !== expected.bytes)
       throw new RecordFileError(`${size} bytes where the manifest says ${expected.bytes} (truncated or altered)`);
     if (size <= (options.inMemoryMaxBytes ?? IN_MEMORY_MAX_BYTES))
-      return await inMemory(handle, size, expected, offsets);
+      return await inMemory(handle, size, expected, index, offsets);
     keepOpen = true;
     return onDemand(handle, size, expected, index, offsets, { ringBytes: options.ringBytes ?? RING_BYTES });
   } finally {
@@ -104,10 +106,53 @@ export async function openRecordFile(
   }
 }
 
+/**
+ * The block checks of a records file: `check(block)` hashes a block once, against the index's hash, and
+ * refuses it (and, from then on, the block it failed on) with a RecordFileError when they differ.
+ */
+function blockChecks(index: RecordsIndex, readBlock: (block: number) => Buffer) {
+  const blocks = blockCount(index);
+  /** 1 once a block's hash has matched; a block that failed stays refused (its error is kept). */
+  const checked = new Uint8Array(blocks);
+  let failure: RecordFileError | undefined;
+  function check(block: number): void {
+    if (checked[block] === 1) return;
+    if (failure) throw failure;
+    const digest = createHash('sha256').update(readBlock(block)).digest();
+    if (!blockHashMatches(index, block, digest)) {
+      failure = new RecordFileError(
+        `content does not match the manifest's hash (altered, in bytes ${block * index.blockBytes} onwards)`,
+      );
+      throw failure;
+    }
+    checked[block] = 1;
+  }
+  return {
+    check,
+    /** Check the blocks bytes `start` to `start + length` span. */
+    span(start: number, length: number): void {
+      for (
+        let block = Math.floor(start / index.blockBytes);
+        block <= Math.floor((start + length) / index.blockBytes);
+        block++
+      )
+        check(block);
+    },
+    /** Check every block, a slice at a time. */
+    async all(slicer: Slicer): Promise<void> {
+      for (let block = 0; block < blocks; block++) {
+        check(block);
+        await nextSlice(slicer);
+      }
+    },
+  };
+}
+
 async function inMemory(
   handle: FileHandle,
   size: number,
-  expected: { sha256: string; count: number },
+  expected: { count: number },
+  index: RecordsIndex,
   offsets: Float64Array,
 ): Promise<RecordFile> {
   const whole = Buffer.allocUnsafe(size);
@@ -116,15 +161,21 @@ async function inMemory(
     if (bytesRead === 0) throw new RecordFileError('shorter than the manifest says (truncated while reading)');
     at += bytesRead;
   }
-  if (createHash('sha256').update(whole).digest('hex') !== expected.sha256)
-    throw new RecordFileError("content does not match the manifest's hash (altered)");
+  const checks = blockChecks(index, (block) =>
+    whole.subarray(block * index.blockBytes, Math.min(size, (block + 1) * index.blockBytes)),
+  );
+  /** Where record `id` starts, once the blocks it spans are checked. */
+  const checkedStart = (id: number): number => {
+    checks.span(offsets[id]!, lineLength(offsets, id));
+    return offsets[id]!;
+  };
   return {
     count: expected.count,
-    json: (id) => whole.toString('utf8', offsets[id]!, offsets[id + 1]! - 1),
-    binary: (id) => whole.toString('latin1', offsets[id]!, offsets[id + 1]! - 1),
+    json: (id) => whole.toString('utf8', checkedStart(id), offsets[id + 1]! - 1),
+    binary: (id) => whole.toString('latin1', checkedStart(id), offsets[id + 1]! - 1),
     byteLength: (id) => lineLength(offsets, id),
-    copy: (id, target, at) => whole.copy(target, at, offsets[id]!, offsets[id + 1]! - 1),
-    verifyAll: async () => {},
+    copy: (id, target, at) => whole.copy(target, at, checkedStart(id), offsets[id + 1]! - 1),
+    verifyAll: (slicer) => checks.all(slicer),
     close() {},
   };
 }
@@ -138,10 +189,6 @@ function onDemand(
   options: { ringBytes: number },
 ): RecordFile {
   const fd = handle.fd;
-  const blocks = blockCount(index);
-  /** 1 once a block's hash has matched; a block that failed stays refused (its error is kept). */
-  const checked = new Uint8Array(blocks);
-  let failure: RecordFileError | undefined;
   const blockBuffer = Buffer.allocUnsafe(index.blockBytes);
   let scratch = Buffer.allocUnsafe(64 * 1024);
   let closed = false;
@@ -171,18 +218,7 @@ function onDemand(
     return blockBuffer.subarray(0, length);
   }
 
-  function check(block: number): void {
-    if (checked[block] === 1) return;
-    if (failure) throw failure;
-    const digest = createHash('sha256').update(readBlock(block)).digest();
-    if (!blockHashMatches(index, block, digest)) {
-      failure = new RecordFileError(
-        `content does not match the manifest's hash (altered, in bytes ${block * index.blockBytes} onwards)`,
-      );
-      throw failure;
-    }
-    checked[block] = 1;
-  }
+  const checks = blockChecks(index, readBlock);
 
   /** Where `view` found the record's bytes in the buffer it returned (a number, so a read makes no object). */
   let viewAt = 0;
@@ -199,12 +235,7 @@ function onDemand(
       viewAt = kept;
       return ring!.bytes;
     }
-    for (
-      let block = Math.floor(start / index.blockBytes);
-      block <= Math.floor((start + length) / index.blockBytes);
-      block++
-    )
-      check(block);
+    checks.span(start, length);
     // Checked bytes go to the ring when they fit there, else to a scratch buffer.
     const placed = ring === undefined ? -1 : ring.place(id);
     if (placed !== -1) {
@@ -238,14 +269,9 @@ function onDemand(
       const bytes = view(id);
       return bytes.copy(target, at, viewAt, viewAt + lineLength(offsets, id));
     },
-    async verifyAll(slicer) {
-      // The block hashes come from the index, itself checked against the manifest: every block matching
-      // its hash is the whole file matching the build's.
-      for (let block = 0; block < blocks; block++) {
-        check(block);
-        await nextSlice(slicer);
-      }
-    },
+    // The block hashes come from the index, itself checked against the manifest: every block matching its
+    // hash is the whole file matching the build's.
+    verifyAll: (slicer) => checks.all(slicer),
     close() {
       if (!closed) void handle.close();
       closed = true;

@@ -18,7 +18,7 @@ import { unknownFlagsProblem } from '../model/flag-names.js';
 import { OperatorError } from '../errors/operator-error.js';
 import { createStore } from './store.js';
 import type { Store } from '../stores/types.js';
-import { createNotifications, type Notifications, type NotifyOptions } from '../notify/service.js';
+import type { Notifications, NotifyOptions } from '../notify/service.js';
 
 export interface ServiceContext {
   config: Config;
@@ -59,15 +59,20 @@ export async function createServiceContext(config: Config, options: ServiceOptio
   // The store's marker is left now, so health can tell later whether the store lost its data meanwhile.
   // Not awaited: a store that is down at start is health's to report, and the start never waits on it.
   store.dataKept().catch(() => undefined);
-  const notifications = createNotifications(
-    store,
-    {
-      ...config.notify,
-      baseUrl: config.notify.publicUrl ?? `http://${config.host}:${config.port}`,
-      apiKeyHashes: config.apiKeyHashes,
-    },
-    options.notify,
-  );
+  // The webhook machinery (the dispatcher, the receiver address rules and their HTTP agents, the signing) is
+  // loaded only when webhooks are on: a start with them off answers sooner without it.
+  const notifications =
+    config.notify.secretsKey === undefined
+      ? undefined
+      : (await import('../notify/service.js')).createNotifications(
+          store,
+          {
+            ...config.notify,
+            baseUrl: config.notify.publicUrl ?? `http://${config.host}:${config.port}`,
+            apiKeyHashes: config.apiKeyHashes,
+          },
+          options.notify,
+        );
   const gateway = createGateway({
     engine,
     store,

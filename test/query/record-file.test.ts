@@ -82,12 +82,6 @@ describe.each(modes)('a records file %s', (mode, options) => {
   it('refuses an altered file before any of the altered block is returned', async () => {
     const at = 2 * BLOCK_BYTES + 10;
     const altered = await alteredCopy(at);
-    if (mode === 'kept in memory') {
-      await expect(openRecordFile(altered, expected, index, options)).rejects.toThrow(
-        /does not match the manifest's hash/,
-      );
-      return;
-    }
     const records = await openRecordFile(altered, expected, index, options);
     // A record of an intact block is served; one of the altered block never is, nor after the first refusal.
     expect(records.json(0)).toBe(lines[0]);
@@ -101,7 +95,6 @@ describe.each(modes)('a records file %s', (mode, options) => {
   });
 
   it('finds an altered block in the background check before any record of it is asked for', async () => {
-    if (mode === 'kept in memory') return;
     const records = await openRecordFile(await alteredCopy(expected.bytes - 5), expected, index, options);
     await expect(records.verifyAll(createSlicer())).rejects.toThrow(/does not match the manifest's hash/);
     expect(() => records.json(lines.length - 1)).toThrow(RecordFileError);

@@ -5,14 +5,12 @@
  * empty list.
  */
 import { IdentifierError, parsePackageRef, parseRemoteUrl, parseRepositoryUrl } from '../../model/identifiers.js';
-import { purlKey } from '../../model/purl.js';
-import { unknownIdentifierOf } from '../../model/unknown-identifier.js';
 import type { LookupKey } from '../../query/types.js';
 import { ApiError } from '../errors.js';
 import { parseLookupParams } from '../params.js';
 import type { Answer, HandlerContext } from '../route.js';
 
-export function lookupServers({ engine, query }: HandlerContext): Answer {
+export async function lookupServers({ engine, query }: HandlerContext): Promise<Answer> {
   const params = parseLookupParams(query);
   if ([params.package, params.purl, params.url, params.repo].filter((value) => value !== undefined).length !== 1) {
     throw new ApiError(
@@ -23,6 +21,12 @@ export function lookupServers({ engine, query }: HandlerContext): Answer {
         'GitLab repository URL)',
     );
   }
+  // Package URLs (read by packageurl-js, which makes an `Intl.Collator` as it loads, and the form an unknown
+  // identifier is counted under) are loaded on the first lookup, not at every start.
+  const [{ purlKey }, { unknownIdentifierOf }] = await Promise.all([
+    import('../../model/purl.js'),
+    import('../../model/unknown-identifier.js'),
+  ]);
   let by: LookupKey;
   try {
     by =
