@@ -21,6 +21,7 @@ import { startOsvStandIn, type OsvRecord } from '../support/osv-standin.js';
 import { startRegistryStandIn } from '../support/registry-standin.js';
 import { smallFixtures } from '../support/rescore-fixtures.js';
 import { runRescore, standInArgs } from '../support/rescore-run.js';
+import { standInNight } from '../support/night-options.js';
 import { makeTempDir } from '../support/temp.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -299,23 +300,7 @@ describe('the advisories step of a rescoring', () => {
     const dir = await makeTempDir('advisories-');
     const out = path.join(dir, 'out');
     const options: RescoreOptions = {
-      registryUrl: registry.url,
-      githubApiUrl: github.url,
-      asOf: AS_OF,
-      out,
-      cache: path.join(dir, 'cache'),
-      token: 't',
-      maxUnenriched: 0.1,
-      registryPolicy: POLICY,
-      github: {
-        maxWaitMs: 1000,
-        timeoutMs: 5000,
-        concurrency: 2,
-        participationAttempts: 2,
-        participationDelayMs: 5,
-        retries: 1,
-        retryBaseMs: 5,
-      },
+      ...standInNight({ registryUrl: registry.url, githubUrl: github.url, asOf: AS_OF, dir, registryPolicy: POLICY }),
       advisories: { url: osvUrl, concurrency: 2, policy: { ...POLICY, retries: 1 } },
     };
     return { fixtures, out, options, names: fixtures.entries.map((entry) => entry.server.name) };

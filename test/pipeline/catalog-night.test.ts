@@ -33,6 +33,7 @@ import {
 import { startRegistryStandIn } from '../support/registry-standin.js';
 import { smallFixtures } from '../support/rescore-fixtures.js';
 import { runRescore, standInArgs } from '../support/rescore-run.js';
+import { standInNight } from '../support/night-options.js';
 import { makeTempDir } from '../support/temp.js';
 
 // Not the committed run's time: the repository source tells this project's own runs by it.
@@ -140,23 +141,7 @@ async function standIns() {
   const catalogFile = path.join(dir, 'catalog.json');
   await writeFile(catalogFile, JSON.stringify(CATALOG));
   const options: RescoreOptions = {
-    registryUrl: registry.url,
-    githubApiUrl: github.url,
-    asOf: AS_OF,
-    out: path.join(dir, 'out'),
-    cache: path.join(dir, 'cache'),
-    token: 't',
-    maxUnenriched: 0.1,
-    registryPolicy: POLICY,
-    github: {
-      maxWaitMs: 1000,
-      timeoutMs: 5000,
-      concurrency: 2,
-      participationAttempts: 2,
-      participationDelayMs: 5,
-      retries: 1,
-      retryBaseMs: 5,
-    },
+    ...standInNight({ registryUrl: registry.url, githubUrl: github.url, asOf: AS_OF, dir, registryPolicy: POLICY }),
     advisories: { url: osv.url, concurrency: 2, policy: POLICY },
     // No OCI registry is asked (the images name real hosts): the catalog's image stays unread.
     packages: {

@@ -18,6 +18,7 @@ import { startPackageRegistriesStandIn, type StandInPackage } from '../support/p
 import { startRegistryStandIn } from '../support/registry-standin.js';
 import { smallFixtures } from '../support/rescore-fixtures.js';
 import { runRescore, standInArgs } from '../support/rescore-run.js';
+import { standInNight } from '../support/night-options.js';
 import { makeTempDir } from '../support/temp.js';
 
 const AS_OF = '2026-02-21T22:49:33.106359Z';
@@ -240,23 +241,7 @@ describe('the packages step of a rescoring', () => {
     const out = path.join(dir, 'out');
     const night = () =>
       rescore({
-        registryUrl: registry.url,
-        githubApiUrl: github.url,
-        asOf: AS_OF,
-        out,
-        cache: path.join(dir, 'cache'),
-        token: 't',
-        maxUnenriched: 0.1,
-        registryPolicy: POLICY,
-        github: {
-          maxWaitMs: 1000,
-          timeoutMs: 5000,
-          concurrency: 2,
-          participationAttempts: 2,
-          participationDelayMs: 5,
-          retries: 1,
-          retryBaseMs: 5,
-        },
+        ...standInNight({ registryUrl: registry.url, githubUrl: github.url, asOf: AS_OF, dir, registryPolicy: POLICY }),
         packages: { urls, concurrency: 2, policy: POLICY },
         progress: (done, total) => progress.push([done, total]),
       });

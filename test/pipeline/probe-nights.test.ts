@@ -22,6 +22,7 @@ import { startMcpStandIns, type McpStandIns } from '../support/mcp-standins.js';
 import { startRegistryStandIn, type RegistryStandIn } from '../support/registry-standin.js';
 import { smallFixtures } from '../support/rescore-fixtures.js';
 import { runRescore, standInArgs } from '../support/rescore-run.js';
+import { standInNight } from '../support/night-options.js';
 import { makeTempDir } from '../support/temp.js';
 
 const AS_OF = '2026-02-21T22:49:33.106359Z';
@@ -67,23 +68,7 @@ afterAll(async () => {
 
 async function night(dir: string, probes = true): Promise<RescoreSummary> {
   return rescore({
-    registryUrl: registry.url,
-    githubApiUrl: github.url,
-    asOf: AS_OF,
-    out: path.join(dir, 'out'),
-    cache: path.join(dir, 'cache'),
-    token: 't',
-    maxUnenriched: 0.1,
-    registryPolicy: POLICY,
-    github: {
-      maxWaitMs: 1000,
-      timeoutMs: 5000,
-      concurrency: 2,
-      participationAttempts: 2,
-      participationDelayMs: 5,
-      retries: 1,
-      retryBaseMs: 5,
-    },
+    ...standInNight({ registryUrl: registry.url, githubUrl: github.url, asOf: AS_OF, dir, registryPolicy: POLICY }),
     probes: probes
       ? { concurrency: 4, allowPrivate: true, allowHttp: true, timeoutMs: PROBE_TIMEOUT_MS, maxBytes: 2 * 1024 * 1024 }
       : undefined,
