@@ -69,6 +69,7 @@ function night(script: string, registryUrl: string, githubUrl: string, dir: stri
       [
         ...nightFlags(),
         ...(process.env.BENCH_RESCORE_CHILD_FLAGS ?? '').split(' ').filter((flag) => flag !== ''),
+        ...(script.endsWith('.ts') ? ['--import', 'tsx'] : []),
         script,
         '--night',
         '--registry-url',
@@ -109,7 +110,11 @@ export async function benchRescore(sizes: readonly number[]): Promise<RescoreBen
     });
     const dir = await mkdtemp(path.join(tmpdir(), 'bench-rescore-'));
     try {
-      const script = await compileNight(dir);
+      // BENCH_RESCORE_VIA_TSX=1: the child through tsx, as `npm run rescore` runs, loader and all.
+      const script =
+        process.env.BENCH_RESCORE_VIA_TSX === '1'
+          ? path.join(ROOT, 'scripts', 'bench', 'rescore-night.ts')
+          : await compileNight(dir);
       const first = await night(script, registry.url, github.url, dir);
       console.error(`bench-rescore: ${servers} servers, first night: ${JSON.stringify(first)}`);
       const unchanged = await night(script, registry.url, github.url, dir);
