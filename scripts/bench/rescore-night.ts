@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { rescore, type RescoreStep, type RescoreSummary } from '../../src/pipeline/rescore.js';
+import { runMain } from '../lib/main.js';
 
 export type { RescoreStep };
 
@@ -63,19 +64,21 @@ async function night(args: { registryUrl: string; githubUrl: string; dir: string
 }
 
 if (process.argv.includes('--night')) {
-  const { values } = parseArgs({
-    options: {
-      night: { type: 'boolean' },
-      'registry-url': { type: 'string' },
-      'github-url': { type: 'string' },
-      dir: { type: 'string' },
-    },
-    strict: true,
+  runMain(async () => {
+    const { values } = parseArgs({
+      options: {
+        night: { type: 'boolean' },
+        'registry-url': { type: 'string' },
+        'github-url': { type: 'string' },
+        dir: { type: 'string' },
+      },
+      strict: true,
+    });
+    const report = await night({
+      registryUrl: values['registry-url']!,
+      githubUrl: values['github-url']!,
+      dir: values.dir!,
+    });
+    console.log(JSON.stringify(report));
   });
-  const report = await night({
-    registryUrl: values['registry-url']!,
-    githubUrl: values['github-url']!,
-    dir: values.dir!,
-  });
-  console.log(JSON.stringify(report));
 }
