@@ -1,87 +1,77 @@
 /**
  * `npm run bench -- --only rescore [--rescore-servers 12000,100000]`, or `npx tsx scripts/bench/rescore.ts
  * [--servers 12000,100000]`: the nightly rescoring at registry scale against the stand-ins (the registry's and
- * GitHub's, in this process), each night in a fresh child process that runs the pipeline and reports its own
- * peak RSS. For each size: a first night (empty cache) and an unchanged night after it, with the time, the
+ * GitHub's, in this process), each night in a fresh child process (`rescore-night.ts`, compiled to JavaScript
+ * first and run with the Node flags of `npm run rescore`) that reports its own peak RSS, and its RSS and heap as
+ * each step ends. For each size: a first night (empty cache) and an unchanged night after it, with the time, the
  * GitHub requests and those of them the rate limit counts (every request but a 304), and the peak RSS. The
  * targets (issue 39): at most 3 GitHub requests per repository on a first night, at most 1 counted request per
  * 100 repositories on an unchanged one, and a peak RSS of at most 300 MB at 12,000 servers.
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { rescore, type RescoreStep, type RescoreSummary } from '../../src/pipeline/rescore.js';
+import { build } from 'esbuild';
 import { startGitHubStandIn } from '../../test/support/github-standin.js';
 import { startRegistryStandIn } from '../../test/support/registry-standin.js';
 import { syntheticServers } from '../../test/support/synthetic-servers.js';
 import { runMain } from '../lib/main.js';
 import { OperatorError } from '../../src/errors/operator-error.js';
+import { BENCH_AS_OF, BENCH_TOKEN, type NightReport, type RescoreStep } from './rescore-night.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const AS_OF = '2026-06-01T00:00:00Z';
-const TOKEN = 'bench-rescore-token';
 /** A night that takes longer than this is stopped: the benchmark is bounded in time as well as in size. */
 const NIGHT_TIMEOUT_MS = 60 * 60_000;
 
-interface ChildReport {
-  seconds: number;
-  peakMB: number;
-  /** RSS as each step of the night ended, in MB: where the memory goes. */
-  steps: Partial<Record<RescoreStep, number>>;
-  summary: Pick<
-    RescoreSummary,
-    'collected' | 'scored' | 'repositories' | 'enriched' | 'githubRequests' | 'notModified' | 'registryRequests'
-  >;
+/**
+ * The child compiled to one JavaScript file, as `npm run compile` compiles the entry points (esbuild, node20,
+ * its dependencies bundled): what is measured is the night's memory, not that of a TypeScript compiler.
+ */
+async function compileNight(dir: string): Promise<string> {
+  const outfile = path.join(dir, 'rescore-night.mjs');
+  await build({
+    absWorkingDir: ROOT,
+    entryPoints: [path.join(ROOT, 'scripts', 'bench', 'rescore-night.ts')],
+    outfile,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    mainFields: ['module', 'main'],
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    },
+    logLevel: 'warning',
+  });
+  return outfile;
 }
 
-/** Child: one night against the given stand-ins, reported as one JSON line. */
-async function childNight(args: { registryUrl: string; githubUrl: string; dir: string }): Promise<ChildReport> {
-  const start = performance.now();
-  const steps: ChildReport['steps'] = {};
-  const summary = await rescore({
-    onStep: (step) => (steps[step] = Math.round(process.memoryUsage.rss() / 2 ** 20)),
-    registryUrl: args.registryUrl,
-    githubApiUrl: args.githubUrl,
-    asOf: AS_OF,
-    out: path.join(args.dir, 'out'),
-    cache: path.join(args.dir, 'cache'),
-    token: TOKEN,
-    maxUnenriched: 0.1,
-    registryPolicy: { timeoutMs: 60_000, retries: 2, backoffMs: 10, maxRetryAfterMs: 1000 },
-    github: {
-      maxWaitMs: 1000,
-      timeoutMs: 60_000,
-      concurrency: 8,
-      participationAttempts: 2,
-      participationDelayMs: 10,
-      retries: 2,
-      retryBaseMs: 10,
-      reserve: 100,
-    },
-    collect: { minTotalBound: 200_000 },
-  });
-  const { collected, scored, repositories, enriched, githubRequests, notModified, registryRequests } = summary;
-  return {
-    seconds: (performance.now() - start) / 1000,
-    peakMB: process.resourceUsage().maxRSS / 1024,
-    steps,
-    summary: { collected, scored, repositories, enriched, githubRequests, notModified, registryRequests },
+/**
+ * The Node flags `npm run rescore` runs the night with (`package.json`'s `node <flags> --import tsx …`): the
+ * benchmark's child runs with the same ones, so what it measures is the night as it runs.
+ */
+function nightFlags(): string[] {
+  const { scripts } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
   };
+  const words = (scripts.rescore ?? '').split(' ');
+  return words[0] === 'node' ? words.slice(1, words.indexOf('--import')) : [];
 }
 
 /** Runs one night in a child without blocking this process, where the stand-ins answer. */
-function night(registryUrl: string, githubUrl: string, dir: string): Promise<ChildReport> {
+function night(script: string, registryUrl: string, githubUrl: string, dir: string): Promise<NightReport> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
       [
+        ...nightFlags(),
         ...(process.env.BENCH_RESCORE_CHILD_FLAGS ?? '').split(' ').filter((flag) => flag !== ''),
-        '--import',
-        'tsx',
-        path.join(ROOT, 'scripts', 'bench', 'rescore.ts'),
-        '--child',
+        ...(script.endsWith('.ts') ? ['--import', 'tsx'] : []),
+        script,
+        '--night',
         '--registry-url',
         registryUrl,
         '--github-url',
@@ -97,28 +87,38 @@ function night(registryUrl: string, githubUrl: string, dir: string): Promise<Chi
     child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString('utf8')).slice(-4000)));
     child.on('close', (code) => {
       if (code !== 0) return reject(new Error(`bench-rescore child failed (${code}):\n${stderr}`));
-      resolve(JSON.parse(stdout.trim().split('\n').at(-1)!) as ChildReport);
+      resolve(JSON.parse(stdout.trim().split('\n').at(-1)!) as NightReport);
     });
   });
 }
 
 export interface RescoreBench {
   servers: number;
-  first: ChildReport;
-  unchanged: ChildReport;
+  first: NightReport;
+  unchanged: NightReport;
 }
 
 export async function benchRescore(sizes: readonly number[]): Promise<RescoreBench[]> {
   const results: RescoreBench[] = [];
   for (const servers of sizes) {
-    const fixtures = syntheticServers(servers, AS_OF);
+    const fixtures = syntheticServers(servers, BENCH_AS_OF);
     const registry = await startRegistryStandIn(fixtures.entries, { fixed: true });
     // One token's hour is 5,000 requests; here the hour is as large as the night, to measure the night whole.
-    const github = await startGitHubStandIn(fixtures.repositories, { token: TOKEN, rateLimit: 4 * servers + 1000 });
+    const github = await startGitHubStandIn(fixtures.repositories, {
+      token: BENCH_TOKEN,
+      rateLimit: 4 * servers + 1000,
+    });
     const dir = await mkdtemp(path.join(tmpdir(), 'bench-rescore-'));
     try {
-      const first = await night(registry.url, github.url, dir);
-      const unchanged = await night(registry.url, github.url, dir);
+      // BENCH_RESCORE_VIA_TSX=1: the child through tsx, as `npm run rescore` runs, loader and all.
+      const script =
+        process.env.BENCH_RESCORE_VIA_TSX === '1'
+          ? path.join(ROOT, 'scripts', 'bench', 'rescore-night.ts')
+          : await compileNight(dir);
+      const first = await night(script, registry.url, github.url, dir);
+      console.error(`bench-rescore: ${servers} servers, first night: ${JSON.stringify(first)}`);
+      const unchanged = await night(script, registry.url, github.url, dir);
+      console.error(`bench-rescore: ${servers} servers, unchanged night: ${JSON.stringify(unchanged)}`);
       if (github.invalid.length > 0 || registry.invalid.length > 0) {
         throw new Error(
           `a stand-in sent an answer off its description: ${[...github.invalid, ...registry.invalid][0]}`,
@@ -161,6 +161,25 @@ export function formatRescoreBench(results: readonly RescoreBench[]): string {
       );
     }
   }
+  // Where the memory goes: RSS and the V8 heap in use as each step ended, in the order the night ran them.
+  const steps = [...new Set(results.flatMap(({ first }) => Object.keys(first.steps)))] as RescoreStep[];
+  lines.push(
+    '',
+    `| servers | night | ${steps.map((step) => `${step} (RSS / heap MB)`).join(' | ')} |`,
+    `| ------- | ----- | ${steps.map(() => '---').join(' | ')} |`,
+  );
+  for (const { servers, first, unchanged } of results) {
+    for (const [label, report] of [
+      ['first', first],
+      ['unchanged', unchanged],
+    ] as const) {
+      const cells = steps.map((step) => {
+        const at = report.steps[step];
+        return at ? `${at.rss} / ${at.heap}` : '–';
+      });
+      lines.push(`| ${servers.toLocaleString('en')} | ${label} | ${cells.join(' | ')} |`);
+    }
+  }
   return lines.join('\n');
 }
 
@@ -169,29 +188,14 @@ const isMain =
 if (isMain)
   runMain(async () => {
     const { values } = parseArgs({
-      options: {
-        child: { type: 'boolean', default: false },
-        'registry-url': { type: 'string' },
-        'github-url': { type: 'string' },
-        dir: { type: 'string' },
-        servers: { type: 'string', default: '12000,100000' },
-      },
+      options: { servers: { type: 'string', default: '12000,100000' } },
       strict: true,
     });
-    if (values.child) {
-      const report = await childNight({
-        registryUrl: values['registry-url']!,
-        githubUrl: values['github-url']!,
-        dir: values.dir!,
+    const sizes = values.servers.split(',').map(Number);
+    if (sizes.some((size) => !Number.isInteger(size) || size < 1 || size > 200_000)) {
+      throw new OperatorError('bench-rescore: --servers takes sizes from 1 to 200000, separated by commas', {
+        exitCode: 2,
       });
-      console.log(JSON.stringify(report));
-    } else {
-      const sizes = values.servers.split(',').map(Number);
-      if (sizes.some((size) => !Number.isInteger(size) || size < 1 || size > 200_000)) {
-        throw new OperatorError('bench-rescore: --servers takes sizes from 1 to 200000, separated by commas', {
-          exitCode: 2,
-        });
-      }
-      console.log(formatRescoreBench(await benchRescore(sizes)));
     }
+    console.log(formatRescoreBench(await benchRescore(sizes)));
   });

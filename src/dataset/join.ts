@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { compareNames } from '../format/name-order.js';
+import { jsonArrayLines, jsonArrayText } from '../format/json-array-lines.js';
 import { labelForScore, splitName, type ServerRecord } from '../model/schema.js';
 import { ServerRecordSchema } from '../model/record-schema.js';
 import { BADGE_RULES, badgesFor } from '../scoring/badges.js';
@@ -275,6 +276,8 @@ export function joinDatasets(scorecard: ScorecardIndex, registry: readonly Regis
  * The dataset file: a JSON array with one compact record per line, so a changed server is a one-line diff.
  */
 export function serializeDataset(records: readonly ServerRecord[]): string {
-  if (records.length === 0) return '[]\n';
-  return `[\n${records.map((record) => JSON.stringify(record)).join(',\n')}\n]\n`;
+  return jsonArrayText(records);
 }
+
+/** `serializeDataset`'s text a record at a time, for a writer that streams it. */
+export const datasetPieces = (records: Iterable<ServerRecord>): Iterable<string> => jsonArrayLines(records);

@@ -7,6 +7,7 @@
  * the 2025-12-01 document) is left out of the feed and named in the report: a client must be able to read
  * every entry, and a trust service does not rewrite how a server is installed.
  */
+import { jsonArrayLines, jsonArrayText } from '../format/json-array-lines.js';
 import { type RegistryEntry, RegistryEntrySchema } from '../registry/schema.js';
 import { OFFICIAL_META_KEY } from '../registry/vocabulary.js';
 import type { RegistryDumpEntry as RegistryVersion } from './inputs.js';
@@ -68,6 +69,8 @@ export function importRegistryEntries(
 
 /** The registry data file: a JSON array with one entry per line, so a changed server is a one-line diff. */
 export function serializeRegistryData(entries: readonly RegistryEntry[]): string {
-  if (entries.length === 0) return '[]\n';
-  return `[\n${entries.map((entry) => JSON.stringify(entry)).join(',\n')}\n]\n`;
+  return jsonArrayText(entries);
 }
+
+/** `serializeRegistryData`'s text an entry at a time, for a writer that streams it. */
+export const registryDataPieces = (entries: Iterable<RegistryEntry>): Iterable<string> => jsonArrayLines(entries);

@@ -5,7 +5,7 @@
  * as it was. The one copy every writer of a dataset, a cache, a key file or a document uses.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { copyFile, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
@@ -57,19 +57,57 @@ export async function copyFileAtomically(from: string, to: string): Promise<void
 }
 
 /**
- * [path, text] pairs, written all or nothing (up to the renames, which do not allocate space): every file is
- * written before any is renamed. Folders this call made are removed again when a write fails.
+ * A file's content: its text whole, or its text in pieces (a generator that makes one record at a time), so a
+ * file far larger than any one of its records is never held as one string.
  */
-export function writeFilesAtomically(files: ReadonlyArray<readonly [string, string]>): void {
+export type FileContent = string | Iterable<string>;
+
+/** Pieces are gathered up to this many characters before each write, so a small record is not one system call. */
+const WRITE_BATCH_CHARS = 1 << 16;
+
+/** All of `text` at the file's current end (a write may take fewer bytes than it is given). */
+function writeAllSync(fd: number, text: string): void {
+  const bytes = Buffer.from(text, 'utf8');
+  for (let offset = 0; offset < bytes.length;) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+}
+
+/** Writes `content` to the new file `file` and flushes it to the disk. */
+function writeContentSync(file: string, content: FileContent): void {
+  const fd = openSync(file, 'wx');
+  try {
+    if (typeof content === 'string') writeAllSync(fd, content);
+    else {
+      let batch = '';
+      for (const piece of content) {
+        batch += piece;
+        if (batch.length >= WRITE_BATCH_CHARS) {
+          writeAllSync(fd, batch);
+          batch = '';
+        }
+      }
+      if (batch !== '') writeAllSync(fd, batch);
+    }
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * [path, content] pairs, written all or nothing (up to the renames, which do not allocate space): every file is
+ * written before any is renamed. Folders this call made are removed again when a write fails, and a content
+ * whose pieces throw midway leaves no file, as a failed write does.
+ */
+export function writeFilesAtomically(files: ReadonlyArray<readonly [string, FileContent]>): void {
   const temporaries: string[] = [];
   const created: string[] = [];
   try {
-    for (const [file, text] of files) {
+    for (const [file, content] of files) {
       const made = mkdirSync(dirname(file), { recursive: true });
       if (made !== undefined) created.push(made);
       const temporary = temporaryFor(file);
       temporaries.push(temporary);
-      writeFileSync(temporary, text, { flush: true });
+      writeContentSync(temporary, content);
     }
   } catch (error) {
     for (const temporary of temporaries) rmSync(temporary, { force: true });

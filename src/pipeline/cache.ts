@@ -83,15 +83,57 @@ export function readGitHubCache(dir: string, apiUrl: string): { answers: Map<str
   return note ? { answers, note } : { answers };
 }
 
+/**
+ * `JSON.stringify({ ...head, [last]: items })` and a line feed, made a piece at a time: `items` (an array, or an
+ * object's entries) is the large member, written one item at a time so a cache at registry scale is never one
+ * string. `head` holds small members only, and `last` is not one of them.
+ */
+function* cachePieces(
+  head: Record<string, unknown>,
+  last: string,
+  items: { array: Iterable<unknown> } | { entries: Iterable<readonly [string, unknown]> },
+): Generator<string> {
+  const opening = JSON.stringify(head).slice(0, -1);
+  yield `${opening}${opening === '{' ? '' : ','}${JSON.stringify(last)}:${'array' in items ? '[' : '{'}`;
+  let first = true;
+  if ('array' in items) {
+    for (const item of items.array) {
+      yield `${first ? '' : ','}${JSON.stringify(item)}`;
+      first = false;
+    }
+  } else {
+    for (const [key, value] of items.entries) {
+      // A member whose value JSON leaves out (undefined) is left out, as JSON.stringify of the object does.
+      const text = JSON.stringify(value) as string | undefined;
+      if (text === undefined) continue;
+      yield `${first ? '' : ','}${JSON.stringify(key)}:${text}`;
+      first = false;
+    }
+  }
+  yield `${'array' in items ? ']' : '}'}}\n`;
+}
+
 export function writeRegistryCache(dir: string, collection: Collection): void {
   mkdirSync(dir, { recursive: true });
-  writeFilesAtomically([[registryFile(dir), `${JSON.stringify({ version: CACHE_VERSION, ...collection })}\n`]]);
+  const { baseUrl, collectedAt, entries } = collection;
+  writeFilesAtomically([
+    [registryFile(dir), cachePieces({ version: CACHE_VERSION, baseUrl, collectedAt }, 'entries', { array: entries })],
+  ]);
 }
 
 export function writeGitHubCache(dir: string, apiUrl: string, answers: Map<string, CachedAnswer>): void {
   mkdirSync(dir, { recursive: true });
-  const sorted = Object.fromEntries([...answers].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  writeFilesAtomically([[githubFile(dir), `${JSON.stringify({ version: CACHE_VERSION, apiUrl, answers: sorted })}\n`]]);
+  const paths = [...answers.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  writeFilesAtomically([
+    [
+      githubFile(dir),
+      cachePieces({ version: CACHE_VERSION, apiUrl }, 'answers', {
+        entries: (function* () {
+          for (const path of paths) yield [path, answers.get(path)] as const;
+        })(),
+      }),
+    ],
+  ]);
 }
 
 const sameUrls = (a: Record<string, string>, b: Record<string, string>) =>

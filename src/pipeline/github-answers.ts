@@ -81,16 +81,19 @@ export function factsFromAnswer(endpoint: Endpoint, data: unknown): { facts: unk
   return { facts: { all: parsed.data.all, owner: parsed.data.owner } };
 }
 
+/**
+ * `part` when it is what `schema` describes, else null. The part itself, not zod's copy of it: a night holds one
+ * copy of each repository's facts (the cache's), however many outcomes share them.
+ */
+const checked = <T>(schema: z.ZodType<T>, part: unknown): T | null =>
+  schema.safeParse(part).success ? (part as T) : null;
+
 /** The facts of one repository from its three endpoints' facts (null where GitHub gave none). */
 export function gitHubFacts(owner: string, parts: Partial<Record<Endpoint, unknown>>): GitHubFacts {
-  const repository = RepositoryFactsSchema.nullable()
-    .catch(null)
-    .parse(parts.repository ?? null);
-  const community = CommunityFactsSchema.nullable()
-    .catch(null)
-    .parse(parts.community ?? null);
-  const participation = ParticipationFactsSchema.nullable()
-    .catch(null)
-    .parse(parts.participation ?? null);
-  return { owner, repository, community, participation };
+  return {
+    owner,
+    repository: checked(RepositoryFactsSchema, parts.repository),
+    community: checked(CommunityFactsSchema, parts.community),
+    participation: checked(ParticipationFactsSchema, parts.participation),
+  };
 }

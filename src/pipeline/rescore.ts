@@ -3,13 +3,10 @@
  * the build's input format (`<out>/servers.json` and `<out>/registry/servers.json`, as `npm run import` writes
  * them), or refuse to write anything when the run is not good enough to publish.
  */
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
 import { ImportError, RegistryDumpSchema, type ScorecardIndex } from '../dataset/inputs.js';
-import { compareNames, joinDatasets, serializeDataset, type LeftOut } from '../dataset/join.js';
-import { importRegistryEntries, serializeRegistryData } from '../dataset/registry.js';
+import { compareNames, datasetPieces, joinDatasets, type LeftOut } from '../dataset/join.js';
+import { importRegistryEntries, registryDataPieces } from '../dataset/registry.js';
 import { PackageFactsFileSchema } from '../model/package-facts.js';
 import type { ServerRecord } from '../model/schema.js';
 import { factsFromServer, parseGitHubRepo, type GitHubFacts } from '../scoring/facts.js';
@@ -31,6 +28,7 @@ import type { AdvisoryCounts } from './osv/read-advisories.js';
 import { PipelineError } from './errors.js';
 import { enrich, type EnrichOptions } from './github.js';
 import type { HttpPolicy } from './http-json.js';
+import { countUnchanged } from './unchanged.js';
 import { writeFilesAtomically } from './write.js';
 import { catalogPlan, catalogRecordsOf, readNightCatalog } from './catalog-step.js';
 import { readUnknownPackages, type UnknownPackages, type UnknownStepOptions } from './unknown-step.js';
@@ -116,53 +114,6 @@ export interface RescoreSummary {
   unknown?: { identifiers: number; packages: number } | { unread: string };
   stopped?: string;
   notes: string[];
-}
-
-/** A record without `scored_at`, as a digest: what "unchanged since the last run" compares. */
-const recordDigest = (record: object) => {
-  const { scored_at: _ignored, ...rest } = record as { scored_at?: unknown };
-  return createHash('sha256').update(JSON.stringify(rest)).digest('base64');
-};
-
-const PreviousRecordSchema = z.looseObject({ name: z.string() });
-
-/**
- * The previous dataset's records by name, as digests (not whole records: at registry scale the previous dataset
- * held as objects, or as their JSON, would double the night's memory). The dataset is written one record a line
- * (`serializeDataset`), so it is read a line at a time; a file in any other layout is parsed whole.
- */
-function previousDigests(file: string): Map<string, string> {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return new Map();
-  }
-  const lines = text.split('\n');
-  if (lines[0] === '[' && lines.at(-2) === ']' && lines.at(-1) === '') {
-    try {
-      const digests = new Map<string, string>();
-      for (const line of lines.slice(1, -2)) {
-        const record = PreviousRecordSchema.parse(JSON.parse(line.endsWith(',') ? line.slice(0, -1) : line));
-        digests.set(record.name, recordDigest(record));
-      }
-      return digests;
-    } catch {
-      // not one record a line after all: read whole below
-    }
-  }
-  try {
-    const records = z.array(PreviousRecordSchema).parse(JSON.parse(text));
-    return new Map(records.map((record) => [record.name, recordDigest(record)]));
-  } catch {
-    return new Map();
-  }
-}
-
-/** How many records are identical to the previous dataset's but for `scored_at`. */
-function countUnchanged(file: string, records: readonly ServerRecord[]): number {
-  const previous = previousDigests(file);
-  return records.filter((record) => previous.get(record.name) === recordDigest(record)).length;
 }
 
 export async function rescore(options: RescoreOptions): Promise<RescoreSummary> {
@@ -279,8 +230,8 @@ export async function rescore(options: RescoreOptions): Promise<RescoreSummary> 
     : records;
   const unchanged = countUnchanged(datasetFile, written);
   writeFilesAtomically([
-    [join(options.out, 'registry', 'servers.json'), serializeRegistryData(feed.entries)],
-    [datasetFile, serializeDataset(written)],
+    [join(options.out, 'registry', 'servers.json'), registryDataPieces(feed.entries)],
+    [datasetFile, datasetPieces(written)],
     ...(catalog ? [[join(options.out, 'catalog', 'servers.json'), catalog.text] as const] : []),
     ...(packageStep ? [[join(options.out, 'evidence', 'packages.json'), packageStep.text] as const] : []),
     ...(probeStep?.files ?? []),

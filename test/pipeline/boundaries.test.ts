@@ -29,7 +29,7 @@ describe('the pipeline and the scoring module', () => {
       .filter((file) => /from '[./]*(?:src\/)?pipeline\//.test(readFileSync(file, 'utf8')))
       .map((file) => path.relative(ROOT, file));
     // The rescore command, and the benchmarks that run its steps.
-    expect(importers).toEqual(['scripts/bench/probes.ts', 'scripts/bench/rescore.ts', 'scripts/rescore.ts']);
+    expect(importers).toEqual(['scripts/bench/probes.ts', 'scripts/bench/rescore-night.ts', 'scripts/rescore.ts']);
   });
 
   it('keeps the method figures out of the explanation, which imports them', () => {
