@@ -57,6 +57,8 @@ const WORD_RANKED = 1000;
  */
 const OWN_BONUS = 4096;
 const WORDS_KEPT = 2000;
+/** Queries whose readings (and publisher's own servers) a search keeps, per combination of indexes. */
+const PLANS_KEPT = 2000;
 const WORD_KEPT_MIN_MATCHES = LIMITS.search.max + 1;
 
 export function createSearch(count: number, parts: SearchSources): Search {
@@ -96,35 +98,60 @@ export function createSearch(count: number, parts: SearchSources): Search {
    * written to `spare`, a buffer holding nothing the caller still needs, or, without one, to arrays of their
    * own size.
    */
-  function matchReadings(
-    query: string,
-    index: WordIndex,
-    also: WordIndex[],
-    into: MatchBuffers,
-    spare?: MatchBuffers,
-  ): WordMatches {
-    const known = (word: string) => index.hasTerm(word) || also.some((other) => other.hasTerm(word));
-    const { sameWords, fewerWords } = queryReadings(query, known);
-    const first = index.match(query, also, into);
-    const matched = mergeReadings(
-      first,
-      sameWords.map((reading) => ({ reading })),
-      index,
-      also,
-      into,
-      spare,
-    );
-    if (matched.ids.length > 0) return matched;
+  /**
+   * What a query's readings are in one combination of indexes (`queryReadings`, `officialReading` and the
+   * publisher's own servers it asks for), by query: they never change while the indexes do not, and working
+   * them out again was a fair share of a search asked again. At most PLANS_KEPT queries a combination,
+   * afresh past it.
+   */
+  interface ReadingsPlan {
+    sameWords: { reading: string }[];
+    fewerWords: { reading: string; only?: Uint32Array }[];
+  }
+  type Plans = Map<string, ReadingsPlan>;
+  const plans = { names: new Map() as Plans, descriptions: new Map() as Plans, both: new Map() as Plans };
+
+  function readingsPlan(query: string, index: WordIndex, also: WordIndex[], kept: Plans): ReadingsPlan {
+    const known = kept.get(query);
+    if (known !== undefined) return known;
+    const isTerm = (word: string) => index.hasTerm(word) || also.some((other) => other.hasTerm(word));
+    const { sameWords, fewerWords } = queryReadings(query, isTerm);
     const fewer: { reading: string; only?: Uint32Array }[] = fewerWords.map((reading) => ({ reading }));
     const official = officialReading(query);
     if (official !== undefined) {
       const own = index.exact(ownerKeyOfQuery(official));
       if (own.length > 0) {
-        const { sameWords: compounds } = queryReadings(official, known);
+        const { sameWords: compounds } = queryReadings(official, isTerm);
         for (const reading of [official, ...compounds]) fewer.push({ reading, only: own });
       }
     }
-    return mergeReadings(matched, fewer, index, also, into, spare);
+    const plan = { sameWords: sameWords.map((reading) => ({ reading })), fewerWords: fewer };
+    if (kept.size >= PLANS_KEPT) kept.clear();
+    kept.set(query, plan);
+    return plan;
+  }
+
+  /**
+   * The matches of `query` in `index` (with `also`), and of its other readings (`readings.ts`): a record
+   * matching several readings counts once, with its best relevance. The readings with fewer words (optional
+   * words left out; for a query that says `official`, the publisher's own servers that the rest of its words
+   * match) are tried only when the query and its same-words readings match nothing. A reading's matches are
+   * written to `spare`, a buffer holding nothing the caller still needs, or, without one, to arrays of their
+   * own size. `kept` holds the readings of this combination of indexes (`readingsPlan`).
+   */
+  function matchReadings(
+    query: string,
+    index: WordIndex,
+    also: WordIndex[],
+    kept: Plans,
+    into: MatchBuffers,
+    spare?: MatchBuffers,
+  ): WordMatches {
+    const { sameWords, fewerWords } = readingsPlan(query, index, also, kept);
+    const first = index.match(query, also, into);
+    const matched = mergeReadings(first, sameWords, index, also, into, spare);
+    if (matched.ids.length > 0) return matched;
+    return mergeReadings(matched, fewerWords, index, also, into, spare);
   }
 
   /** `first` (held in `into`) with the matches of `readings` added: a record counts once, with its best relevance. */
@@ -182,7 +209,7 @@ export function createSearch(count: number, parts: SearchSources): Search {
       // Within the kept matches, or all of them were kept (a page past the last is empty).
       if (kept !== undefined && (end <= kept.ids.length || kept.ids.length === kept.total))
         return { ids: kept.ids.slice(offset, end), total: kept.total };
-      const names = matchReadings(query, nameIndex, [], buffersOf().names, buffersOf().all);
+      const names = matchReadings(query, nameIndex, [], plans.names, buffersOf().names, buffersOf().all);
       const total = names.ids.length;
       if (
         kept === undefined &&
@@ -199,13 +226,20 @@ export function createSearch(count: number, parts: SearchSources): Search {
     }
     const { descriptionIndex } = parts.descriptions();
     if (!byName) {
-      const described = matchReadings(query, descriptionIndex, [], buffersOf().all, buffersOf().names);
+      const described = matchReadings(
+        query,
+        descriptionIndex,
+        [],
+        plans.descriptions,
+        buffersOf().all,
+        buffersOf().names,
+      );
       return { ids: rankByScore(described, end).slice(offset), total: described.ids.length };
     }
-    const names = matchReadings(query, nameIndex, [], buffersOf().names, buffersOf().all);
+    const names = matchReadings(query, nameIndex, [], plans.names, buffersOf().names, buffersOf().all);
     // Each word may match the name or the description, so every name match is among these too. The name
     // matches are held, so a reading's matches here get arrays of their own size.
-    const all = matchReadings(query, nameIndex, [descriptionIndex], buffersOf().all);
+    const all = matchReadings(query, nameIndex, [descriptionIndex], plans.both, buffersOf().all);
     const total = all.ids.length;
     if (offset >= total) return { ids: [], total };
     const first = rankNames(names, exactKey(query), Math.min(end, names.ids.length), query);
@@ -251,7 +285,7 @@ export function createSearch(count: number, parts: SearchSources): Search {
     const mark = ++generation;
     for (const id of nameIndex.exact(key)) marks[id] = mark;
     // The publisher's own servers (issue 43): with the exact ones, and above them by relevance.
-    const own = nameIndex.exact(ownerKeyOfQuery(contentWords(query).join(' ')));
+    const own = ownServers(nameIndex, query);
     if (own.length > 0) {
       const ownMark = ++generation;
       for (const id of own) marks[id] = ownMark;
@@ -264,9 +298,21 @@ export function createSearch(count: number, parts: SearchSources): Search {
     return mark;
   }
 
+  /** The publisher's own servers a query names, by query (see `plans`: at most PLANS_KEPT, afresh past it). */
+  const owners = new Map<string, Uint32Array>();
+  function ownServers(nameIndex: WordIndex, query: string): Uint32Array {
+    let own = owners.get(query);
+    if (own === undefined) {
+      own = nameIndex.exact(ownerKeyOfQuery(contentWords(query).join(' ')));
+      if (owners.size >= PLANS_KEPT) owners.clear();
+      owners.set(query, own);
+    }
+    return own;
+  }
+
   function relevance(q: string): Map<number, { first: boolean; relevance: number }> {
     const query = q.trim();
-    const names = matchReadings(query, parts.search().nameIndex, [], buffersOf().names, buffersOf().all);
+    const names = matchReadings(query, parts.search().nameIndex, [], plans.names, buffersOf().names, buffersOf().all);
     const mark = markFirstClass(names, exactKey(query), query);
     const classes = new Map<number, { first: boolean; relevance: number }>();
     for (let i = 0; i < names.ids.length; i++) {
