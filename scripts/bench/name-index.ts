@@ -42,9 +42,14 @@ interface ChildResult {
   encodeMs: number;
   bytes: number;
   heldMB: number;
+  /** Every query (the compound ones included). */
   firstMedianMs: number;
   firstP99Ms: number;
   againMedianMs: number;
+  /** The queries of the names' own words only: the bench's queries before the compound ones were added. */
+  ownWordsFirstMedianMs: number;
+  ownWordsFirstP99Ms: number;
+  ownWordsAgainMedianMs: number;
 }
 
 export interface NameIndexBench {
@@ -63,10 +68,12 @@ async function child(source: string, input: string): Promise<ChildResult> {
   const { WordIndex } = (await import(at('search/word-index.ts'))) as { WordIndex: typeof WordIndexClass };
   const { createSearch } = (await import(at('search/search.ts'))) as { createSearch: typeof CreateSearch };
   const { createSlicer } = (await import(at('format/slicer.ts'))) as { createSlicer: typeof CreateSlicer };
-  const { names, scores, queries } = JSON.parse(await readFile(input, 'utf8')) as {
+  const { names, scores, queries, compoundQueries } = JSON.parse(await readFile(input, 'utf8')) as {
     names: string[];
     scores: number[];
     queries: string[];
+    /** The first this many queries are the compound ones. */
+    compoundQueries: number;
   };
   const gc = globalThis.gc ?? (() => undefined);
   const held = () => {
@@ -100,8 +107,11 @@ async function child(source: string, input: string): Promise<ChildResult> {
   };
   // The engine's one-off setup (its per-record arrays) on a word no query asks, not on the first query.
   time(WARM_UP);
-  const first = queries.map(time).sort((a, b) => a - b);
-  const again = queries.map(time).sort((a, b) => a - b);
+  const firstTimes = queries.map(time);
+  const againTimes = queries.map(time);
+  const sorted = (times: number[]) => [...times].sort((a, b) => a - b);
+  const [first, again] = [sorted(firstTimes), sorted(againTimes)];
+  const [ownFirst, ownAgain] = [sorted(firstTimes.slice(compoundQueries)), sorted(againTimes.slice(compoundQueries))];
   // The loaded index (and the bytes it keeps) and the search's per-record arrays.
   const heldMB = (held() - base) / 2 ** 20;
   return {
@@ -111,6 +121,9 @@ async function child(source: string, input: string): Promise<ChildResult> {
     firstMedianMs: percentile(first, 0.5),
     firstP99Ms: percentile(first, 0.99),
     againMedianMs: percentile(again, 0.5),
+    ownWordsFirstMedianMs: percentile(ownFirst, 0.5),
+    ownWordsFirstP99Ms: percentile(ownFirst, 0.99),
+    ownWordsAgainMedianMs: percentile(ownAgain, 0.5),
   };
 }
 
@@ -138,7 +151,7 @@ async function writeInput(file: string, count: number, seed: number): Promise<vo
     const second = random() < 0.3 ? own.find((word) => word !== first) : undefined;
     queries.add(second === undefined ? first : `${first} ${second}`);
   }
-  await writeFile(file, JSON.stringify({ names, scores, queries: [...queries] }));
+  await writeFile(file, JSON.stringify({ names, scores, queries: [...queries], compoundQueries: COMPOUND_QUERIES }));
 }
 
 function runChild(source: string, input: string): ChildResult {
@@ -174,6 +187,9 @@ const medianOf = (results: readonly ChildResult[]): ChildResult => ({
   firstMedianMs: median(results.map((r) => r.firstMedianMs)),
   firstP99Ms: median(results.map((r) => r.firstP99Ms)),
   againMedianMs: median(results.map((r) => r.againMedianMs)),
+  ownWordsFirstMedianMs: median(results.map((r) => r.ownWordsFirstMedianMs)),
+  ownWordsFirstP99Ms: median(results.map((r) => r.ownWordsFirstP99Ms)),
+  ownWordsAgainMedianMs: median(results.map((r) => r.ownWordsAgainMedianMs)),
 });
 
 /** Both trees at each size, alternating, `rounds` times each. */
@@ -208,26 +224,38 @@ export async function benchNameIndex(options: { seed: number; rounds: number }):
   }
 }
 
-/** The figures as a table, each ratio judged against issue 43's bound (within 10 %). */
+/**
+ * The figures as a table, each ratio judged against issue 43's bound (within 10 %) where both trees do the
+ * same work: the searches of the names' own words (the bench's queries before the compound ones were added).
+ * With the compound queries, which the index before issue 43 answered with nothing, the medians are shown
+ * and not judged: a tenth of the queries moving from "nothing found" to a ranked page moves a median of a
+ * mix of kept one-word answers (microseconds) and ranked searches (a tenth of a millisecond) by the gap
+ * between the two, not by the index's speed.
+ */
 export function formatNameIndexBench(results: readonly NameIndexBench[]): string {
   const rows = [
     '| names | figure | before issue 43 | now | now / before | within 10 % |',
     '| ----: | ------ | --------------: | --: | -----------: | ----------- |',
   ];
-  const figures: [string, (r: ChildResult) => number, (v: number) => string][] = [
-    ['encode', (r) => r.encodeMs, (v) => `${v.toFixed(0)} ms`],
-    ['bytes', (r) => r.bytes, (v) => `${(v / 1e6).toFixed(2)} MB`],
-    ['held in memory (heap + array buffers)', (r) => r.heldMB, (v) => `${v.toFixed(1)} MiB`],
-    ['search, first time: median', (r) => r.firstMedianMs, (v) => `${v.toFixed(3)} ms`],
-    ['search, first time: p99', (r) => r.firstP99Ms, (v) => `${v.toFixed(2)} ms`],
-    ['search, asked again: median', (r) => r.againMedianMs, (v) => `${v.toFixed(3)} ms`],
+  const ms = (digits: number) => (v: number) => `${v.toFixed(digits)} ms`;
+  const figures: [string, (r: ChildResult) => number, (v: number) => string, boolean][] = [
+    ['encode', (r) => r.encodeMs, ms(0), true],
+    ['bytes', (r) => r.bytes, (v) => `${(v / 1e6).toFixed(2)} MB`, true],
+    ['held in memory (heap + array buffers)', (r) => r.heldMB, (v) => `${v.toFixed(1)} MiB`, true],
+    ["search of the names' own words, first time: median", (r) => r.ownWordsFirstMedianMs, ms(3), true],
+    ["search of the names' own words, first time: p99", (r) => r.ownWordsFirstP99Ms, ms(2), true],
+    ["search of the names' own words, asked again: median", (r) => r.ownWordsAgainMedianMs, ms(3), true],
+    ['search with the compound queries, first time: median', (r) => r.firstMedianMs, ms(3), false],
+    ['search with the compound queries, first time: p99', (r) => r.firstP99Ms, ms(2), false],
+    ['search with the compound queries, asked again: median', (r) => r.againMedianMs, ms(3), false],
   ];
   for (const result of results) {
-    for (const [label, value, show] of figures) {
+    for (const [label, value, show, judged] of figures) {
       const ratio = value(result.after) / value(result.before);
+      const verdict = judged ? (ratio <= 1.1 ? 'PASS' : 'FAIL') : 'not judged: more found';
       rows.push(
         `| ${result.names.toLocaleString('en')} | ${label} | ${show(value(result.before))} | ` +
-          `${show(value(result.after))} | ${ratio.toFixed(3)} | ${ratio <= 1.1 ? 'PASS' : 'FAIL'} |`,
+          `${show(value(result.after))} | ${ratio.toFixed(3)} | ${verdict} |`,
       );
     }
   }
