@@ -70,23 +70,33 @@ export interface QueryReadings {
  * None for a query that writes a namespace (a name is written as it is).
  */
 export function queryReadings(query: string, known: (word: string) => boolean): QueryReadings {
-  if (writesNamespace(query)) return { sameWords: [], fewerWords: [] };
+  return { sameWords: sameWordsReadings(query, known), fewerWords: fewerWordsReadings(query, known) };
+}
+
+/** The compound readings of `query` (`QueryReadings.sameWords`), without the query as written. */
+export function sameWordsReadings(query: string, known: (word: string) => boolean): string[] {
+  if (writesNamespace(query)) return [];
+  const written = nameWords(query).join(' ');
+  return compoundReadings(written, known)
+    .filter((reading) => reading !== written)
+    .slice(0, MAX_READINGS);
+}
+
+/**
+ * The content reading of `query` and its compounds (`QueryReadings.fewerWords`), without the query as written
+ * or its compound readings. Worked out only for a query that matched nothing as written (`search.ts`).
+ */
+export function fewerWordsReadings(query: string, known: (word: string) => boolean): string[] {
+  if (writesNamespace(query)) return [];
   const words = nameWords(query);
   const written = words.join(' ');
   // `official` stays: it is answered by the publisher's own servers (`officialReading`), never left out.
   const kept = words.filter((word) => !OPTIONAL_WORDS.has(word));
   const content = (kept.length > 0 ? kept : words).join(' ');
-  const sameWords = compoundReadings(written, known).filter((reading) => reading !== written);
-  const fewerWords = new Set<string>();
-  if (content !== written) {
-    fewerWords.add(content);
-    for (const reading of compoundReadings(content, known)) fewerWords.add(reading);
-  }
-  for (const reading of [written, ...sameWords]) fewerWords.delete(reading);
-  return {
-    sameWords: sameWords.slice(0, MAX_READINGS),
-    fewerWords: [...fewerWords].slice(0, MAX_READINGS),
-  };
+  if (content === written) return [];
+  const fewerWords = new Set<string>([content, ...compoundReadings(content, known)]);
+  for (const reading of [written, ...compoundReadings(written, known)]) fewerWords.delete(reading);
+  return [...fewerWords].slice(0, MAX_READINGS);
 }
 
 /**

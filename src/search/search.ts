@@ -8,7 +8,7 @@ import { exactKey, ownerKeyOfQuery } from './words.js';
 import { FEW_RANKED, matchOrder, newRankScratch, rankByKeys, rankFew } from './rank-keys.js';
 import { topK } from './top-k.js';
 import { binarySearch } from './sorted-ids.js';
-import { contentWords, officialReading, queryReadings } from './readings.js';
+import { contentWords, fewerWordsReadings, officialReading, sameWordsReadings } from './readings.js';
 import { matchBuffers, type MatchBuffers, type WordIndex, type WordMatches } from './word-index.js';
 
 /** What a search looks in: a record's name, or what it does (its description). */
@@ -91,44 +91,53 @@ export function createSearch(count: number, parts: SearchSources): Search {
   const rankedWords = new Map<string, { ids: number[]; total: number }>();
 
   /**
-   * The matches of `query` in `index` (with `also`), and of its other readings (`readings.ts`): a record
-   * matching several readings counts once, with its best relevance. The readings with fewer words (optional
-   * words left out; for a query that says `official`, the publisher's own servers that the rest of its words
-   * match) are tried only when the query and its same-words readings match nothing. A reading's matches are
-   * written to `spare`, a buffer holding nothing the caller still needs, or, without one, to arrays of their
-   * own size.
-   */
-  /**
-   * What a query's readings are in one combination of indexes (`queryReadings`, `officialReading` and the
-   * publisher's own servers it asks for), by query: they never change while the indexes do not, and working
-   * them out again was a fair share of a search asked again. At most PLANS_KEPT queries a combination,
-   * afresh past it.
+   * What a query's readings are in one combination of indexes (`sameWordsReadings`; once it has matched
+   * nothing, `fewerWordsReadings`, `officialReading` and the publisher's own servers it asks for), by query:
+   * they never change while the indexes do not, and working them out again was a fair share of a search
+   * asked again. At most PLANS_KEPT queries a combination, afresh past it.
    */
   interface ReadingsPlan {
     sameWords: { reading: string }[];
-    fewerWords: { reading: string; only?: Uint32Array }[];
+    /** Worked out when the query first matches nothing as written (most never do). */
+    fewerWords?: { reading: string; only?: Uint32Array }[];
   }
   type Plans = Map<string, ReadingsPlan>;
   const plans = { names: new Map() as Plans, descriptions: new Map() as Plans, both: new Map() as Plans };
 
+  const termOf = (index: WordIndex, also: WordIndex[]) => (word: string) =>
+    index.hasTerm(word) || also.some((other) => other.hasTerm(word));
+
   function readingsPlan(query: string, index: WordIndex, also: WordIndex[], kept: Plans): ReadingsPlan {
     const known = kept.get(query);
     if (known !== undefined) return known;
-    const isTerm = (word: string) => index.hasTerm(word) || also.some((other) => other.hasTerm(word));
-    const { sameWords, fewerWords } = queryReadings(query, isTerm);
-    const fewer: { reading: string; only?: Uint32Array }[] = fewerWords.map((reading) => ({ reading }));
-    const official = officialReading(query);
-    if (official !== undefined) {
-      const own = index.exact(ownerKeyOfQuery(official));
-      if (own.length > 0) {
-        const { sameWords: compounds } = queryReadings(official, isTerm);
-        for (const reading of [official, ...compounds]) fewer.push({ reading, only: own });
-      }
-    }
-    const plan = { sameWords: sameWords.map((reading) => ({ reading })), fewerWords: fewer };
+    const plan: ReadingsPlan = {
+      sameWords: sameWordsReadings(query, termOf(index, also)).map((reading) => ({ reading })),
+    };
     if (kept.size >= PLANS_KEPT) kept.clear();
     kept.set(query, plan);
     return plan;
+  }
+
+  /** The readings with fewer words of `plan`'s query (`fewerWordsReadings`, and `official`'s), once. */
+  function fewerWordsOf(
+    plan: ReadingsPlan,
+    query: string,
+    index: WordIndex,
+    also: WordIndex[],
+  ): { reading: string; only?: Uint32Array }[] {
+    if (plan.fewerWords !== undefined) return plan.fewerWords;
+    const isTerm = termOf(index, also);
+    const fewer: { reading: string; only?: Uint32Array }[] = fewerWordsReadings(query, isTerm).map((reading) => ({
+      reading,
+    }));
+    const official = officialReading(query);
+    if (official !== undefined) {
+      const own = index.exact(ownerKeyOfQuery(official));
+      if (own.length > 0)
+        for (const reading of [official, ...sameWordsReadings(official, isTerm)]) fewer.push({ reading, only: own });
+    }
+    plan.fewerWords = fewer;
+    return fewer;
   }
 
   /**
@@ -147,11 +156,11 @@ export function createSearch(count: number, parts: SearchSources): Search {
     into: MatchBuffers,
     spare?: MatchBuffers,
   ): WordMatches {
-    const { sameWords, fewerWords } = readingsPlan(query, index, also, kept);
+    const plan = readingsPlan(query, index, also, kept);
     const first = index.match(query, also, into);
-    const matched = mergeReadings(first, sameWords, index, also, into, spare);
+    const matched = mergeReadings(first, plan.sameWords, index, also, into, spare);
     if (matched.ids.length > 0) return matched;
-    return mergeReadings(matched, fewerWords, index, also, into, spare);
+    return mergeReadings(matched, fewerWordsOf(plan, query, index, also), index, also, into, spare);
   }
 
   /** `first` (held in `into`) with the matches of `readings` added: a record counts once, with its best relevance. */
