@@ -96,10 +96,11 @@ export function createSearch(count: number, parts: SearchSources): Search {
    * they never change while the indexes do not, and working them out again was a fair share of a search
    * asked again. At most PLANS_KEPT queries a combination, afresh past it.
    */
+  type Reading = { reading: string; only?: Uint32Array };
   interface ReadingsPlan {
-    sameWords: { reading: string }[];
+    sameWords: Reading[];
     /** Worked out when the query first matches nothing as written (most never do). */
-    fewerWords?: { reading: string; only?: Uint32Array }[];
+    fewerWords?: Reading[];
   }
   type Plans = Map<string, ReadingsPlan>;
   const plans = { names: new Map() as Plans, descriptions: new Map() as Plans, both: new Map() as Plans };
@@ -119,17 +120,10 @@ export function createSearch(count: number, parts: SearchSources): Search {
   }
 
   /** The readings with fewer words of `plan`'s query (`fewerWordsReadings`, and `official`'s), once. */
-  function fewerWordsOf(
-    plan: ReadingsPlan,
-    query: string,
-    index: WordIndex,
-    also: WordIndex[],
-  ): { reading: string; only?: Uint32Array }[] {
+  function fewerWordsOf(plan: ReadingsPlan, query: string, index: WordIndex, also: WordIndex[]): Reading[] {
     if (plan.fewerWords !== undefined) return plan.fewerWords;
     const isTerm = termOf(index, also);
-    const fewer: { reading: string; only?: Uint32Array }[] = fewerWordsReadings(query, isTerm).map((reading) => ({
-      reading,
-    }));
+    const fewer: Reading[] = fewerWordsReadings(query, isTerm).map((reading) => ({ reading }));
     const official = officialReading(query);
     if (official !== undefined) {
       const own = index.exact(ownerKeyOfQuery(official));
