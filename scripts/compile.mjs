@@ -74,13 +74,24 @@ const options = {
 // a hash of its content, so a cache written beside it never meets another source. A build of its own: what the
 // MCP wrapper and the CLI use (the record validators, the API client) stays out of the file every start reads.
 // The snapshot builder (a third of the code, loaded only when the snapshot is missing or stale) stays an ES
-// module beside it, loaded by `import()`.
+// module beside it, dist/build.mjs. The bundle cannot `import()` it itself: a script run from V8's code cache
+// loses Node's dynamic import callback (and Node 20's own for vm scripts warns that it is experimental), so
+// the builder's import in scripts/serve.ts is replaced by a module that asks `importModule`, which
+// scripts/lib/code-cache.ts gives the bundle, for it. Its exports are the ones scripts/serve.ts uses: a new one
+// fails this build.
 const builder = {
   name: 'builder-apart',
   setup(build) {
     build.onResolve({ filter: /\/snapshot-build\/build\.js$/ }, (args) =>
-      args.importer === path.join(root, 'scripts', 'serve.ts') ? { path: './build.mjs', external: true } : undefined,
+      args.importer === path.join(root, 'scripts', 'serve.ts')
+        ? { path: 'builder', namespace: 'builder-apart' }
+        : undefined,
     );
+    build.onLoad({ filter: /.*/, namespace: 'builder-apart' }, () => ({
+      contents:
+        "export const buildSnapshotWithDiff = async (...args) => (await importModule('./build.mjs')).buildSnapshotWithDiff(...args);",
+      loader: 'js',
+    }));
   },
 };
 const start = await esbuild.build({

@@ -4,7 +4,7 @@
  * source that grows a field does not break the import; a field the importer reads that is missing or of the
  * wrong type stops it.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { SignalsSchema } from '../model/record-schema.js';
 
 const Score = z.number().int().min(0).max(100);

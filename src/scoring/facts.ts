@@ -3,7 +3,7 @@
  * (`GitHubFacts`, the three answers its enricher asks for). Both are plain values, so scoring is a pure function
  * of them and of the time of the scan.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The members of a registry `ServerDetail` the method reads; every other member is kept but not read. */
 export const MethodServerSchema = z.looseObject({
