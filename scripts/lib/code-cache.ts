@@ -24,8 +24,12 @@ import { writeFilesAtomically } from '../../src/format/atomic-write.js';
 /** Node publishes each finished response of its HTTP servers here. */
 const FIRST_RESPONSE = 'http.server.response.finish';
 
-/** How long after its first answer a process that runs on writes the cache. */
-const WRITE_AFTER_MS = 5000;
+/**
+ * How long after its first answer a process that runs on writes the cache: long enough that the start's
+ * loading and first requests are over, short enough that V8 has not yet dropped the start's compiled code
+ * (it flushes what has not run for a while).
+ */
+const WRITE_AFTER_MS = 60_000;
 
 /** Where the code cache of `bundle` is kept for this Node. */
 export function codeCacheFile(bundle: string): string {
@@ -72,7 +76,7 @@ export function runWithCodeCache(bundle: string): CodeCacheUse {
 
 /**
  * Once the first response has been sent, the cache of every function compiled by then (the start and the first
- * answer) is written: when the process exits, or a few seconds after that answer if it runs on. Never at the
+ * answer) is written: when the process exits, or a minute after that answer if it runs on. Never at the
  * answer itself: making the cache holds the event loop for tens of milliseconds, which the requests and the
  * snapshot's loading that follow a first answer should not wait for. In one synchronous step, so nothing is
  * left half written.
