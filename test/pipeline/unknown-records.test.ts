@@ -10,13 +10,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { REGISTRY_NAME_PATTERN } from '../../src/model/catalog.js';
+import { CatalogFileSchema, REGISTRY_NAME_PATTERN } from '../../src/model/catalog.js';
+import type { PackageFacts } from '../../src/model/package-facts.js';
 import { isFetchableName } from '../../src/model/fields.js';
 import { packageKey } from '../../src/model/identifiers.js';
 import { packageKeyOfServerName, packageServerName } from '../../src/model/package-servers.js';
 import type { ServerRecord } from '../../src/model/schema.js';
 import { rescore, type RescoreOptions } from '../../src/pipeline/rescore.js';
-import { ASKED_PACKAGES_FILE } from '../../src/pipeline/unknown-records.js';
+import { ASKED_PACKAGES_FILE, askedRecordsOf, MAX_ASKED_PACKAGES } from '../../src/pipeline/unknown-records.js';
 import { buildSnapshot } from '../../src/snapshot-build/build.js';
 import { createEmbeddedSource } from '../../src/client/embedded.js';
 import { loadSnapshot } from '../../src/query/open.js';
@@ -318,3 +319,87 @@ describe.skipIf(skipReason !== undefined)(
     }, 180_000);
   },
 );
+
+describe('the rules of the list of asked packages', () => {
+  const facts = (identifier: string, found: boolean): PackageFacts => ({
+    registry_type: 'npm',
+    identifier,
+    read_at: AS_OF,
+    source: 'registry.npmjs.org API',
+    found,
+    repository_url: found ? `https://github.com/o/${identifier}` : null,
+    latest_version: null,
+    latest_published_at: null,
+    versions_past_year: null,
+    maintainers: null,
+    deprecated: null,
+    provenance: null,
+    yanked: null,
+    security_takedown: false,
+  });
+  const listed = (identifier: string) => ({
+    registry_type: 'npm' as const,
+    identifier,
+    listed_at: '2026-11-01T00:00:00Z',
+    repository_url: `https://github.com/o/${identifier}-before`,
+  });
+  const asked = (...names: string[]) =>
+    names.map((identifier) => ({ packages: [{ registryType: 'npm', identifier }] }));
+  const catalog = CatalogFileSchema.parse({
+    sources: [
+      {
+        source: 'docker-mcp-catalog',
+        repository: 'https://github.com/docker/mcp-registry',
+        commit: 'a'.repeat(40),
+        date: '2026-11-01T00:00:00Z',
+        licence: 'MIT',
+      },
+    ],
+    servers: [
+      {
+        name: 'catalog:docker/cat',
+        source: 'docker-mcp-catalog',
+        id: 'cat',
+        package: { registryType: 'npm', identifier: 'cat-mcp' },
+      },
+    ],
+  });
+
+  it('keeps a listed package it could not read, with its repository read before, and drops one a catalog names or its registry lost', () => {
+    const made = askedRecordsOf({
+      listed: [listed('unread-mcp'), listed('cat-mcp'), listed('gone-mcp')],
+      asked: asked('never-read-mcp', 'new-mcp', 'absent-mcp'),
+      facts: new Map([
+        ['npm:gone-mcp', facts('gone-mcp', false)],
+        ['npm:new-mcp', facts('new-mcp', true)],
+        ['npm:absent-mcp', facts('absent-mcp', false)],
+      ]),
+      records: [],
+      catalog,
+      outcomes: new Map(),
+      asOf: AS_OF,
+    });
+    expect(made.records.map((record) => [record.name, record.install.repo_url])).toEqual([
+      ['package:npm/unread-mcp', 'https://github.com/o/unread-mcp-before'],
+      ['package:npm/new-mcp', 'https://github.com/o/new-mcp'],
+    ]);
+    expect(made.counts).toEqual({ records: 2, added: 1, dropped: 2 });
+    // Never read, never listed: its registry has not said it exists.
+    expect(made.text).not.toContain('never-read-mcp');
+  });
+
+  it('lists at most 10,000, the ones listed before first', () => {
+    const many = Array.from({ length: MAX_ASKED_PACKAGES }, (_, i) => listed(`p${i}-mcp`));
+    const made = askedRecordsOf({
+      listed: many,
+      asked: asked('one-more-mcp'),
+      facts: new Map([['npm:one-more-mcp', facts('one-more-mcp', true)]]),
+      records: [],
+      catalog: undefined,
+      outcomes: new Map(),
+      asOf: AS_OF,
+    });
+    expect(made.counts).toEqual({ records: MAX_ASKED_PACKAGES, added: 0, dropped: 0 });
+    expect(made.records.some((record) => record.name === 'package:npm/one-more-mcp')).toBe(false);
+  });
+});
