@@ -29,6 +29,7 @@ import { startOsvStandIn } from '../support/osv-standin.js';
 import { startPackageRegistriesStandIn } from '../support/package-registries-standin.js';
 import {
   deleteKeysWithPrefix,
+  freePort,
   redisSkipReason,
   testRedisPrefix,
   testRedisUrl,
@@ -297,6 +298,17 @@ describe.skipIf(skipReason !== undefined)(
       expect(measured.evidence?.sources.repository).toMatchObject({ measured: true, at: AS_OF });
       expect(measured.evidence?.sources.repository.signals).toMatchObject({ github_stars: 40 });
       expect(measured.flags).not.toContain('INSUFFICIENT_EVIDENCE');
+
+      // A night whose store does not answer keeps the listed packages' records.
+      const down = createRedisStore({ url: `redis://127.0.0.1:${await freePort()}`, prefix });
+      try {
+        const unanswered = await rescore({ ...night, unknown: { store: down, limit: 100, timeoutMs: 500 } });
+        expect(unanswered.unknown).toMatchObject({ unread: expect.any(String) });
+        expect(unanswered.packageServers).toEqual({ records: 4, added: 0, dropped: 0 });
+        expect(packageNames(options.out)).toEqual(PACKAGE_SERVERS);
+      } finally {
+        await down.close().catch(() => {});
+      }
 
       // The registry now lists a server with the package: its record wins, the package's is dropped.
       const listed = structuredClone(fixtures.entries[2]!);
