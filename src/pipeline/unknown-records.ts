@@ -61,8 +61,8 @@ const AskedPackageSchema = z.strictObject({
 });
 export type AskedPackage = z.infer<typeof AskedPackageSchema>;
 
+/** No date of its own: a night that changes nothing writes the same file (the evidence folder is in the input hash). */
 const AskedPackagesFileSchema = z.strictObject({
-  generated_at: isoUtc(),
   packages: z.array(AskedPackageSchema).max(MAX_ASKED_PACKAGES),
 });
 
@@ -299,8 +299,8 @@ export function askedRecordsOf(input: AskedRecordsInput): AskedRecords {
       if (parsed.success) consider(parsed.data, false);
     }
   }
-  const file = AskedPackagesFileSchema.parse({ generated_at: input.asOf, packages: kept });
+  const file = AskedPackagesFileSchema.parse({ packages: kept });
   const rows = file.packages.map((pkg) => `    ${JSON.stringify(pkg)}`);
-  const text = `{\n  "generated_at": ${JSON.stringify(file.generated_at)},\n  "packages": [\n${rows.join(',\n')}${rows.length > 0 ? '\n' : ''}  ]\n}\n`;
+  const text = `{\n  "packages": [\n${rows.join(',\n')}${rows.length > 0 ? '\n' : ''}  ]\n}\n`;
   return { records, text, leftOut, counts: { records: records.length, added, dropped } };
 }

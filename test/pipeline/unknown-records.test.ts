@@ -289,8 +289,12 @@ describe.skipIf(skipReason !== undefined)(
       const { fixtures, registry, github, dir, options } = await standIns();
       const night = { ...options, unknown: { store, limit: 100, timeoutMs: 2000 } };
       await rescore(night);
+      const list = () => readFileSync(path.join(options.out, ASKED_PACKAGES_FILE), 'utf8');
+      const first = list();
       const second = await rescore(night);
       expect(second.packageServers).toEqual({ records: 4, added: 0, dropped: 0 });
+      // Nothing changed: the same list, byte for byte (the evidence folder is part of the build's input hash).
+      expect(list()).toBe(first);
       expect(packageNames(options.out)).toEqual(PACKAGE_SERVERS);
       expect(github.log.map((entry) => entry.path)).toContain('/repos/asked-owner/asked-server');
       const engine = await build(options.out, path.join(dir, 'snapshot'));
