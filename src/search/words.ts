@@ -134,5 +134,10 @@ export const FUZZY_WEIGHT = 0.35;
  * `<namespace>/mcp` at the top).
  */
 export function exactKey(text: string): string {
-  return nameWords(text).sort().join(' ');
+  return exactKeyOfWords(nameWords(text));
+}
+
+/** `exactKey` of a text already split into `words` (`nameWords`), which are left in their order. */
+export function exactKeyOfWords(words: readonly string[]): string {
+  return [...words].sort().join(' ');
 }
