@@ -12,7 +12,7 @@
  */
 import { U32Writer } from '../format/binary.js';
 import { addKeyedPostings, addPostings, addStrings } from '../format/tables.js';
-import { exactKeyOfWords, FIELD_BOOST, nameWords, namespaceWords, ownerKey } from './words.js';
+import { exactKey, FIELD_BOOST, nameWords, namespaceWords, ownerKey } from './words.js';
 import { splitName } from '../model/schema.js';
 
 const BM25 = { k1: 1.2, b: 0.7 };
@@ -152,65 +152,45 @@ function bm25Postings(
   return { terms: order.map((term) => words[term]!), postings };
 }
 
-/** What a name's two parts give the index, worked out once per distinct part (see `encodeNameIndex`). */
-interface IdWords {
-  /** The id's words (`nameWords`), the id field's text. */
-  words: string[];
-  /** Its `exactKey` (the words sorted and joined). */
-  key: string;
-}
-interface NamespaceWords {
-  /** The publisher's words and the marked reverse-DNS prefix (`namespaceWords`), the namespace field's text. */
-  words: string[];
-  /** The owner's marked key (`ownerKey`), under which the publisher's own servers are filed. */
-  owner: string;
-}
-
 /**
- * The name index's bytes: the names (in record-id order) and the exact-id table, in which each record is
- * filed twice: under its id's `exactKey` (the records whose id has exactly those words) and under its
- * publisher's marked key (`ownerKey`: the publisher's own servers; no exactKey has the mark). Lists are in
- * record order, so ascending.
- *
- * Ids and namespaces repeat (a publisher has many servers, and `mcp`, `server` or `github-mcp` are the id of
- * many), so each distinct one is split once and its records share its words and keys: the split is most of
- * the encoding's own work, and splitting each name's parts per record (and the id twice, for its words and
- * its key) cost more than the index's postings.
+ * The exact-id table: exactKey(server id) → the record ids (ascending) whose id has exactly those words
+ * (the terms come from the names).
  */
-export function encodeNameIndex(names: readonly string[]): Buffer {
-  const ids = new Map<string, IdWords>();
-  const namespaces = new Map<string, NamespaceWords>();
-  const idOf: IdWords[] = new Array<IdWords>(names.length);
-  const namespaceOf: NamespaceWords[] = new Array<NamespaceWords>(names.length);
-  // Own-property checks: a key such as "constructor" must not find Object.prototype's.
+function exactIds(ids: readonly string[]): Record<string, number[]> {
   const exact: Record<string, number[]> = {};
-  const file = (key: string, record: number) => {
+  ids.forEach((id, record) => {
+    const key = exactKey(id);
+    // Own-property check: a key such as "constructor" must not find Object.prototype's.
     if (Object.hasOwn(exact, key)) exact[key]!.push(record);
     else exact[key] = [record];
-  };
-  for (let record = 0; record < names.length; record++) {
-    const { namespace, id } = splitName(names[record]!);
-    let idWords = ids.get(id);
-    if (idWords === undefined) {
-      const words = nameWords(id);
-      idWords = { words, key: exactKeyOfWords(words) };
-      ids.set(id, idWords);
+  });
+  return exact;
+}
+
+/** The name index's bytes: the names (in record-id order) and the exact-id table. */
+export function encodeNameIndex(names: readonly string[]): Buffer {
+  const parts = names.map((name) => splitName(name));
+  const exact = exactIds(parts.map((part) => part.id));
+  // Namespaces repeat (a publisher has many servers): each is split once.
+  const split = new Map<string, { words: string[]; owner: string }>();
+  const namespaces = parts.map(({ namespace }) => {
+    let known = split.get(namespace);
+    if (known === undefined) {
+      const { publisher, prefix } = namespaceWords(namespace);
+      known = { words: [...publisher, ...prefix], owner: ownerKey(namespace) };
+      split.set(namespace, known);
     }
-    idOf[record] = idWords;
-    file(idWords.key, record);
-    let publisher = namespaces.get(namespace);
-    if (publisher === undefined) {
-      const { publisher: words, prefix } = namespaceWords(namespace);
-      publisher = { words: [...words, ...prefix], owner: ownerKey(namespace) };
-      namespaces.set(namespace, publisher);
-    }
-    namespaceOf[record] = publisher;
-    file(publisher.owner, record);
-  }
+    return known;
+  });
+  // Each publisher's own servers, under the owner's marked key (no exactKey has the mark).
+  namespaces.forEach(({ owner: key }, record) => {
+    if (Object.hasOwn(exact, key)) exact[key]!.push(record);
+    else exact[key] = [record];
+  });
   const { terms, postings } = bm25Postings(names.length, [
-    { boost: FIELD_BOOST.server, words: (record) => idOf[record]!.words },
+    { boost: FIELD_BOOST.server, words: (id) => nameWords(parts[id]!.id) },
     // The publisher and the reverse-DNS prefix (marked: reached only by a query that writes a namespace).
-    { boost: FIELD_BOOST.namespace, words: (record) => namespaceOf[record]!.words },
+    { boost: FIELD_BOOST.namespace, words: (id) => namespaces[id]!.words },
   ]);
   return encodeWordIndex(names.length, terms, postings, exact);
 }

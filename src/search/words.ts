@@ -134,10 +134,5 @@ export const FUZZY_WEIGHT = 0.35;
  * `<namespace>/mcp` at the top).
  */
 export function exactKey(text: string): string {
-  return exactKeyOfWords(nameWords(text));
-}
-
-/** `exactKey` of a text already split into `words` (`nameWords`), which are left in their order. */
-export function exactKeyOfWords(words: readonly string[]): string {
-  return [...words].sort().join(' ');
+  return nameWords(text).sort().join(' ');
 }
