@@ -11,6 +11,10 @@ import { contentWords, fewerWordsReadings, officialReading, sameWordsReadings } 
 import type { WordIndex } from './word-index.js';
 
 const PLANS_KEPT = 2000;
+/** What most plans hold (no exact id match, no publisher's own, no other reading): shared, not one each. */
+const NO_IDS = new Uint32Array(0);
+const NO_READINGS: readonly Reading[] = [];
+const idsOrNone = (ids: Uint32Array) => (ids.length > 0 ? ids : NO_IDS);
 
 /** A reading of a query, limited for `official`'s to the publisher's own servers (ascending). */
 export interface Reading {
@@ -23,9 +27,9 @@ export type Combination = 'names' | 'descriptions' | 'both';
 
 /** A query's readings in one combination of indexes. */
 export interface Readings {
-  sameWords: Reading[];
+  sameWords: readonly Reading[];
   /** Worked out when the query first matches nothing as written (most never do). */
-  fewerWords: Reading[] | undefined;
+  fewerWords: readonly Reading[] | undefined;
 }
 
 const termOf = (index: WordIndex, also: readonly WordIndex[]) => (word: string) =>
@@ -54,21 +58,21 @@ export class QueryPlan {
   /** In the name index: the records filed under `key` (the exact id matches) and the publisher's own servers. */
   firstClassIn(nameIndex: WordIndex): { exact: Uint32Array; own: Uint32Array } {
     return (this.firstClass ??= {
-      exact: nameIndex.exact(this.key),
-      own: nameIndex.exact(ownerKeyOfQuery(contentWords(this.query).join(' '))),
+      exact: idsOrNone(nameIndex.exact(this.key)),
+      own: idsOrNone(nameIndex.exact(ownerKeyOfQuery(contentWords(this.query).join(' ')))),
     });
   }
 
   /** The query's same-words readings in `index` with `also`, the indexes `combination` names. */
   readingsIn(combination: Combination, index: WordIndex, also: readonly WordIndex[]): Readings {
     return (this.readings[combination] ??= {
-      sameWords: sameWordsReadings(this.query, termOf(index, also)).map((reading) => ({ reading, only: undefined })),
+      sameWords: readingsOf(sameWordsReadings(this.query, termOf(index, also))),
       fewerWords: undefined,
     });
   }
 
   /** The readings with fewer words of `readings`' query (`fewerWordsReadings`, and `official`'s), once. */
-  fewerWordsIn(readings: Readings, index: WordIndex, also: readonly WordIndex[]): Reading[] {
+  fewerWordsIn(readings: Readings, index: WordIndex, also: readonly WordIndex[]): readonly Reading[] {
     if (readings.fewerWords !== undefined) return readings.fewerWords;
     const isTerm = termOf(index, also);
     const fewer = fewerWordsReadings(this.query, isTerm).map((reading): Reading => ({ reading, only: undefined }));
@@ -78,9 +82,12 @@ export class QueryPlan {
       if (own.length > 0)
         for (const reading of [official, ...sameWordsReadings(official, isTerm)]) fewer.push({ reading, only: own });
     }
-    return (readings.fewerWords = fewer);
+    return (readings.fewerWords = fewer.length > 0 ? fewer : NO_READINGS);
   }
 }
+
+const readingsOf = (readings: string[]): readonly Reading[] =>
+  readings.length > 0 ? readings.map((reading) => ({ reading, only: undefined })) : NO_READINGS;
 
 /** The plan of a query by its text as asked, kept (at most PLANS_KEPT, afresh past it). */
 export function createQueryPlans(): (text: string) => QueryPlan {
