@@ -115,7 +115,7 @@ function main(argv: string[]): number {
     // Every dump given, in order: a server's newest version is chosen across all of them.
     const texts = values.registry.map((file) => ({ file, text: readInput(file) }));
     const registry = texts.flatMap(({ file, text }) => parseInput(text, file, RegistryDumpSchema));
-    // The same dumps as they are (parseInput keeps only what the join reads), entry for entry.
+    // The same dumps as they are (zod's output reorders an entry's members), entry for entry.
     const raw = texts.flatMap(({ file, text }) => parseInput(text, file, z.array(z.unknown())));
     const { records, leftOut, summary } = joinDatasets(scorecard, registry);
     const entries = importRegistryEntries(

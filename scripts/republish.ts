@@ -9,6 +9,7 @@ import { UsageError } from '../src/errors/operator-error.js';
 import { type Deployer, localDeployer, vercelDeployer } from '../src/republish/deployers.js';
 import { keeperFor } from '../src/republish/keeper.js';
 import { republish } from '../src/republish/republish.js';
+import { takeStoreSettings } from '../src/republish/store-settings.js';
 import { runMain } from './lib/main.js';
 import { BUNDLE_SITE_DIR } from '../src/format/snapshot-bundle.js';
 import { SIGNING_KEY_ENV, signingKeyOf } from '../src/publish/sign-bundle.js';
@@ -28,6 +29,8 @@ const USAGE = `usage: npm run republish -- --keep <git:<repository>#<branch> | f
   after --, options for npm run rescore (--registry-url, --github-api-url, --as-of, --cache, ...)`;
 
 async function main(): Promise<number> {
+  // Before any child starts: only the rescore step may see the store's settings.
+  const rescoreEnv = takeStoreSettings(process.env);
   const { values, positionals } = parseArgs({
     options: {
       keep: { type: 'string' },
@@ -94,6 +97,7 @@ async function main(): Promise<number> {
     keeper: keeperFor(values.keep, workDir),
     deployer,
     rescoreArgs: values['skip-rescore'] ? undefined : positionals,
+    rescoreEnv,
     guardArgs,
     tests: !values['skip-tests'],
     first: values.first,

@@ -45,7 +45,8 @@ const USAGE = [
   'Unless --no-advisories, it also writes <out>/evidence/advisories.json from OSV (merged with the file already there).',
   'Unless --no-catalog, the catalog-only servers of the catalog are measured too; it writes <out>/catalog/servers.json.',
   'With --unknown on (the default) and STORE=redis or upstash, the packages checks asked about and the snapshot did',
-  'not know (the most asked, over the last 7 days) go to the packages and advisories steps.',
+  'not know (the most asked, over the last 7 days) go to the packages and advisories steps, and each one its registry',
+  'has gets a record of its own (package:npm/<name>, ...), kept in <out>/evidence/asked-packages.json from night to night.',
 ].join('\n');
 const REGISTRY_URL = 'https://registry.modelcontextprotocol.io';
 
@@ -171,7 +172,10 @@ function catalogPart(s: RescoreSummary): string {
       ? ''
       : 'unread' in u
         ? '; unknown identifiers: not read this night'
-        : `; unknown identifiers: ${u.identifiers} read from the store, ${u.packages} packages asked`)
+        : `; unknown identifiers: ${u.identifiers} read from the store, ${u.packages} packages asked`) +
+    (s.packageServers === undefined
+      ? ''
+      : `; package servers: ${s.packageServers.records} (${s.packageServers.added} new, ${s.packageServers.dropped} dropped)`)
   );
 }
 

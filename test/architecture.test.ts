@@ -132,6 +132,59 @@ describe('the lifetimes of the folders of src/', () => {
 const ROOT = path.resolve(SRC, '..');
 const relative = (file: string) => path.relative(ROOT, file);
 
+/** The one module that calls a route's handler and computes its answer, for the gateway and the offline client. */
+const ANSWER_PATH = path.join(SRC, 'api', 'answer.ts');
+/** The live client: it reads the API's HTTP responses, which are JSON text by nature. */
+const LIVE_CLIENT = path.join(SRC, 'client', 'client.ts');
+
+/**
+ * Every way out of the one answer path, as `file: what`: a route's handler called, or a cached answer computed,
+ * anywhere but in `src/api/answer.ts` (so the gateway and the offline client cannot answer two ways); and, in
+ * the package (`cli/`, `mcp/`, `client/`), an answer read back from JSON text: the engine's text or the
+ * envelope's meta text, or any JSON parsed by the offline client (the live client apart).
+ */
+function answerPathBreaks(files: readonly string[], read = (file: string) => readFileSync(file, 'utf8')): string[] {
+  const breaks: string[] = [];
+  for (const file of files) {
+    const text = read(file);
+    const folder = folderOf(file);
+    if (file !== ANSWER_PATH && /\.handler\(/.test(text)) breaks.push(`${relative(file)}: calls a route's handler`);
+    if (file !== ANSWER_PATH && /\.compute\(\)/.test(text)) breaks.push(`${relative(file)}: computes an answer`);
+    if (!['cli', 'mcp', 'client'].includes(folder)) continue;
+    if (/\bmetaTail\b|\.\w+Json\(/.test(text)) breaks.push(`${relative(file)}: reads an answer's JSON text`);
+    if (folder === 'client' && file !== LIVE_CLIENT && /JSON\.parse\(/.test(text))
+      breaks.push(`${relative(file)}: parses JSON`);
+  }
+  return breaks.sort();
+}
+
+describe('the one answer path (src/api/answer.ts)', () => {
+  it('is the only caller of route handlers, for the gateway and the offline client alike, and the package reads no answer back from text', () => {
+    expect(answerPathBreaks(FILES)).toEqual([]);
+  });
+
+  it('finds an answer made or read another way (the check above can fail)', () => {
+    const texts = new Map([
+      [ANSWER_PATH, 'const answer = await route.handler(context);\nconst computed = answer.compute();\n'],
+      [path.join(SRC, 'gateway', 'gateway.ts'), 'const computed = answer.compute();\n'],
+      [
+        path.join(SRC, 'client', 'embedded.ts'),
+        'const answer = await route.handler(context);\nconst meta = JSON.parse(`{${computed.metaTail}}`);\n',
+      ],
+      [path.join(SRC, 'mcp', 'tools.ts'), 'const record = JSON.parse(engine.recordJson(id));\n'],
+      [LIVE_CLIENT, 'body = JSON.parse(text);\n'],
+      [path.join(SRC, 'cli', 'client-formats.ts'), 'const value: unknown = JSON.parse(json);\n'],
+    ]);
+    expect(answerPathBreaks([...texts.keys()], (file) => texts.get(file) ?? '')).toEqual([
+      "src/client/embedded.ts: calls a route's handler",
+      'src/client/embedded.ts: parses JSON',
+      "src/client/embedded.ts: reads an answer's JSON text",
+      'src/gateway/gateway.ts: computes an answer',
+      "src/mcp/tools.ts: reads an answer's JSON text",
+    ]);
+  });
+});
+
 /** The files of `src/` that import a file of `src/snapshot-build/` (the build and its scripts may; nothing else). */
 function importersOfBuild(files: readonly string[], read = (file: string) => readFileSync(file, 'utf8')): string[] {
   const build = path.join(SRC, 'snapshot-build') + path.sep;
@@ -417,9 +470,56 @@ function schemasExportedTwice(files: readonly string[], read = (file: string) =>
   return [...owners].filter(([, where]) => where.length > 1).map(([name, where]) => `${name}: ${where.join(', ')}`);
 }
 
+/** The registry's entry, read loosely (the importer and the pipeline) and served strictly: its two schemas. */
+const REGISTRY_SCHEMAS = ['upstream.ts', 'schema.ts'].map((name) => path.join(SRC, 'registry', name));
+
+/**
+ * The files that describe the upstream registry's entry with a schema of their own, besides its two: a
+ * server's packages and remotes (`registryType` beside `remotes`), or the official registry's metadata of
+ * an entry (its `_meta` key). This service's own record (`registry_type`) is not the registry's entry.
+ */
+function registryEntryCopies(files: readonly string[], read = (file: string) => readFileSync(file, 'utf8')) {
+  return files
+    .filter((file) => !REGISTRY_SCHEMAS.includes(file))
+    .filter((file) => {
+      const text = read(file);
+      const server = /\bregistryType: z\./.test(text) && /\bremotes: z\./.test(text);
+      return server || /(?:\[OFFICIAL_META_KEY\]|'io\.modelcontextprotocol\.registry\/official'): z\./.test(text);
+    })
+    .map(relative);
+}
+
 describe('the schemas of src/', () => {
   it('exports each schema name from one file only', () => {
     expect(schemasExportedTwice(FILES)).toEqual([]);
+  });
+
+  it('reads the upstream registry entry with one schema, beside the one it serves (src/registry/)', () => {
+    expect(registryEntryCopies(FILES)).toEqual([]);
+  });
+
+  it('finds another schema of the registry entry (the check above can fail)', () => {
+    const texts = new Map([
+      [
+        path.join(SRC, 'scoring', 'facts.ts'),
+        'packages: z.array(z.looseObject({ registryType: z.string() })),\nremotes: z.array(z.looseObject({})),\n',
+      ],
+      [path.join(SRC, 'pipeline', 'collect.ts'), '_meta: z.looseObject({ [OFFICIAL_META_KEY]: z.looseObject({}) }),\n'],
+      [
+        path.join(SRC, 'dataset', 'inputs.ts'),
+        "_meta: z.object({ 'io.modelcontextprotocol.registry/official': z.object({}) }),\n",
+      ],
+      [path.join(SRC, 'model', 'record-schema.ts'), 'remotes: z.array(RemoteRefSchema),\nregistry_type: z.string(),\n'],
+      [
+        REGISTRY_SCHEMAS[0]!,
+        'registryType: z.string(),\nremotes: z.array(z.unknown()),\n[OFFICIAL_META_KEY]: z.looseObject({}),\n',
+      ],
+    ]);
+    expect(registryEntryCopies([...texts.keys()], (file) => texts.get(file) ?? '')).toEqual([
+      'src/scoring/facts.ts',
+      'src/pipeline/collect.ts',
+      'src/dataset/inputs.ts',
+    ]);
   });
 
   it('finds a schema name exported twice (the check above can fail)', () => {

@@ -36,11 +36,34 @@ export interface HandlerContext {
 }
 
 /**
- * A computed answer: `data` as JSON text, or as the snapshot's records it is made of (one record's id, or a
- * page's ids in order: the gateway makes their text, and may keep the ids rather than the text); and the
- * `meta` members after `cached` (`,"total":3,...`), as text.
+ * A computed answer, typed: its `data` and the `meta` members it adds. The gateway serialises it (and may
+ * keep it in its response cache first); the offline client reads it as values (`src/api/answer.ts`).
  */
-export type Computed = { data: string; metaTail: string } | { records: RecordIds; metaTail: string };
+export interface Computed {
+  data: AnswerData;
+  meta: AnswerMeta;
+}
+
+/**
+ * An answer's `data`: the snapshot's records it is made of (one record's id, answered as an object, or a
+ * page's ids in order: the gateway makes their text from the stored bytes, and may keep the ids rather than
+ * the text); JSON text the engine keeps (the statistics, a history, a change list); or a value the handler
+ * made (a server's tools, an explanation), serialised by the gateway with `JSON.stringify`. A value may hold
+ * the snapshot's own objects (a server's pinned tools): whoever reads it reads it, never changes it.
+ */
+export type AnswerData =
+  { kind: 'records'; ids: RecordIds } | { kind: 'json'; text: string } | { kind: 'value'; value: unknown };
+
+/**
+ * The `meta` members an answer adds after `cached` and before the snapshot's, in this order: a page's counts,
+ * and the snapshot a change list is since.
+ */
+export interface AnswerMeta {
+  total?: number;
+  limit?: number;
+  offset?: number;
+  since?: string;
+}
 
 /** Records of the snapshot: one record (its id, answered as an object) or a page (ids, answered as an array). */
 export type RecordIds = number | readonly number[];
@@ -64,8 +87,11 @@ export type Answer =
       /** The identifier the request names, as it is counted; counted when the answer holds no record. */
       unknown?: string;
     }
-  /** `unknown`: identifiers the request names that the snapshot does not know, as they are counted. */
-  | { kind: 'live'; data: string; status?: number; unknown?: readonly string[] }
+  /**
+   * `value`: the `data` member, serialised by the gateway as it answers. `unknown`: identifiers the request
+   * names that the snapshot does not know, as they are counted.
+   */
+  | { kind: 'live'; value: unknown; status?: number; unknown?: readonly string[] }
   /** Nothing to say: 204 with no body (a deletion). */
   | { kind: 'empty' }
   | PublicDocument;

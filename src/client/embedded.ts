@@ -1,21 +1,22 @@
 /**
  * The embedded trust source: the snapshot shipped inside the package, opened in process and asked through
- * the service's own route handlers (`src/api/routes.ts`) and query engine, so an offline answer is the answer
- * the API gives for the same snapshot. What the gateway adds around a handler (keys, counting, the response
- * cache, the envelope) has no meaning here; the check's body goes through the API's own body reader (`src/api/request-body.ts`), so
- * a bad request is refused with the API's words. Failures are `TrustApiError`s as the live client throws.
+ * the service's own answer path (`src/api/answer.ts`: the route's handler and the query engine, to the typed
+ * data and meta the gateway serialises), so an offline answer is the answer the API gives for the same
+ * snapshot, read as values rather than parsed back from the gateway's text. What the gateway adds around a
+ * handler (keys, counting, the response cache, the envelope) has no meaning here; the check's body goes
+ * through the API's own body reader (`src/api/request-body.ts`), so a bad request is refused with the API's
+ * words. Failures are `TrustApiError`s as the live client throws.
  */
+import { answerValues, type RouteValues } from '../api/answer.js';
 import { ApiError } from '../api/errors.js';
-import type { Answer, HandlerContext } from '../api/route.js';
+import type { AnswerMeta, HandlerContext } from '../api/route.js';
 import { routeById } from '../api/routes.js';
-import type { RouteId } from '../api/paths.js';
 import { readJsonBody } from '../api/request-body.js';
-import type { CheckAnswer } from '../model/check.js';
-import { splitName, type ServerRecord, type Stats } from '../model/schema.js';
+import { splitName, type ServerRecord } from '../model/schema.js';
 import { openSnapshot } from '../query/open.js';
 import type { QueryEngine } from '../query/types.js';
 import { queryOf as urlQuery, TrustApiError } from './client.js';
-import type { RecordPage, ServerToolsData, SourceOrigin, TrustSource } from './trust-source.js';
+import type { RecordPage, SourceOrigin, TrustSource } from './trust-source.js';
 
 /** How messages name where an offline answer came from. */
 export const EMBEDDED_SOURCE_NAME = 'the offline snapshot';
@@ -29,12 +30,6 @@ const OFFLINE_SERVICES: Pick<HandlerContext, 'issueKey' | 'store'> = {
 /** The query string a handler reads: the live client's, without its `?`. */
 const queryOf = (params: Record<string, string | number | undefined>) => urlQuery(params).replace(/^\?/, '');
 
-/** An answer's `data` and the members of its `meta` the clients read (total, limit, offset). */
-interface Answered {
-  data: unknown;
-  meta: Record<string, number>;
-}
-
 /**
  * A source over an opened engine (tests give one of their own; `openEmbeddedSource` opens the shipped one).
  * Its scores are as old as the newest `scored_at` among its records, which the origin carries.
@@ -43,10 +38,12 @@ export async function createEmbeddedSource(
   engine: QueryEngine,
   about: Pick<Extract<SourceOrigin, { kind: 'embedded' }>, 'held' | 'note'> = {},
 ): Promise<TrustSource> {
-  async function ask(id: RouteId, request: { query?: string; path?: Record<string, string>; body?: unknown }) {
+  async function ask<Id extends keyof RouteValues>(
+    id: Id,
+    request: { query?: string; path?: Record<string, string>; body?: unknown },
+  ) {
     const route = routeById(id);
     try {
-      if (route.needs !== undefined) await engine.ready(route.needs);
       let body: unknown;
       if (route.body !== undefined) {
         const text = JSON.stringify(request.body);
@@ -63,7 +60,7 @@ export async function createEmbeddedSource(
         if (!outcome.ok) throw outcome.error;
         body = outcome.body;
       }
-      const answer = await route.handler({
+      return await answerValues(id, {
         engine,
         query: request.query ?? '',
         pathParams: request.path ?? {},
@@ -71,7 +68,6 @@ export async function createEmbeddedSource(
         ...(body === undefined ? {} : { body }),
         ...OFFLINE_SERVICES,
       });
-      return answered(engine, answer);
     } catch (error) {
       if (error instanceof ApiError) {
         throw new TrustApiError('http', error.message, {
@@ -84,10 +80,12 @@ export async function createEmbeddedSource(
     }
   }
 
-  const page = ({ data, meta }: Answered): RecordPage => {
-    const items = data as ServerRecord[];
-    return { items, total: meta.total ?? items.length, limit: meta.limit ?? items.length, offset: meta.offset ?? 0 };
-  };
+  const page = ({ data: items, meta }: { data: ServerRecord[]; meta: AnswerMeta }): RecordPage => ({
+    items,
+    total: meta.total ?? items.length,
+    limit: meta.limit ?? items.length,
+    offset: meta.offset ?? 0,
+  });
 
   const newest = page(await ask('list', { query: 'sort=scored_at&order=desc&limit=1' })).items[0];
   return {
@@ -101,13 +99,13 @@ export async function createEmbeddedSource(
       if (name.indexOf('/') <= 0) throw new RangeError('a server name is <namespace>/<id>');
       const { namespace, id } = splitName(name);
       const path = { namespace: encodeURIComponent(namespace), id: encodeURIComponent(id) };
-      return (await ask('get', { path })).data as ServerRecord;
+      return (await ask('get', { path })).data;
     },
     async tools(name) {
       if (name.indexOf('/') <= 0) throw new RangeError('a server name is <namespace>/<id>');
       const { namespace, id } = splitName(name);
       const path = { namespace: encodeURIComponent(namespace), id: encodeURIComponent(id) };
-      return (await ask('tools', { path })).data as ServerToolsData;
+      return (await ask('tools', { path })).data;
     },
     async search(params) {
       const query = queryOf({
@@ -122,31 +120,17 @@ export async function createEmbeddedSource(
       return page(await ask('list', { query: queryOf({ ...params }) }));
     },
     async stats() {
-      return (await ask('stats', {})).data as Stats;
+      return (await ask('stats', {})).data;
     },
     async lookup(by) {
-      const answer = await ask('lookup', { query: queryOf({ ...by }) });
-      const items = answer.data as ServerRecord[];
-      return { items, total: answer.meta.total ?? items.length, limit: items.length, offset: 0 };
+      const { data: items, meta } = await ask('lookup', { query: queryOf({ ...by }) });
+      return { items, total: meta.total ?? items.length, limit: items.length, offset: 0 };
     },
     async check(request) {
-      return (await ask('check', { body: request })).data as CheckAnswer;
+      return (await ask('check', { body: request })).data;
     },
     close: () => engine.close(),
   };
-}
-
-/** A handler's answer as the `data` and `meta` the API would send: its records' text made as the gateway makes it. */
-function answered(engine: QueryEngine, given: Answer): Answered {
-  if (given.kind === 'live') return { data: JSON.parse(given.data) as unknown, meta: {} };
-  if (given.kind !== 'cached') throw new Error(`a ${given.kind} answer is not one the offline source reads`);
-  const computed = given.compute();
-  if (computed === undefined) throw given.missing?.() ?? new ApiError('server_not_found', 'Not found');
-  const meta = JSON.parse(`{${computed.metaTail.replace(/^,/, '')}}`) as Record<string, number>;
-  if ('data' in computed) return { data: JSON.parse(computed.data) as unknown, meta };
-  const text =
-    typeof computed.records === 'number' ? engine.recordJson(computed.records) : engine.pageJson(computed.records);
-  return { data: JSON.parse(text) as unknown, meta };
 }
 
 /** Open the snapshot in `dir` (packed or cached) as a source; the loader checks its hashes. */

@@ -1,11 +1,12 @@
 /**
- * The two input files of the importer, as zod schemas of exactly the fields it reads, and the parsing that
- * turns their text into typed values or one clear line of error. Unknown fields are ignored (dropped), so a
- * source that grows a field does not break the import; a field the importer reads that is missing or of the
- * wrong type stops it.
+ * The two input files of the importer, as zod schemas of the fields it reads, and the parsing that turns
+ * their text into typed values or one clear line of error. Unknown fields do not break the import (the
+ * scorecard's are dropped, the registry's kept as served); a field the importer reads that is missing or of
+ * the wrong type stops it.
  */
 import * as z from 'zod';
 import { SignalsSchema } from '../model/record-schema.js';
+import { type UpstreamEntry, UpstreamEntrySchema } from '../registry/upstream.js';
 
 const Score = z.number().int().min(0).max(100);
 
@@ -27,44 +28,16 @@ export const ScorecardIndexSchema = z.object({
 });
 export type ScorecardIndex = z.infer<typeof ScorecardIndexSchema>;
 
-/** An optional text field: `null` and a missing key mean the same thing in these dumps. */
-const OptionalText = z.string().nullish();
-
 /**
- * One server version of the registry dump (the registry API's `ServerResponse`), read loosely: only the
- * fields the join reads, unknown ones dropped. Not the served, strict entry (`RegistryEntrySchema` of
- * `src/registry/schema.ts`), which every entry must also pass before it is committed.
+ * One server version of the registry dump: the registry API's `ServerResponse`, read as the pipeline reads
+ * the registry's pages (`UpstreamEntrySchema` of `src/registry/upstream.ts`: loosely, `null` as missing).
+ * Not the served, strict entry (`RegistryEntrySchema` of `src/registry/schema.ts`), which every entry must
+ * also pass before it is committed.
  */
-export const RegistryDumpEntrySchema = z.object({
-  server: z.object({
-    name: z.string().min(1),
-    version: OptionalText,
-    description: OptionalText,
-    repository: z.object({ url: OptionalText }).nullish(),
-    packages: z
-      .array(
-        z.object({
-          registryType: OptionalText,
-          identifier: OptionalText,
-          version: OptionalText,
-          transport: z.object({ type: OptionalText }).nullish(),
-        }),
-      )
-      .nullish(),
-    remotes: z.array(z.object({ type: OptionalText, url: OptionalText })).nullish(),
-  }),
-  _meta: z
-    .object({
-      'io.modelcontextprotocol.registry/official': z
-        .object({ isLatest: z.boolean().nullish(), publishedAt: OptionalText })
-        .nullish(),
-    })
-    .nullish(),
-});
-export type RegistryDumpEntry = z.infer<typeof RegistryDumpEntrySchema>;
+export type RegistryDumpEntry = UpstreamEntry;
 
 /** The registry dump: every version of every server, as a JSON array. */
-export const RegistryDumpSchema = z.array(RegistryDumpEntrySchema);
+export const RegistryDumpSchema = z.array(UpstreamEntrySchema);
 
 /** Why an import cannot go on (an unusable input, a record the schema refuses): one line naming the cause. */
 export class ImportError extends Error {

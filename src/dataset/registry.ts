@@ -29,7 +29,7 @@ const isBlank = (value: unknown) => typeof value !== 'string' || value.trim() ==
 
 /**
  * The entries of the scored servers `names`, from the dumps: `versions[i]` is the parsed form of `raw[i]`
- * (what `RegistryDumpSchema` kept), `raw[i]` the entry as the dump holds it.
+ * (as `RegistryDumpSchema` read it), `raw[i]` the entry as the dump holds it.
  */
 export function importRegistryEntries(
   names: readonly string[],

@@ -9,12 +9,14 @@
  * and is not counted; a route that is not keyed (health) is never counted. Every `ApiError` on the way
  * becomes a response in one place (`respond`'s catch), as hono's `onError` does.
  *
- * The hot path works on JSON text: handlers give records as text, the cache keeps text, and a body is one
- * concatenation. The gateway creates no Web `Request`/`Response` objects unless it is called with one.
+ * A handler's answer comes through the answer path the offline client takes too (`src/api/answer.ts`); from
+ * there the hot path works on JSON text: records as their stored bytes, the cache keeps text, and a body is
+ * one concatenation. The gateway creates no Web `Request`/`Response` objects unless it is called with one.
  */
 import { ApiError, type ErrorCode, quote } from '../api/errors.js';
 import { readRequestTarget } from '../api/request-target.js';
-import type { Answer, Computed } from '../api/route.js';
+import { answerRoute, computeAnswer, dataText, metaText } from '../api/answer.js';
+import type { Answer } from '../api/route.js';
 import { OperatorError } from '../errors/operator-error.js';
 import { isRegistryTarget } from '../api/paths.js';
 import type { RegistryPolicy } from '../registry/policy.js';
@@ -153,16 +155,13 @@ export function createGateway(deps: GatewayDeps): Gateway {
       cache.keepData(key, data);
       return { answer: hit, data, cached: true };
     }
-    const computed: Computed | undefined = answer.compute();
-    if (computed === undefined) {
-      throw answer.missing?.() ?? new Error(`the handler of ${answer.key.split('\n')[0]} computed no answer`);
-    }
-    const metaTail = computed.metaTail + snapshotMetaOf(engine);
+    const computed = computeAnswer(answer);
+    const metaTail = metaText(computed.meta) + snapshotMetaOf(engine);
     const kept: CachedAnswer = {
       etag: etagFor(engine.snapshot.id, answer.key),
-      data: 'records' in computed ? computed.records : computed.data,
+      data: dataText(computed.data),
       // An answer of records is written as a binary string: its meta too, made so once here.
-      metaTail: 'records' in computed ? binaryOf(metaTail) : metaTail,
+      metaTail: computed.data.kind === 'records' ? binaryOf(metaTail) : metaTail,
     };
     cache.set(key, kept, nowMs);
     return { answer: kept, data: kept.data, cached: false };
@@ -232,9 +231,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
         createdAt: issued.record.created_at,
       };
     };
-    // The part of the snapshot the route reads, loaded by now unless the instance has just started.
-    if (route.needs !== undefined) await engine.ready(route.needs);
-    const answer = await route.handler({
+    const answer = await answerRoute(route, {
       engine,
       query: target.query,
       pathParams,
@@ -261,7 +258,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       return { status: 204, headers: out.headers(state.decision, nowMs, NO_STORE, false), body: null };
     if (answer.kind === 'live') {
       if (answer.unknown !== undefined) deps.countUnknown?.(answer.unknown, nowMs);
-      const body = `{"data":${answer.data},"meta":{"cached":false${snapshotMetaOf(engine)}}}`;
+      const body = `{"data":${JSON.stringify(answer.value)},"meta":{"cached":false${snapshotMetaOf(engine)}}}`;
       const headers = out.headers(state.decision, nowMs, NO_STORE, true);
       if (siteOnly) allowSiteOriginOnly(headers, request.headers.get('origin'), config.siteOrigin);
       return out.withBody(answer.status ?? 200, headers, body, head);

@@ -8,7 +8,8 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
 import { PackageFactsSchema } from '../model/package-facts.js';
-import { CollectedEntrySchema, type Collection } from './collect.js';
+import { UpstreamEntrySchema } from '../registry/upstream.js';
+import type { Collection } from './collect.js';
 import type { CachedAnswer } from './github.js';
 import { CachedAdvisorySchema } from './osv/answers.js';
 import type { CachedVuln } from './osv/read-advisories.js';
@@ -21,7 +22,7 @@ const RegistryCacheSchema = z.strictObject({
   version: z.literal(CACHE_VERSION),
   baseUrl: z.string(),
   collectedAt: z.string(),
-  entries: z.array(CollectedEntrySchema),
+  entries: z.array(UpstreamEntrySchema),
 });
 
 const GitHubCacheSchema = z.strictObject({

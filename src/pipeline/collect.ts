@@ -8,32 +8,17 @@
 import * as z from 'zod';
 import { oneLineZodError } from '../dataset/inputs.js';
 import { refusedNameReason, type LeftOut } from '../dataset/join.js';
-import { MethodServerSchema } from '../scoring/facts.js';
 import { OFFICIAL_META_KEY } from '../registry/vocabulary.js';
+import { type UpstreamEntry, UpstreamEntrySchema } from '../registry/upstream.js';
 import { PipelineError } from './errors.js';
 import { getJson, type HttpPolicy } from './http-json.js';
 
-/** One `ServerResponse`: what the method and the importer read is checked; every member is kept as served. */
-export const CollectedEntrySchema = z.looseObject({
-  server: MethodServerSchema.extend({ version: z.string() }),
-  _meta: z
-    .looseObject({
-      [OFFICIAL_META_KEY]: z
-        .looseObject({
-          status: z.string().optional(),
-          isLatest: z.boolean().optional(),
-          publishedAt: z.string().optional(),
-          updatedAt: z.string().optional(),
-        })
-        .optional(),
-    })
-    .optional(),
-});
-export type CollectedEntry = z.infer<typeof CollectedEntrySchema>;
+/** One `ServerResponse`, read as the upstream entry is (`src/registry/upstream.ts`) and kept as served. */
+export type CollectedEntry = UpstreamEntry;
 
 /** `ServerList`: a page and the cursor of the next one. */
 export const RegistryPageSchema = z.looseObject({
-  servers: z.array(CollectedEntrySchema),
+  servers: z.array(UpstreamEntrySchema),
   metadata: z.looseObject({ nextCursor: z.string().min(1).optional(), count: z.number().int().min(0).optional() }),
 });
 
@@ -127,7 +112,7 @@ export async function collect(options: CollectOptions): Promise<CollectResult> {
       result.received++;
       const meta = official(entry);
       if (meta?.isLatest === false) continue;
-      if (meta?.status !== undefined && meta.status !== 'active') {
+      if ((meta?.status ?? 'active') !== 'active') {
         result.notActive++;
         byName.delete(entry.server.name);
         continue;

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { ImportError, RegistryDumpSchema, type ScorecardIndex } from '../dataset/inputs.js';
 import { compareNames, datasetPieces, joinDatasets, type LeftOut } from '../dataset/join.js';
 import { importRegistryEntries, registryDataPieces } from '../dataset/registry.js';
-import { PackageFactsFileSchema } from '../model/package-facts.js';
+import { PackageFactsFileSchema, type PackageFacts } from '../model/package-facts.js';
 import type { ServerRecord } from '../model/schema.js';
 import { factsFromServer, parseGitHubRepo, type GitHubFacts } from '../scoring/facts.js';
 import { flagContext } from '../scoring/flags.js';
@@ -31,7 +31,15 @@ import type { HttpPolicy } from './http-json.js';
 import { countUnchanged } from './unchanged.js';
 import { writeFilesAtomically } from './write.js';
 import { catalogPlan, catalogRecordsOf, readNightCatalog } from './catalog-step.js';
-import { readUnknownPackages, type UnknownPackages, type UnknownStepOptions } from './unknown-step.js';
+import { unknownStepOf, type UnknownStepOptions } from './unknown-step.js';
+import {
+  ASKED_PACKAGES_FILE,
+  askedFacts,
+  askedRecordsOf,
+  askedRepositories,
+  askedServers,
+  readAskedPackages,
+} from './unknown-records.js';
 
 export interface RescoreOptions {
   registryUrl: string;
@@ -112,6 +120,8 @@ export interface RescoreSummary {
   catalog?: { listed: number; joined: number; catalogOnly: number; measured: number };
   /** The unknown identifiers read from the store, and the packages among them asked; or why the store was not read. */
   unknown?: { identifiers: number; packages: number } | { unread: string };
+  /** With `unknown`: the packages checks asked about with a record of their own (`unknown-records.ts`). */
+  packageServers?: { records: number; added: number; dropped: number };
   stopped?: string;
   notes: string[];
 }
@@ -145,6 +155,10 @@ export async function rescore(options: RescoreOptions): Promise<RescoreSummary> 
   // The catalog's own servers are measured with the registry's: repositories here, packages below.
   const plan = catalog ? catalogPlan(catalog.catalog, entries) : undefined;
   for (const repo of plan?.repositories ?? []) repositories.set(`${repo.owner}/${repo.repo}`.toLowerCase(), repo);
+  // The packages checks asked about that have a record: their repositories, as their registries last named them.
+  const listed = options.unknown === undefined ? undefined : readAskedPackages(options.out, notes);
+  for (const repo of askedRepositories(listed ?? []))
+    repositories.set(`${repo.owner}/${repo.repo}`.toLowerCase(), repo);
   const githubCache = readGitHubCache(options.cache, options.githubApiUrl);
   if (githubCache.note) notes.push(githubCache.note);
   let enriched;
@@ -173,10 +187,11 @@ export async function rescore(options: RescoreOptions): Promise<RescoreSummary> 
   }
 
   stepDone('github');
-  const unknown = await unknownStep(options, notes);
-  const unknownServers = unknown && 'servers' in unknown ? unknown.servers : [];
+  const unknown = await unknownStepOf(options.unknown, notes);
+  const newlyAsked = unknown && 'servers' in unknown ? unknown.servers : [];
+  const unknownServers = askedServers(listed ?? [], newlyAsked);
   const asked = [...entries, ...[...(plan?.servers ?? []), ...unknownServers].map((server) => ({ server }))];
-  const packageStep = await readPackagesStep(options, asked, notes);
+  const packageStep = await readPackagesStep(options, asked, notes, unknownServers);
   stepDone('packages');
   const advisoryStep = await readAdvisoriesStep(options, asked, notes);
   stepDone('advisories');
@@ -221,18 +236,31 @@ export async function rescore(options: RescoreOptions): Promise<RescoreSummary> 
     : undefined;
   if (catalog && catalogRecords)
     leftOut = [...leftOut, ...catalog.leftOut, ...catalogRecords.leftOut].sort((a, b) => compareNames(a.name, b.name));
+  const askedRecords =
+    listed === undefined
+      ? undefined
+      : askedRecordsOf({
+          listed,
+          asked: newlyAsked,
+          facts: packageStep?.facts ?? new Map(),
+          records: [...records, ...(catalogRecords?.records ?? [])],
+          catalog: catalog?.catalog,
+          outcomes: enriched.outcomes,
+          asOf: options.asOf,
+        });
+  if (askedRecords) leftOut = [...leftOut, ...askedRecords.leftOut].sort((a, b) => compareNames(a.name, b.name));
   const probeStep = await probeStepOf(options, records, notes);
   stepDone('probes');
 
   const datasetFile = join(options.out, 'servers.json');
-  const written = catalogRecords
-    ? [...records, ...catalogRecords.records].sort((a, b) => compareNames(a.name, b.name))
-    : records;
+  const others = [...(catalogRecords?.records ?? []), ...(askedRecords?.records ?? [])];
+  const written = others.length > 0 ? [...records, ...others].sort((a, b) => compareNames(a.name, b.name)) : records;
   const unchanged = countUnchanged(datasetFile, written);
   writeFilesAtomically([
     [join(options.out, 'registry', 'servers.json'), registryDataPieces(feed.entries)],
     [datasetFile, datasetPieces(written)],
     ...(catalog ? [[join(options.out, 'catalog', 'servers.json'), catalog.text] as const] : []),
+    ...(askedRecords ? [[join(options.out, ASKED_PACKAGES_FILE), askedRecords.text] as const] : []),
     ...(packageStep ? [[join(options.out, 'evidence', 'packages.json'), packageStep.text] as const] : []),
     ...(probeStep?.files ?? []),
     ...(advisoryStep?.text !== undefined
@@ -272,27 +300,10 @@ export async function rescore(options: RescoreOptions): Promise<RescoreSummary> 
         }
       : {}),
     ...(unknown ? { unknown: 'unread' in unknown ? unknown : unknown.counts } : {}),
+    ...(askedRecords ? { packageServers: askedRecords.counts } : {}),
     ...(enriched.stopped ? { stopped: enriched.stopped } : {}),
     notes,
   };
-}
-
-/**
- * The unknown identifiers step (`unknown-step.ts`): a store that cannot be read is one note, and the night goes
- * on without them (nothing known is lost: see the module).
- */
-async function unknownStep(
-  options: RescoreOptions,
-  notes: string[],
-): Promise<UnknownPackages | { unread: string } | undefined> {
-  if (options.unknown === undefined) return undefined;
-  try {
-    return await readUnknownPackages({ ...options.unknown, nowMs: Date.now() });
-  } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
-    notes.push(`unknown identifiers not read from the store (${why}); the night goes on without them`);
-    return { unread: why };
-  }
 }
 
 /**
@@ -303,7 +314,11 @@ async function readPackagesStep(
   options: RescoreOptions,
   entries: ReadonlyArray<{ server: { packages?: unknown } }>,
   notes: string[],
-): Promise<{ text: string; counts: NonNullable<RescoreSummary['packages']> } | undefined> {
+  /** Servers whose packages' facts are returned (`facts`): the packages checks asked about. */
+  wanted: ReadonlyArray<{ packages?: unknown }>,
+): Promise<
+  { text: string; counts: NonNullable<RescoreSummary['packages']>; facts: Map<string, PackageFacts> } | undefined
+> {
   if (options.packages === undefined) return undefined;
   const cache = readPackageCache(options.cache, options.packages.urls);
   if (cache.note) notes.push(cache.note);
@@ -317,6 +332,7 @@ async function readPackagesStep(
     const text = `${JSON.stringify(PackageFactsFileSchema.parse(file), null, 1)}\n`;
     return {
       text,
+      facts: askedFacts(file, wanted),
       counts: {
         read: found.length,
         notFound: found.filter((facts) => !facts.found).length,

@@ -83,3 +83,22 @@ export async function readUnknownPackages(options: UnknownStepOptions): Promise<
     counts: { identifiers: tallies.data.length, packages: byKey.size },
   };
 }
+
+/**
+ * The step as a night runs it (`rescore.ts`): undefined when it is off; a store that cannot be read is one note,
+ * and the night goes on without the newly asked packages (nothing known is lost: the packages already listed
+ * keep their records, `unknown-records.ts`).
+ */
+export async function unknownStepOf(
+  options: Omit<UnknownStepOptions, 'nowMs'> | undefined,
+  notes: string[],
+): Promise<UnknownPackages | { unread: string } | undefined> {
+  if (options === undefined) return undefined;
+  try {
+    return await readUnknownPackages({ ...options, nowMs: Date.now() });
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    notes.push(`unknown identifiers not read from the store (${why}); the night goes on without them`);
+    return { unread: why };
+  }
+}

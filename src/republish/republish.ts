@@ -42,6 +42,8 @@ export interface RepublishOptions {
   deployer: Deployer;
   /** `npm run rescore` arguments besides `--out`; undefined: no rescoring, the dataset in `dataDir` is the night's. */
   rescoreArgs: string[] | undefined;
+  /** Added to the rescore step's environment only: the store settings (`store-settings.ts`). */
+  rescoreEnv?: Readonly<Record<string, string>> | undefined;
   /** Guard settings passed to the build (`--max-removed`, `--max-score-changed`, `--force`). */
   guardArgs: string[];
   /** Run `npm test` (default on; off only for the pipeline's own test). */
@@ -110,7 +112,7 @@ export async function republish(options: RepublishOptions): Promise<RepublishRes
         'rescore',
         'npm',
         ['run', '--silent', 'rescore', '--', '--out', stagingDir, ...options.rescoreArgs],
-        command,
+        { ...command, env: options.rescoreEnv ?? {} },
       );
     }
     if (options.tests) {

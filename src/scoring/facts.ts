@@ -3,30 +3,16 @@
  * (`GitHubFacts`, the three answers its enricher asks for). Both are plain values, so scoring is a pure function
  * of them and of the time of the scan.
  */
-import * as z from 'zod';
+import type { UpstreamServer } from '../registry/upstream.js';
 
-/** The members of a registry `ServerDetail` the method reads; every other member is kept but not read. */
-export const MethodServerSchema = z.looseObject({
-  name: z.string().min(1),
-  description: z.string().nullish(),
-  websiteUrl: z.string().nullish(),
-  icons: z.array(z.unknown()).nullish(),
-  repository: z.looseObject({ url: z.string().nullish(), source: z.string().nullish() }).nullish(),
-  packages: z
-    .array(
-      z.looseObject({
-        registryType: z.string().nullish(),
-        identifier: z.string().nullish(),
-        transport: z.looseObject({ type: z.string().nullish() }).nullish(),
-        environmentVariables: z
-          .array(z.looseObject({ name: z.string().nullish(), isSecret: z.boolean().nullish() }))
-          .nullish(),
-      }),
-    )
-    .nullish(),
-  remotes: z.array(z.looseObject({ type: z.string().nullish() })).nullish(),
-});
-export type MethodServer = z.infer<typeof MethodServerSchema>;
+/**
+ * The members of a registry `ServerDetail` the method reads, as the upstream entry is read
+ * (`src/registry/upstream.ts`); every other member is kept but not read.
+ */
+export type MethodServer = Pick<
+  UpstreamServer,
+  'name' | 'description' | 'websiteUrl' | 'icons' | 'repository' | 'packages' | 'remotes'
+>;
 
 export interface ServerFacts {
   name: string;

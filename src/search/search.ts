@@ -4,11 +4,10 @@
  * by its description. Pages are cut from the best `offset + limit` matches, never from a full sort.
  */
 import { LIMITS } from '../model/schema.js';
-import { exactKey, ownerKeyOfQuery } from './words.js';
 import { FEW_RANKED, matchOrder, newRankScratch, rankByKeys, rankFew } from './rank-keys.js';
 import { topK } from './top-k.js';
 import { binarySearch } from './sorted-ids.js';
-import { contentWords, fewerWordsReadings, officialReading, sameWordsReadings } from './readings.js';
+import { createQueryPlans, type Combination, type QueryPlan, type Reading } from './query-plans.js';
 import { matchBuffers, type MatchBuffers, type WordIndex, type WordMatches } from './word-index.js';
 
 /** What a search looks in: a record's name, or what it does (its description). */
@@ -57,8 +56,6 @@ const WORD_RANKED = 1000;
  */
 const OWN_BONUS = 4096;
 const WORDS_KEPT = 2000;
-/** Queries whose readings (and publisher's own servers) a search keeps, per combination of indexes. */
-const PLANS_KEPT = 2000;
 const WORD_KEPT_MIN_MATCHES = LIMITS.search.max + 1;
 
 export function createSearch(count: number, parts: SearchSources): Search {
@@ -90,49 +87,8 @@ export function createSearch(count: number, parts: SearchSources): Search {
   /** One-word searches' best matches in rank order, and how many match, by `exactKey` (see WORD_RANKED). */
   const rankedWords = new Map<string, { ids: number[]; total: number }>();
 
-  /**
-   * What a query's readings are in one combination of indexes (`sameWordsReadings`; once it has matched
-   * nothing, `fewerWordsReadings`, `officialReading` and the publisher's own servers it asks for), by query:
-   * they never change while the indexes do not, and working them out again was a fair share of a search
-   * asked again. At most PLANS_KEPT queries a combination, afresh past it.
-   */
-  type Reading = { reading: string; only?: Uint32Array };
-  interface ReadingsPlan {
-    sameWords: Reading[];
-    /** Worked out when the query first matches nothing as written (most never do). */
-    fewerWords?: Reading[];
-  }
-  type Plans = Map<string, ReadingsPlan>;
-  const plans = { names: new Map() as Plans, descriptions: new Map() as Plans, both: new Map() as Plans };
-
-  const termOf = (index: WordIndex, also: WordIndex[]) => (word: string) =>
-    index.hasTerm(word) || also.some((other) => other.hasTerm(word));
-
-  function readingsPlan(query: string, index: WordIndex, also: WordIndex[], kept: Plans): ReadingsPlan {
-    const known = kept.get(query);
-    if (known !== undefined) return known;
-    const plan: ReadingsPlan = {
-      sameWords: sameWordsReadings(query, termOf(index, also)).map((reading) => ({ reading })),
-    };
-    if (kept.size >= PLANS_KEPT) kept.clear();
-    kept.set(query, plan);
-    return plan;
-  }
-
-  /** The readings with fewer words of `plan`'s query (`fewerWordsReadings`, and `official`'s), once. */
-  function fewerWordsOf(plan: ReadingsPlan, query: string, index: WordIndex, also: WordIndex[]): Reading[] {
-    if (plan.fewerWords !== undefined) return plan.fewerWords;
-    const isTerm = termOf(index, also);
-    const fewer: Reading[] = fewerWordsReadings(query, isTerm).map((reading) => ({ reading }));
-    const official = officialReading(query);
-    if (official !== undefined) {
-      const own = index.exact(ownerKeyOfQuery(official));
-      if (own.length > 0)
-        for (const reading of [official, ...sameWordsReadings(official, isTerm)]) fewer.push({ reading, only: own });
-    }
-    plan.fewerWords = fewer;
-    return fewer;
-  }
+  /** What each query's text gives a search, kept by the text as asked (`query-plans.ts`). */
+  const planOf = createQueryPlans();
 
   /**
    * The matches of `query` in `index` (with `also`), and of its other readings (`readings.ts`): a record
@@ -140,27 +96,27 @@ export function createSearch(count: number, parts: SearchSources): Search {
    * words left out; for a query that says `official`, the publisher's own servers that the rest of its words
    * match) are tried only when the query and its same-words readings match nothing. A reading's matches are
    * written to `spare`, a buffer holding nothing the caller still needs, or, without one, to arrays of their
-   * own size. `kept` holds the readings of this combination of indexes (`readingsPlan`).
+   * own size. `combination` names the indexes, whose readings `plan` keeps.
    */
   function matchReadings(
-    query: string,
+    plan: QueryPlan,
+    combination: Combination,
     index: WordIndex,
     also: WordIndex[],
-    kept: Plans,
     into: MatchBuffers,
     spare?: MatchBuffers,
   ): WordMatches {
-    const plan = readingsPlan(query, index, also, kept);
-    const first = index.match(query, also, into);
-    const matched = mergeReadings(first, plan.sameWords, index, also, into, spare);
+    const readings = plan.readingsIn(combination, index, also);
+    const first = index.match(plan.query, also, into);
+    const matched = mergeReadings(first, readings.sameWords, index, also, into, spare);
     if (matched.ids.length > 0) return matched;
-    return mergeReadings(matched, fewerWordsOf(plan, query, index, also), index, also, into, spare);
+    return mergeReadings(matched, plan.fewerWordsIn(readings, index, also), index, also, into, spare);
   }
 
   /** `first` (held in `into`) with the matches of `readings` added: a record counts once, with its best relevance. */
   function mergeReadings(
     first: WordMatches,
-    readings: readonly { reading: string; only?: Uint32Array }[],
+    readings: readonly Reading[],
     index: WordIndex,
     also: WordIndex[],
     into: MatchBuffers,
@@ -202,50 +158,37 @@ export function createSearch(count: number, parts: SearchSources): Search {
     offset: number,
     fields: readonly SearchField[],
   ): { ids: number[]; total: number } {
-    const query = q.trim();
+    const plan = planOf(q);
     const { nameIndex } = parts.search();
     const end = offset + limit;
     const byName = fields.includes('name');
     if (!fields.includes('description')) {
-      const key = exactKey(query);
-      const kept = rankedWords.get(key);
+      const kept = rankedWords.get(plan.key);
       // Within the kept matches, or all of them were kept (a page past the last is empty).
       if (kept !== undefined && (end <= kept.ids.length || kept.ids.length === kept.total))
         return { ids: kept.ids.slice(offset, end), total: kept.total };
-      const names = matchReadings(query, nameIndex, [], plans.names, buffersOf().names, buffersOf().all);
+      const names = matchReadings(plan, 'names', nameIndex, [], buffersOf().names, buffersOf().all);
       const total = names.ids.length;
-      if (
-        kept === undefined &&
-        total >= WORD_KEPT_MIN_MATCHES &&
-        end <= WORD_RANKED &&
-        new Set(key.split(' ')).size === 1
-      ) {
-        const best = rankNames(names, key, WORD_RANKED, query);
+      if (kept === undefined && total >= WORD_KEPT_MIN_MATCHES && end <= WORD_RANKED && plan.oneWord) {
+        const best = rankNames(names, WORD_RANKED, plan);
         if (rankedWords.size >= WORDS_KEPT) rankedWords.clear();
-        rankedWords.set(key, { ids: best, total });
+        rankedWords.set(plan.key, { ids: best, total });
         return { ids: best.slice(offset, end), total };
       }
-      return { ids: rankNames(names, key, end, query).slice(offset), total };
+      return { ids: rankNames(names, end, plan).slice(offset), total };
     }
     const { descriptionIndex } = parts.descriptions();
     if (!byName) {
-      const described = matchReadings(
-        query,
-        descriptionIndex,
-        [],
-        plans.descriptions,
-        buffersOf().all,
-        buffersOf().names,
-      );
+      const described = matchReadings(plan, 'descriptions', descriptionIndex, [], buffersOf().all, buffersOf().names);
       return { ids: rankByScore(described, end).slice(offset), total: described.ids.length };
     }
-    const names = matchReadings(query, nameIndex, [], plans.names, buffersOf().names, buffersOf().all);
+    const names = matchReadings(plan, 'names', nameIndex, [], buffersOf().names, buffersOf().all);
     // Each word may match the name or the description, so every name match is among these too. The name
     // matches are held, so a reading's matches here get arrays of their own size.
-    const all = matchReadings(query, nameIndex, [descriptionIndex], plans.both, buffersOf().all);
+    const all = matchReadings(plan, 'both', nameIndex, [descriptionIndex], buffersOf().all);
     const total = all.ids.length;
     if (offset >= total) return { ids: [], total };
-    const first = rankNames(names, exactKey(query), Math.min(end, names.ids.length), query);
+    const first = rankNames(names, Math.min(end, names.ids.length), plan);
     if (end <= names.ids.length) return { ids: first.slice(offset), total };
     const mark = ++generation;
     for (const id of names.ids) marks[id] = mark;
@@ -254,12 +197,12 @@ export function createSearch(count: number, parts: SearchSources): Search {
   }
 
   /**
-   * The best `k` name matches: exact id matches first (those filed under `key`, the query's `exactKey`); then
+   * The best `k` name matches: exact id matches first (those filed under the query's `exactKey`); then
    * relevance; ties to the higher trust score, then name order.
    */
-  function rankNames({ ids, scores }: WordMatches, key: string, k: number, query: string): number[] {
+  function rankNames({ ids, scores }: WordMatches, k: number, plan: QueryPlan): number[] {
     const { trustScore } = columns();
-    const mark = markFirstClass({ ids, scores }, key, query);
+    const mark = markFirstClass({ ids, scores }, plan);
     const exact = (i: number) => marks[ids[i]!] === mark;
     const exactId = (id: number) => marks[id] === mark;
     if (k <= FEW_RANKED) return rankFew(ids, k, scores, trustScore, exactId);
@@ -279,16 +222,15 @@ export function createSearch(count: number, parts: SearchSources): Search {
   }
 
   /**
-   * Marks the first class of a query's name matches in `marks` (the exact id matches, filed under `key`,
-   * and the publisher's own servers, whose relevance gets OWN_BONUS) and returns the mark.
+   * Marks the first class of a query's name matches in `marks` (the exact id matches, filed under its
+   * `exactKey`, and the publisher's own servers, whose relevance gets OWN_BONUS) and returns the mark.
    */
-  function markFirstClass({ ids, scores }: WordMatches, key: string, query: string): number {
-    const { nameIndex } = parts.search();
+  function markFirstClass({ ids, scores }: WordMatches, plan: QueryPlan): number {
+    const { exact, own } = plan.firstClassIn(parts.search().nameIndex);
     // Mark the exact id matches (few) so the comparison below is an array read, not a set lookup.
     const mark = ++generation;
-    for (const id of nameIndex.exact(key)) marks[id] = mark;
+    for (let i = 0; i < exact.length; i++) marks[exact[i]!] = mark;
     // The publisher's own servers (issue 43): with the exact ones, and above them by relevance.
-    const own = ownServers(nameIndex, query);
     if (own.length > 0) {
       const ownMark = ++generation;
       for (const id of own) marks[id] = ownMark;
@@ -301,22 +243,10 @@ export function createSearch(count: number, parts: SearchSources): Search {
     return mark;
   }
 
-  /** The publisher's own servers a query names, by query (see `plans`: at most PLANS_KEPT, afresh past it). */
-  const owners = new Map<string, Uint32Array>();
-  function ownServers(nameIndex: WordIndex, query: string): Uint32Array {
-    let own = owners.get(query);
-    if (own === undefined) {
-      own = nameIndex.exact(ownerKeyOfQuery(contentWords(query).join(' ')));
-      if (owners.size >= PLANS_KEPT) owners.clear();
-      owners.set(query, own);
-    }
-    return own;
-  }
-
   function relevance(q: string): Map<number, { first: boolean; relevance: number }> {
-    const query = q.trim();
-    const names = matchReadings(query, parts.search().nameIndex, [], plans.names, buffersOf().names, buffersOf().all);
-    const mark = markFirstClass(names, exactKey(query), query);
+    const plan = planOf(q);
+    const names = matchReadings(plan, 'names', parts.search().nameIndex, [], buffersOf().names, buffersOf().all);
+    const mark = markFirstClass(names, plan);
     const classes = new Map<number, { first: boolean; relevance: number }>();
     for (let i = 0; i < names.ids.length; i++) {
       const id = names.ids[i]!;

@@ -15,6 +15,7 @@ import { localDeployer } from '../../src/republish/deployers.js';
 import { checkHealth } from '../../src/republish/health-check.js';
 import { keeperFor } from '../../src/republish/keeper.js';
 import { republish } from '../../src/republish/republish.js';
+import { takeStoreSettings } from '../../src/republish/store-settings.js';
 import { buildTestSnapshot, makeRecord } from '../support/records.js';
 
 let root: string;
@@ -183,6 +184,57 @@ describe('a night whose tests fail', () => {
     );
     expect(lines.some((line) => line.startsWith('build'))).toBe(false);
     expect(await idOf(keptDir)).toBe(await idOf(snapshotA));
+  });
+});
+
+describe('the store settings of a night', () => {
+  it('are taken out of the environment, empty ones dropped', () => {
+    const env: NodeJS.ProcessEnv = { STORE: 'redis', REDIS_URL: 'redis://night', REDIS_PREFIX: ' ', PATH: '/bin' };
+    expect(takeStoreSettings(env)).toEqual({ STORE: 'redis', REDIS_URL: 'redis://night' });
+    expect(env).toEqual({ PATH: '/bin' });
+  });
+
+  it('reach the rescore step and never the test step', async () => {
+    // A checkout whose rescore writes down the store it was given, and whose tests fail saying which they see.
+    const checkout = path.join(root, 'store-checkout');
+    await mkdir(checkout, { recursive: true });
+    const seen = path.join(root, 'rescore-saw-store.txt');
+    await writeFile(
+      path.join(checkout, 'package.json'),
+      JSON.stringify({
+        name: 'store-settings',
+        private: true,
+        scripts: {
+          rescore: `node -e "require('fs').writeFileSync(process.argv[1], String(process.env.REDIS_URL))" ${seen}`,
+          test: `node -e "console.error('tests saw ' + (process.env.REDIS_URL ?? 'no REDIS_URL')); process.exit(1)"`,
+        },
+      }),
+    );
+    const keptDir = path.join(root, 'kept-store');
+    const keeper = keeperFor(`folder:${keptDir}`, root);
+    await keeper.keep(snapshotA, undefined, 'first');
+    const failure = await republish({
+      cwd: checkout,
+      dataDir: path.join(checkout, 'data'),
+      snapshotDir: path.join(checkout, 'snapshot'),
+      buildArgs: [],
+      workDir: path.join(root, 'store-work'),
+      keeper,
+      deployer: localDeployer({
+        cwd: checkout,
+        buildArgs: [],
+        snapshotDir: path.join(checkout, 'snapshot'),
+        workDir: root,
+      }),
+      rescoreArgs: [],
+      rescoreEnv: { REDIS_URL: 'redis://night-store' },
+      guardArgs: [],
+      tests: true,
+      first: false,
+      log: () => {},
+    }).catch((error: unknown) => error);
+    expect(await readFile(seen, 'utf8')).toBe('redis://night-store');
+    expect((failure as Error).message).toMatch(/: test failed, .*tests saw (?!redis:\/\/night-store)/);
   });
 });
 

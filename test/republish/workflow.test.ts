@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { z } from 'zod';
+import { STORE_SETTINGS } from '../../src/republish/store-settings.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const TEXT = readFileSync(path.join(REPO, '.github/workflows/republish.yml'), 'utf8');
@@ -50,6 +51,21 @@ describe('the nightly republish workflow', () => {
     const names = [...TEXT.matchAll(/\$\{\{ (?:secrets|vars)\.([A-Z_]+) \}\}/g)].map((match) => match[1]!);
     expect(names).toEqual(expect.arrayContaining(['VERCEL_TOKEN', 'SCORING_GITHUB_TOKEN']));
     for (const name of names) expect(docs, name).toContain(`\`${name}\``);
+  });
+
+  it('gives the night the store settings the service reads, and scripts/republish.ts keeps them for the rescore alone', () => {
+    // The names the service's configuration reads, every one set from the repository's secrets or variables.
+    const config = readFileSync(path.join(REPO, 'src/service/config.ts'), 'utf8');
+    for (const name of STORE_SETTINGS) {
+      expect(config, name).toContain(`${name}: optionalText`);
+      expect(step?.env?.[name], name).toMatch(new RegExp(`^\\$\\{\\{ (secrets|vars)\\.${name} \\}\\}$`));
+    }
+    // Secrets for what reaches the store, variables for the rest.
+    expect(step?.env?.REDIS_URL).toContain('secrets.');
+    expect(step?.env?.UPSTASH_REDIS_REST_TOKEN).toContain('secrets.');
+    const script = readFileSync(path.join(REPO, 'scripts/republish.ts'), 'utf8');
+    expect(script.indexOf('takeStoreSettings(process.env)')).toBeGreaterThan(script.indexOf('async function main'));
+    expect(script).toMatch(/^\s+rescoreEnv,$/m);
   });
 
   it('runs its test step where the suite can run under CI: as root in Debian, after .ci/install', () => {

@@ -9,7 +9,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ServerRecord, Signals } from '../../src/model/schema.js';
-import { factsFromServer, MethodServerSchema, parseGitHubRepo } from '../../src/scoring/facts.js';
+import { UpstreamServerSchema } from '../../src/registry/upstream.js';
+import { factsFromServer, parseGitHubRepo } from '../../src/scoring/facts.js';
 import { maintenancePoints, subScoreTotal } from '../../src/scoring/subscores.js';
 import { preciseTime } from '../../src/scoring/signals.js';
 import type { StandInRepository } from './github-standin.js';
@@ -97,7 +98,7 @@ export function reproductionFixtures(data: CommittedData = committedData()): Rep
   }
   for (const entry of data.entries) {
     const record = byName.get(entry.server.name)!;
-    const facts = factsFromServer(MethodServerSchema.parse(entry.server));
+    const facts = factsFromServer(UpstreamServerSchema.parse(entry.server));
     const repo = parseGitHubRepo(facts.repoUrl);
     if (repo === null) continue;
     const key = `${repo.owner}/${repo.repo}`.toLowerCase();
@@ -134,7 +135,7 @@ export function smallFixtures(count: number): { entries: StandInEntry[]; reposit
   const repositories = new Map<string, StandInRepository>();
   for (const entry of all.entries) {
     if (entries.length >= count) break;
-    const repo = parseGitHubRepo(factsFromServer(MethodServerSchema.parse(entry.server)).repoUrl);
+    const repo = parseGitHubRepo(factsFromServer(UpstreamServerSchema.parse(entry.server)).repoUrl);
     const found = repo && byKey.get(`${repo.owner}/${repo.repo}`.toLowerCase());
     if (!found || found.participation === 'computing' || repositories.has(`${found.owner}/${found.name}`.toLowerCase()))
       continue;

@@ -1,6 +1,9 @@
 /**
- * Runs `npm run rescore` (or its script through tsx directly, which starts faster) in a child process, without
- * blocking this process's event loop: the stand-ins it talks to run here.
+ * Runs `npm run rescore` (or its command without npm, which starts faster) in a child process, without
+ * blocking this process's event loop: the stand-ins it talks to run here. Without npm it is the command
+ * `npm run rescore` runs, `node --optimize-for-size --import tsx scripts/rescore.ts`: one process (tsx's
+ * `bin` would start node again as a child of its own, a second start, and a timeout's kill would reach only
+ * the parent).
  */
 import { execFile } from 'node:child_process';
 import path from 'node:path';
@@ -19,7 +22,7 @@ export function runRescore(
 ): Promise<RescoreRun> {
   const [command, prefix] = options.viaNpm
     ? ['npm', ['run', '--silent', 'rescore', '--']]
-    : [path.join(ROOT, 'node_modules', '.bin', 'tsx'), [path.join(ROOT, 'scripts', 'rescore.ts')]];
+    : [process.execPath, ['--optimize-for-size', '--import', 'tsx', path.join(ROOT, 'scripts', 'rescore.ts')]];
   const env: NodeJS.ProcessEnv = { ...process.env };
   delete env.GITHUB_TOKEN;
   if (options.token !== undefined) env.GITHUB_TOKEN = options.token;

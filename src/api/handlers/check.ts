@@ -33,9 +33,10 @@ export function checkServers({ engine, body }: HandlerContext): Answer {
       if (identifier !== undefined) unknown.push(identifier);
     }
     // A package no record holds is still judged by the advisories the snapshot was scored with.
-    const advisories = matches.length === 0 && query.kind === 'package' ? (engine.advisories().get(query.key) ?? []) : [];
+    const advisories =
+      matches.length === 0 && query.kind === 'package' ? (engine.advisories().get(query.key) ?? []) : [];
     return judge(item, matches, request.policy, today, advisories);
   });
   const policy = describePolicy(request.policy, today);
-  return { kind: 'live', data: JSON.stringify({ policy, verdict: overallVerdict(results), results }), unknown };
+  return { kind: 'live', value: { policy, verdict: overallVerdict(results), results }, unknown };
 }

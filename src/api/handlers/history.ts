@@ -14,8 +14,8 @@ export function serverHistory({ engine, query, pathParams }: HandlerContext): An
     kind: 'cached',
     key: `history\n${name.toLowerCase()}`,
     compute: () => {
-      const data = engine.historyJson(name);
-      return data === undefined ? undefined : { data, metaTail: '' };
+      const text = engine.historyJson(name);
+      return text === undefined ? undefined : { data: { kind: 'json', text }, meta: {} };
     },
     missing: serverNotFound(name, id),
   };
@@ -44,7 +44,7 @@ export async function serverExplanation({ engine, query, pathParams }: HandlerCo
         subscores: [],
         summary: `${record.name} carries no signals, so its scores cannot be explained; the stored trust score is ${record.trust_score}.`,
       };
-      return { data: JSON.stringify(explanation), metaTail: '' };
+      return { data: { kind: 'value', value: explanation }, meta: {} };
     },
     missing: serverNotFound(name, id),
   };
@@ -65,10 +65,8 @@ export async function changes({ engine, query }: HandlerContext): Promise<Answer
     kind: 'cached',
     key: `changes\n${JSON.stringify([params.since, params.limit, params.offset])}`,
     compute: () => ({
-      data: answer.json,
-      metaTail:
-        `,"total":${answer.total},"limit":${params.limit},"offset":${params.offset}` +
-        `,"since":${JSON.stringify(params.since)}`,
+      data: { kind: 'json', text: answer.json },
+      meta: { total: answer.total, limit: params.limit, offset: params.offset, since: params.since },
     }),
   };
 }

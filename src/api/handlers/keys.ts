@@ -16,5 +16,5 @@ export async function issueKey({ body, issueKey: issue }: HandlerContext): Promi
     label: issued.label,
     created_at: issued.createdAt,
   };
-  return { kind: 'live', status: 201, data: JSON.stringify(data) };
+  return { kind: 'live', status: 201, value: data };
 }

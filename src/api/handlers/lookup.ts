@@ -47,7 +47,7 @@ export async function lookupServers({ engine, query }: HandlerContext): Promise<
     key: `lookup\n${by.kind}\n${by.key}`,
     compute: () => {
       const page = engine.lookupIds(by);
-      return { records: page.ids, metaTail: `,"total":${page.total}` };
+      return { data: { kind: 'records', ids: page.ids }, meta: { total: page.total } };
     },
     ...(unknown === undefined ? {} : { unknown }),
   };

@@ -16,7 +16,8 @@ export function listServers({ engine, query }: HandlerContext): Answer {
     key: `list\n${listKey(params)}`,
     compute: () => {
       const page = engine.listIds(params);
-      return { records: page.ids, metaTail: `,"total":${page.total},"limit":${params.limit},"offset":${params.offset}` };
+      const meta = { total: page.total, limit: params.limit, offset: params.offset };
+      return { data: { kind: 'records', ids: page.ids }, meta };
     },
   };
 }
@@ -53,7 +54,7 @@ export function getServer({ engine, query, pathParams }: HandlerContext): Answer
     key: `get\n${name.toLowerCase()}`,
     compute: () => {
       const id = engine.getId(name);
-      return id === undefined ? undefined : { records: id, metaTail: '' };
+      return id === undefined ? undefined : { data: { kind: 'records', ids: id }, meta: {} };
     },
     missing: serverNotFound(name, id),
   };
@@ -70,10 +71,8 @@ export async function searchServers({ engine, query }: HandlerContext): Promise<
     key: `search\n${JSON.stringify([params.q, params.limit, params.offset, fields])}`,
     compute: () => {
       const page = engine.searchIds(params.q, params.limit, { offset: params.offset, in: fields });
-      return {
-        records: page.ids,
-        metaTail: `,"total":${page.total},"limit":${params.limit},"offset":${params.offset}`,
-      };
+      const meta = { total: page.total, limit: params.limit, offset: params.offset };
+      return { data: { kind: 'records', ids: page.ids }, meta };
     },
   };
 }

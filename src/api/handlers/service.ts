@@ -25,10 +25,14 @@ export async function health({ engine, query, nowMs, store, staleAfterDays }: Ha
     store: { kind: store.kind, status: state, ...(state === 'data_lost' ? { reason: DATA_LOST_REASON } : {}) },
     freshness,
   };
-  return { kind: 'live', data: JSON.stringify(data) };
+  return { kind: 'live', value: data };
 }
 
 export function stats({ engine, query }: HandlerContext): Answer {
   assertNoParams(query);
-  return { kind: 'cached', key: 'stats', compute: () => ({ data: engine.statsJson(), metaTail: '' }) };
+  return {
+    kind: 'cached',
+    key: 'stats',
+    compute: () => ({ data: { kind: 'json', text: engine.statsJson() }, meta: {} }),
+  };
 }

@@ -56,7 +56,7 @@ export function serverTools({ engine, query, pathParams }: HandlerContext): Answ
               truncated: pinned.truncated,
               reason: null,
             };
-      return { data: JSON.stringify(data), metaTail: '' };
+      return { data: { kind: 'value', value: data }, meta: {} };
     },
     missing: serverNotFound(name, id),
   };

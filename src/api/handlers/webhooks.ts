@@ -40,7 +40,7 @@ async function answering(work: () => Promise<Answer>): Promise<Answer> {
   }
 }
 
-const live = (data: unknown, status?: number): Answer => ({ kind: 'live', data: JSON.stringify(data), ...(status === undefined ? {} : { status }) });
+const live = (value: unknown, status?: number): Answer => ({ kind: 'live', value, ...(status === undefined ? {} : { status }) });
 const idOf = (context: HandlerContext) => decodeURIComponent(context.pathParams.id ?? '');
 
 export function createWebhook(context: HandlerContext): Promise<Answer> {

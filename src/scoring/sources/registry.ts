@@ -10,6 +10,7 @@
  */
 import { curatorOf, isCatalogName } from '../../model/catalog.js';
 import type { SignalReading } from '../../model/evidence.js';
+import { isPackageServerName } from '../../model/package-servers.js';
 import type { ServerRecord } from '../../model/schema.js';
 import type { EvidenceSource, SignalRule, SourceReading } from '../evidence-source.js';
 import { parseGitHubRepo } from '../facts.js';
@@ -81,7 +82,16 @@ const REGISTRY_SIGNALS = [
  */
 function readCatalogListing(record: ServerRecord): SourceReading {
   const listing = record.listings?.[0];
-  const why = `not in the official MCP Registry: listed only by ${listing === undefined ? 'a curator' : curatorOf(listing)}`;
+  return notInRegistry(
+    `not in the official MCP Registry: listed only by ${listing === undefined ? 'a curator' : curatorOf(listing)}`,
+  );
+}
+
+/**
+ * Every signal of this source missing for `why`: a server with no registry entry (a catalog's, or a package
+ * that checks asked about, `package:<registry>/<name>`, whose package registry no one proved a namespace to).
+ */
+function notInRegistry(why: string): SourceReading {
   const signals: Record<string, SignalReading> = {};
   for (const name of REGISTRY_SIGNALS) signals[name] = missing('registry', why);
   return {
@@ -94,6 +104,8 @@ function readCatalogListing(record: ServerRecord): SourceReading {
 
 function readRegistry(record: ServerRecord): SourceReading {
   if (isCatalogName(record.name)) return readCatalogListing(record);
+  if (isPackageServerName(record.name))
+    return notInRegistry('not in the official MCP Registry: known only as a package that checks asked about');
   const slash = record.name.indexOf('/');
   const namespace = record.name.slice(0, slash);
   // The record was checked against the record schema: its upstream signals, when present, are typed.
