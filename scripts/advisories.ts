@@ -7,7 +7,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { z } from 'zod';
+import * as z from 'zod';
 import { UsageError } from '../src/errors/operator-error.js';
 import { type Advisory, AdvisoryFileSchema, type AdvisoryFile } from '../src/model/advisories.js';
 import { runMain } from './lib/main.js';

@@ -69,15 +69,60 @@ const options = {
   minifySyntax: true,
   logLevel: 'warning',
 };
-// `npm start` in a build of its own: chunks shared with the MCP wrapper and the CLI would put what only they
-// use (the record validators, the API client) into the files every start loads. The two builds write one
-// folder; a chunk's name is the hash of its content, so a name both write is the same file.
-await esbuild.build({ ...options, entryPoints: { serve: 'scripts/serve.ts' }, outdir: temporary });
-// The build's worker threads, beside the builder's chunk that starts them (src/snapshot-build/worker-module.ts):
-// a build of their own too, so the modules they share with serve stay in serve's chunks.
+// `npm start`: scripts/serve.ts as one CommonJS file, which dist/serve.mjs runs through V8's code cache
+// (scripts/lib/code-cache.ts says why; an ES module's compiled code cannot be cached on Node 20). Its name holds
+// a hash of its content, so a cache written beside it never meets another source. A build of its own: what the
+// MCP wrapper and the CLI use (the record validators, the API client) stays out of the file every start reads.
+// The snapshot builder (a third of the code, loaded only when the snapshot is missing or stale) stays an ES
+// module beside it, dist/build.mjs. The bundle cannot `import()` it itself: a script run from V8's code cache
+// loses Node's dynamic import callback (and Node 20's own for vm scripts warns that it is experimental), so
+// the builder's import in scripts/serve.ts is replaced by a module that asks `importModule`, which
+// scripts/lib/code-cache.ts gives the bundle, for it. Its exports are the ones scripts/serve.ts uses: a new one
+// fails this build.
+const builder = {
+  name: 'builder-apart',
+  setup(build) {
+    build.onResolve({ filter: /\/snapshot-build\/build\.js$/ }, (args) =>
+      args.importer === path.join(root, 'scripts', 'serve.ts')
+        ? { path: 'builder', namespace: 'builder-apart' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'builder-apart' }, () => ({
+      contents:
+        "export const buildSnapshotWithDiff = async (...args) => (await importModule('./build.mjs')).buildSnapshotWithDiff(...args);",
+      loader: 'js',
+    }));
+  },
+};
+const start = await esbuild.build({
+  ...options,
+  entryPoints: { 'serve-start': 'scripts/serve.ts' },
+  entryNames: '[name]-[hash]',
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
+  splitting: false,
+  banner: {},
+  plugins: [englishOnlyZod, builder],
+  // `import.meta` is empty in CommonJS: a module that reads it must not be in this file.
+  logOverride: { 'empty-import-meta': 'error' },
+  metafile: true,
+  outdir: temporary,
+});
+const bundle = path.basename(Object.keys(start.metafile.outputs).find((file) => file.endsWith('.cjs')));
+await esbuild.build({
+  ...options,
+  entryPoints: { serve: 'scripts/serve-cached.ts' },
+  splitting: false,
+  define: { SERVE_BUNDLE: JSON.stringify(bundle) },
+  banner: {},
+  outdir: temporary,
+});
+// The snapshot builder, and its worker threads beside it (src/snapshot-build/worker-module.ts), in a build of
+// their own too.
 await esbuild.build({
   ...options,
   entryPoints: {
+    build: 'src/snapshot-build/build.ts',
     'schema-check-worker': 'src/snapshot-build/schema-check-worker.ts',
     'word-index-worker': 'src/snapshot-build/word-index-worker.ts',
   },

@@ -7,7 +7,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { z } from 'zod';
+import * as z from 'zod';
 import { UsageError } from '../src/errors/operator-error.js';
 import { type ProbeFile, ProbeFileSchema, type ProbeObservation } from '../src/model/probes.js';
 import { runMain } from './lib/main.js';

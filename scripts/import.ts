@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ImportError, parseInput, RegistryDumpSchema, ScorecardIndexSchema } from '../src/dataset/inputs.js';
 import { joinDatasets, serializeDataset, type ImportSummary, type LeftOut } from '../src/dataset/join.js';
 import { importRegistryEntries, type RegistryImport, serializeRegistryData } from '../src/dataset/registry.js';

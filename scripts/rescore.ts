@@ -15,7 +15,7 @@
  * tests on 127.0.0.1 (the cloud metadata addresses stay refused).
  */
 import { parseArgs } from 'node:util';
-import { z } from 'zod';
+import * as z from 'zod';
 import { PipelineError, printable } from '../src/pipeline/errors.js';
 import { GITHUB_API_URL } from '../src/pipeline/github.js';
 import { DEFAULT_HTTP_POLICY } from '../src/pipeline/http-json.js';

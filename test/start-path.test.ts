@@ -6,10 +6,13 @@
  * (their schemas, the check's verdict rules, packageurl-js and its `Intl.Collator`) for those routes' first
  * request; Reverse Lookup's package URLs for its first ask; the webhook machinery (dispatcher, receiver
  * address rules, signing) for a start with webhooks on. Each one here is a start slower by its zod schemas and
- * its code (docs/performance.md, "Issue 42").
+ * its code (docs/performance.md, "Issue 42"). And zod is imported as a namespace, so the bundles keep only the
+ * zod they use.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { build, type BuildOptions } from 'esbuild';
+import fg from 'fast-glob';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -111,5 +114,36 @@ describe("npm start's static imports", () => {
     ]) {
       expect(found).toContain(file);
     }
+  });
+});
+
+/**
+ * The files (of `texts`, path → text) that import zod's `z` by name. That `z` is zod's whole namespace as one
+ * value, so esbuild keeps all of zod in a bundle that imports it (every check, the JSON Schema converters);
+ * `import * as z from 'zod'` lets it keep what the code uses. Type-only imports are erased and do not count.
+ */
+function namedZodImports(texts: ReadonlyMap<string, string>): string[] {
+  return [...texts]
+    .filter(([, text]) => /^import\s*\{\s*z\s*\}\s*from\s*['"]zod['"]/m.test(text))
+    .map(([file]) => file)
+    .sort();
+}
+
+describe("zod in npm start's bundle and the Vercel function's", () => {
+  it('is imported as a namespace everywhere, so the bundle keeps only the zod the code uses', () => {
+    const files = fg.sync(['src/**/*.ts', 'scripts/**/*.ts', 'api/**/*.ts'], { cwd: ROOT, ignore: ['**/*.test.ts'] });
+    const texts = new Map(files.map((file) => [file, readFileSync(path.join(ROOT, file), 'utf8')]));
+    // The scan reads the files that do use zod: an empty list would pass the rest.
+    expect([...texts.values()].filter((text) => text.includes("import * as z from 'zod';")).length).toBeGreaterThan(50);
+    expect(namedZodImports(texts)).toEqual([]);
+  });
+
+  it('finds an import of z by name (the check can fail)', () => {
+    const texts = new Map([
+      ['src/named.ts', "import { z } from 'zod';\nexport const s = z.string();\n"],
+      ['src/namespace.ts', "import * as z from 'zod';\nexport const s = z.string();\n"],
+      ['src/types.ts', "import type { z } from 'zod';\nexport type S = z.infer<z.ZodString>;\n"],
+    ]);
+    expect(namedZodImports(texts)).toEqual(['src/named.ts']);
   });
 });

@@ -7,7 +7,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { parse as parseYaml } from 'yaml';
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const git = (dir: string, ...args: string[]): string =>
   execFileSync('git', ['--git-dir', dir, ...args], { encoding: 'utf8', maxBuffer: 64 << 20 });

@@ -3,7 +3,7 @@
  * `{data, meta}` of each route and the error body. One module, so the OpenAPI document, the gateway's tests
  * and the MCP client validate against the same schemas; each has a component name in the document.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ERROR_STATUS, type ErrorCode } from './errors.js';
 import { HealthSchema, TRUST_LABELS, isoUtc, LIMITS, StatsSchema } from '../model/schema.js';
 import { BadgeSchema, InstallSchema, ScoresSchema, ServerRecordSchema, SignalsSchema } from '../model/record-schema.js';

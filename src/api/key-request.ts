@@ -3,7 +3,7 @@
  * table (loaded at every start) does not construct every response schema of the API to validate one body.
  * `envelope.ts` re-exports it, so the OpenAPI document and the clients see it where they see the rest.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { LABEL_CONTROLS_PATTERN, LABEL_FORBIDDEN } from '../keys/label.js';
 
 export const IssueKeyRequestSchema = z.strictObject({

@@ -11,7 +11,7 @@
  * Platform-free and deterministic: the same schemas always give the same document. `scripts/openapi.ts`
  * writes it to `public/openapi.json`; a test keeps the committed file equal to what this makes.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { PLANS } from '../keys/plans.js';
 import { ISO_UTC_PATTERN } from '../model/schema.js';
 import { COMPONENTS, errorBodyFor, type SchemaComponentName } from './envelope.js';

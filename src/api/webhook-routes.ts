@@ -3,7 +3,7 @@
  * any request, answered live (never cached). One path may answer two methods (GET and POST `/v1/webhooks`,
  * GET and DELETE `/v1/webhooks/{id}`): each method is its own row.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { EVENT_TYPES, WEBHOOK_LIMITS } from '../notify/subscription-limits.js';
 import { createWebhook, deleteWebhook, getWebhook, listWebhooks, testWebhook } from './handlers/webhooks.js';
 import { ROUTE_PATHS } from './paths.js';

@@ -3,7 +3,7 @@
  * by a timeout, every answer validated with the API's own envelope schemas (`src/api/envelope.ts`), and every failure one
  * `TrustApiError` that says what went wrong in terms a caller can act on (status, code, reset time, URL).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   CheckResponseSchema,
   ErrorBodySchema,

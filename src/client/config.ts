@@ -4,7 +4,7 @@
  * the live API, which then needs `TRUST_API_KEY` (a missing key is one clear line on stderr and a non-zero
  * exit, never a failure on the first call). Each caller says how its users set the key (`keyHelp`).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Where `npm start` serves the API by default (decisions, section 1: 127.0.0.1:3000), as an example. */
 export const EXAMPLE_TRUST_API_URL = 'http://127.0.0.1:3000/v1';

@@ -11,7 +11,7 @@
  * (`awslabs/mcp`, `modelcontextprotocol/servers`): a repository several catalog servers share says nothing
  * about which registry record each one is, so those are joined by package only.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CatalogFile, CatalogServer, Listing } from '../model/catalog.js';
 import { MAX_TEXT } from '../model/fields.js';
 import { packageKey, repositoryKey } from '../model/identifiers.js';

@@ -4,7 +4,7 @@
  * scorecard's are dropped, the registry's kept as served); a field the importer reads that is missing or of
  * the wrong type stops it.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { SignalsSchema } from '../model/record-schema.js';
 import { type UpstreamEntry, UpstreamEntrySchema } from '../registry/upstream.js';
 

@@ -4,7 +4,7 @@
  * documented rules. Every record is checked against ServerRecordSchema before it is returned, so the
  * importer never writes a dataset the build would refuse.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { compareNames } from '../format/name-order.js';
 import { jsonArrayLines, jsonArrayText } from '../format/json-array-lines.js';
 import { labelForScore, splitName, type ServerRecord } from '../model/schema.js';

@@ -57,17 +57,17 @@ export async function copyFileAtomically(from: string, to: string): Promise<void
 }
 
 /**
- * A file's content: its text whole, or its text in pieces (a generator that makes one record at a time), so a
- * file far larger than any one of its records is never held as one string.
+ * A file's content: its text whole, its bytes, or its text in pieces (a generator that makes one record at a
+ * time), so a file far larger than any one of its records is never held as one string.
  */
-export type FileContent = string | Iterable<string>;
+export type FileContent = string | Uint8Array | Iterable<string>;
 
 /** Pieces are gathered up to this many characters before each write, so a small record is not one system call. */
 const WRITE_BATCH_CHARS = 1 << 16;
 
 /** All of `text` at the file's current end (a write may take fewer bytes than it is given). */
-function writeAllSync(fd: number, text: string): void {
-  const bytes = Buffer.from(text, 'utf8');
+function writeAllSync(fd: number, text: string | Uint8Array): void {
+  const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
   for (let offset = 0; offset < bytes.length;) offset += writeSync(fd, bytes, offset, bytes.length - offset);
 }
 
@@ -75,7 +75,7 @@ function writeAllSync(fd: number, text: string): void {
 function writeContentSync(file: string, content: FileContent): void {
   const fd = openSync(file, 'wx');
   try {
-    if (typeof content === 'string') writeAllSync(fd, content);
+    if (typeof content === 'string' || content instanceof Uint8Array) writeAllSync(fd, content);
     else {
       let batch = '';
       for (const piece of content) {

@@ -2,7 +2,7 @@
  * The manifest: what a snapshot folder holds and how to check it. The loader refuses an artifact version
  * it does not know, so an old server never misreads a newer layout (and the reverse).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Bump whenever the layout or meaning of any artifact changes (5: the manifest names the newest `scored_at`;

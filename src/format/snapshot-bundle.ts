@@ -8,7 +8,7 @@
  * rotate).
  */
 import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Bump when the index's members or their meaning change; a reader refuses a version it does not know. */
 export const BUNDLE_VERSION = 1;

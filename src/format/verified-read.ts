@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { open, readFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { OperatorError } from '../errors/operator-error.js';
 import {
   ARTIFACT_FILES,

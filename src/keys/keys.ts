@@ -3,7 +3,7 @@
  * A key is shown once, when it is created; nothing in the service can turn a hash back into a key.
  */
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { KeyRecord } from './record.js';
 
 /** Every key starts with this, so a leaked key is recognisable (secret scanners, logs, support requests). */

@@ -5,7 +5,7 @@
  * to each field; output schemas are built from `ServerRecordSchema` and `StatsSchema`. `server.ts` registers
  * them and turns failures into `isError` results.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   LIMITS,
   ListParamsSchema,

@@ -6,7 +6,7 @@
  * `MAL-` record; vulnerability: a reviewed GitHub advisory), the packages and versions it affects, the fixed
  * version where there is one.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { isoUtc } from './fields.js';
 import { packageKey } from './identifiers.js';
 import { compareVersions, inRange } from './versions.js';

@@ -3,7 +3,7 @@
  * curators list beyond the registry, with the facts the curator declares and a name of their own
  * (`catalog:<curator>/<id>`) that no registry name can equal, since the registry's name pattern forbids `:`.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { isoUtc, ServerNameSchema } from './fields.js';
 
 export const CATALOG_SOURCES = ['docker-mcp-catalog', 'mcp-reference-servers'] as const;

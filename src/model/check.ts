@@ -4,7 +4,7 @@
  * the threshold). Pure: resolving an item to a record is the handler's job, so the CLI and the tests can use
  * the same rules.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { IdentifierError, packageKey, parsePackageRef, parseRemoteUrl, urlKey } from './identifiers.js';
 import {
   BLOCKING_FLAGS,

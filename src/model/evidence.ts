@@ -9,7 +9,7 @@
  * detail (`advisories`, `packages`, `probe`) through the optional members below; the method never reads them,
  * only the readings of `src/scoring/evidence-source.ts`.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { isoUtc } from './fields.js';
 
 /** The sources of evidence, in the order every report lists them. */

@@ -3,7 +3,7 @@
  * the text bounds. Both the record's schema (`record-schema.ts`) and the service's (`schema.ts`) are built
  * from them.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { TRUST_BANDS, type TrustLabel } from './vocabulary.js';
 
 export const TRUST_LABELS = TRUST_BANDS.map((band) => band.label) as [TrustLabel, ...TrustLabel[]];

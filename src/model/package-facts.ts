@@ -5,7 +5,7 @@
  * read) and attributed (which registry's API said it; OCI images from their registry's `/v2/` API); a package that could not be read says why, never a
  * guessed value.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { isoUtc } from './fields.js';
 
 export const PACKAGE_FACT_REGISTRIES = ['npm', 'pypi', 'cargo', 'oci'] as const;

@@ -3,7 +3,7 @@
  * its defaults, the flags it always fails, fails or warns on, what its allow lists and exceptions may name,
  * and the sentence every report begins with. The verdict rules that apply it are `check.ts`'s.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { IdentifierError, isPackageRegistry, parsePackageRef, parseRemoteUrl } from './identifiers.js';
 import { purlKey } from './purl.js';
 import { isCalendarTime } from './fields.js';

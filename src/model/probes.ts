@@ -4,7 +4,7 @@
  * the transport, when), each attributed to whoever probed it. The committed file holds a third party's probes
  * (MCP Queen, July 2026; data/README.md), never presented as this project's own observation.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { isoUtc, ServerNameSchema } from './fields.js';
 import { TOOLS_HASH_PATTERN } from './tools.js';
 

@@ -3,7 +3,7 @@
  * of the dataset with. A module of its own so a process that only serves a built snapshot (which checks its
  * artifacts by their hashes) never constructs these validators at start; `schema.ts` re-exports the types.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ListingSchema } from './catalog.js';
 import { EvidenceSchema } from './evidence.js';
 import { FlagSchema, isoUtc, labelForScore, MAX_TEXT, ServerNameSchema, TRUST_LABELS } from './fields.js';

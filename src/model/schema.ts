@@ -3,7 +3,7 @@
  * dataset with them, the gateway validates query parameters with this one, the OpenAPI document and the MCP
  * tools are generated from both. Change them there only.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export { TRUST_BANDS, type TrustLabel } from './vocabulary.js';
 export type { Badge, Install, PackageRef, IndexedRecord, RemoteRef, ServerRecord, Signals } from './record-schema.js';

@@ -5,7 +5,7 @@
  * change of one string, and what a publisher wrote is kept as data, bounded, never as instructions.
  */
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { isoUtc, ServerNameSchema } from './fields.js';
 
 /** Bounds on what one server's tools may hold; a remote that answers more is cut to these and says so. */

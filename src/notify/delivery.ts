@@ -6,7 +6,7 @@
  * so receivers coming back are not hit in lockstep), then once more 24 h after the first attempt; then the
  * delivery has failed. A `Retry-After` longer than the next wait is honoured (still within the 24 h).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { EVENT_TYPES } from './subscription-schema.js';
 
 const SECOND = 1000;

@@ -5,7 +5,7 @@
  * copied onto another subscription does not open.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const SECRET_PREFIX = 'whsec_';
 

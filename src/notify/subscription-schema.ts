@@ -4,7 +4,7 @@
  * dispatcher and the tests read and write subscriptions through these schemas only.
  */
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { CheckItemSchema } from '../model/check.js';
 import { SealedSecretSchema } from './secrets.js';
 import { EVENT_TYPES, type EventType, MAX_RECEIVER_URL_LENGTH, WEBHOOK_LIMITS } from './subscription-limits.js';

@@ -4,7 +4,7 @@
  * to resolve to, so what the items resolved to last (at the last fan-out, or when the subscription was made)
  * is kept in the store: a `server.removed` is matched against it, the snapshot the server was last seen in.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { itemQuery } from '../model/check.js';
 import type { QueryEngine } from '../query/types.js';
 import type { NotifyStore } from '../stores/types.js';

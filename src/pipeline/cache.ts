@@ -6,7 +6,7 @@
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { PackageFactsSchema } from '../model/package-facts.js';
 import { UpstreamEntrySchema } from '../registry/upstream.js';
 import type { Collection } from './collect.js';

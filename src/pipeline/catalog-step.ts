@@ -19,7 +19,7 @@
  * the registry source reads none of them for a catalog name anyway (`src/scoring/sources/registry.ts`).
  */
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { catalogRecord, CatalogJoin } from '../dataset/catalog.js';
 import { oneLineZodError } from '../dataset/inputs.js';
 import type { LeftOut } from '../dataset/join.js';

@@ -5,7 +5,7 @@
  * `updated_since` the start of that run, and merges. Any failed or malformed page fails the whole collection:
  * a page that could not be read is never a shorter registry.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { oneLineZodError } from '../dataset/inputs.js';
 import { refusedNameReason, type LeftOut } from '../dataset/join.js';
 import { OFFICIAL_META_KEY } from '../registry/vocabulary.js';

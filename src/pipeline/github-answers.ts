@@ -3,7 +3,7 @@
  * version 2022-11-28: `full-repository`, `community-profile`, `participation-stats`), and what each becomes.
  * Only the parsed subset is kept in the cache, next to the answer's ETag.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { GitHubFacts, RepositoryFacts } from '../scoring/facts.js';
 
 export const RepositoryAnswerSchema = z.looseObject({

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ServerRecord } from '../model/schema.js';
 
 /** A record without `scored_at`, as a digest: what "unchanged since the last run" compares. */

@@ -26,7 +26,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { oneLineZodError } from '../dataset/inputs.js';
 import type { LeftOut } from '../dataset/join.js';
 import type { CatalogFile } from '../model/catalog.js';

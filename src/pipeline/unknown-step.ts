@@ -13,7 +13,7 @@
  * that is not a tally, is said in one line and the night goes on without them. Nothing known is lost so: the
  * advisories of the last night's file for a package OSV is not asked about stay (`osv/read-advisories.ts`).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { IdentifierError } from '../model/identifiers.js';
 import { purlKey } from '../model/purl.js';
 import { MAX_UNKNOWN_IDENTIFIER_LENGTH } from '../model/unknown-identifier.js';

@@ -8,7 +8,7 @@
  * so `npm start` rebuilds when it changes.
  */
 import { readFile } from 'node:fs/promises';
-import { z } from 'zod';
+import * as z from 'zod';
 import { type RegistryEntry, RegistryEntrySchema } from './schema.js';
 import type { RegistryArtifact } from './files.js';
 

@@ -3,7 +3,7 @@
  * `limit`, `search`, `updated_since`, `version`) plus `min_score`, which narrows the deployment's policy
  * for one request.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_CURSOR_LENGTH } from './cursor.js';
 import { rfc3339 } from './vocabulary.js';
 

@@ -4,7 +4,7 @@
  * request's `min_score` can only narrow it. A server outside the policy is not in the feed at all: lists
  * skip it and its own routes answer 404, as for a server the registry does not know.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { FLAG_PATTERN } from '../model/schema.js';
 
 export interface RegistryPolicy {

@@ -7,7 +7,7 @@
  * made from them. Members the document does not name are kept (it does not forbid them), except in the
  * official registry's `_meta` block, which the document closes.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { isoUtc, TRUST_LABELS } from '../model/schema.js';
 import { ScoresSchema } from '../model/record-schema.js';
 import { OFFICIAL_META_KEY, PUBLISHER_META_KEY, rfc3339, TRUST_META_KEY } from './vocabulary.js';

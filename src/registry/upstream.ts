@@ -12,7 +12,7 @@
  * level, so an entry parsed here is the entry as served, but for the order of its members (which is why both
  * readers keep the entry they were given, and use this schema to check it).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { OFFICIAL_META_KEY } from './vocabulary.js';
 
 const text = () => z.string().nullish();

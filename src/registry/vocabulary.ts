@@ -3,7 +3,7 @@
  * (`schema.ts`): serving `/v0.1` needs these and not the schemas, whose construction a cold start would
  * otherwise pay for.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The `_meta` key of the official registry's own metadata (status, dates, isLatest). */
 export const OFFICIAL_META_KEY = 'io.modelcontextprotocol.registry/official';

@@ -13,7 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { runStep, StepFailed, type CommandOptions } from './commands.js';
 
 export interface Deployment {

@@ -3,7 +3,7 @@
  * names the new snapshot. Asked a bounded number of times (a new deployment may take a moment to answer),
  * each answer validated with zod; anything else is one line naming what was found.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { StepFailed } from './commands.js';
 
 const HealthAnswerSchema = z.object({

@@ -4,7 +4,7 @@
  * A bad value is one clear line (`ConfigError`), never a stack trace or a silent default.
  */
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { DEFAULT_STALE_AFTER_DAYS, STALE_AFTER_DAYS_RANGE } from '../api/freshness.js';
 import { OperatorError } from '../errors/operator-error.js';
 import { hashKey, MAX_PRESENTED_KEY_LENGTH } from '../keys/keys.js';

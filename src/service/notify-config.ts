@@ -10,7 +10,7 @@
  * - `WEBHOOKS_INTERVAL_SECONDS`: how often `npm start` looks for a new snapshot and due retries (default 30);
  * - `CRON_SECRET`: the bearer token the platform's cron sends to `/api/cron/notify` (Vercel sets it).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const text = z
   .string()

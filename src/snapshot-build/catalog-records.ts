@@ -6,7 +6,7 @@
  * (the registry source says it is not in the registry, docs/method.md), so mts-2 gives it no score (0),
  * confidence 0 and INSUFFICIENT_EVIDENCE, until a night with network reads its repository.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { CatalogFileSchema, type CatalogFile } from '../model/catalog.js';
 import { readEvidenceJson } from './evidence-json.js';
 import { InputError } from './input-files.js';

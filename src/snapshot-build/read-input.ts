@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { type ServerRecord } from '../model/schema.js';
 import { type IndexedRecord, ServerRecordSchema, indexedPartOf } from '../model/record-schema.js';
 import { inSchemaOrder } from '../model/schema-order.js';

@@ -6,7 +6,7 @@
  * same choice, so the schema check's worker sees exactly the records the build keeps.
  */
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { EvidenceSchema } from '../model/evidence.js';
 import { ScoresSchema } from '../model/record-schema.js';
 import { labelForScore, TRUST_LABELS, type ServerRecord } from '../model/schema.js';

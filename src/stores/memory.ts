@@ -16,7 +16,7 @@
 import { OperatorError, UsageError } from '../errors/operator-error.js';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { writeFileAtomically } from '../format/atomic-write.js';
 import { HashPrefixSchema, KeyRecordSchema } from '../keys/keys.js';
 import type { KeyRecord } from '../keys/record.js';

@@ -14,7 +14,7 @@
  */
 import { UsageError } from '../errors/operator-error.js';
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { HashPrefixSchema, KeyRecordSchema } from '../keys/keys.js';
 import { withinDeadline } from './deadline.js';
 import { createRedisNotify, type LuaScript } from './redis-notify.js';

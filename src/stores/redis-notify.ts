@@ -8,7 +8,7 @@
  * - `mts:lease:<name>`: a string holding the owner, with a millisecond expiry (SET PX);
  * - `mts:queue:<name>`: a sorted set, member = the caller's text, score = when it is due (epoch ms).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { NotifyStore } from './types.js';
 
 export interface LuaScript {

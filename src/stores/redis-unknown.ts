@@ -6,7 +6,7 @@
  * Layout under the prefix (default `mts:`): `mts:unknown:<YYYY-MM-DD>`, a sorted set, member = the
  * identifier, score = how many times it was asked about that day, expiring at the time the caller gives.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { LuaScript, ScriptRunner } from './redis-notify.js';
 import type { UnknownIdentifierStore, UnknownTally } from './types.js';
 import { byCountThenIdentifier, checkUnknownArguments } from './unknown-tally.js';

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { MANIFEST_FILE, ManifestSchema } from '../format/manifest.js';
 import {
   BUNDLE_INDEX_FILE,

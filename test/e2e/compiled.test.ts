@@ -4,11 +4,14 @@
  * does, with no TypeScript loader anywhere in it.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { codeCacheFile } from '../../scripts/lib/code-cache.js';
 import { RECORDS } from '../gateway/harness.js';
 import { buildTestSnapshot } from '../support/records.js';
 import { childEnv, REPO } from './process.js';
@@ -40,7 +43,7 @@ describe('the compiled entry points', () => {
     }
   });
 
-  it('serve the API from node dist/serve.mjs', async () => {
+  it('serve the API from node dist/serve.mjs, leaving the code cache of its bundle', async () => {
     const child = spawn(process.execPath, ['dist/serve.mjs'], {
       cwd: REPO,
       env: childEnv({
@@ -66,21 +69,31 @@ describe('the compiled entry points', () => {
       });
       expect(response.status).toBe(200);
       expect(((await response.json()) as { data: { name: string } }).data.name).toBe('io.github.acme/postgres-mcp');
+      // Stopped after its first answer, the server has left V8's code cache of its bundle beside it for the
+      // next start (scripts/lib/code-cache.ts; test/scripts/code-cache.test.ts shows it taken and refused).
+      child.kill();
+      await once(child, 'exit');
+      const bundle = (await readdir(path.join(REPO, 'dist'))).find((file) => /^serve-start-\w+\.cjs$/.test(file));
+      expect(existsSync(codeCacheFile(path.join(REPO, 'dist', bundle!)))).toBe(true);
     } finally {
       child.kill();
     }
   }, 30_000);
 
   it("start the build's worker threads from their compiled modules in dist/", async () => {
-    // The builder's chunk is what `npm start` imports when it builds; its workers sit beside it in dist/.
-    const chunk = (await readdir(path.join(REPO, 'dist'))).find((file) => /^build-[A-Z0-9]+\.mjs$/.test(file));
-    expect(chunk).toBeDefined();
+    // The builder (dist/build.mjs) is what `npm start`'s bundle imports when it builds; its workers sit beside it.
+    const bundle = (await readdir(path.join(REPO, 'dist'))).find((file) => /^serve-start-\w+\.cjs$/.test(file));
+    expect(bundle).toBeDefined();
+    // Through `importModule`: a script run from V8's code cache has no `import()` of its own.
+    const text = await readFile(path.join(REPO, 'dist', bundle!), 'utf8');
+    expect(text).toContain('importModule("./build.mjs")');
+    expect(text).not.toMatch(/[^\w$.]import\(/);
     await writeFile(
       path.join(dir, 'servers.ndjson'),
       RECORDS.map((record) => JSON.stringify(record)).join('\n') + '\n',
     );
     const script = `
-      const { buildSnapshotWithDiff } = await import(${JSON.stringify(pathToFileURL(path.join(REPO, 'dist', chunk!)).href)});
+      const { buildSnapshotWithDiff } = await import(${JSON.stringify(pathToFileURL(path.join(REPO, 'dist', 'build.mjs')).href)});
       const built = await buildSnapshotWithDiff({ input: 'servers.ndjson', out: 'snapshot', workers: 'always' });
       console.log(JSON.stringify({ checkedBy: built.checkedBy, wordIndexesMadeBy: built.wordIndexesMadeBy }));`;
     const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: dir, encoding: 'utf8' });

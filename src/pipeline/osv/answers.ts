@@ -6,7 +6,7 @@
  * `database_specific`), as its documentation shows. Every answer is checked here with bounds before any of it
  * is used; an OSV record is then cut to an advisory of `src/model/advisories.ts`.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   AdvisorySchema,
   AffectedSchema,

@@ -16,7 +16,7 @@
  * for a package it was not asked about. A batch query that fails stops the step (the caller leaves the file as
  * it was); one advisory that cannot be read or does not fit the schema is left out and named, never more.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { affectedKey, type Advisory, type AdvisoryFile, AdvisoryFileSchema } from '../../model/advisories.js';
 import { packageKey } from '../../model/identifiers.js';
 import { oneLineZodError } from '../../dataset/inputs.js';

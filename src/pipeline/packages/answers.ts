@@ -4,7 +4,7 @@
  * (`/pypi/<project>/json`), crates.io's `/api/v1/crates/<name>`), and the facts made from them. Members not
  * read are kept out; a member read that is missing or of another type makes the answer unreadable, said so.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { PackageFacts } from '../../model/package-facts.js';
 
 type PackageFactRegistry = 'npm' | 'pypi' | 'cargo';

@@ -10,7 +10,7 @@
  * realm the registry names. No redirect is followed (a blob redirect to storage is refused as unread).
  */
 import { lookup as dnsLookup } from 'node:dns';
-import { z } from 'zod';
+import * as z from 'zod';
 import { refusedRule } from '../../notify/address-filter.js';
 import { notFoundFacts, type PackageFacts } from '../../model/package-facts.js';
 import { printable } from '../errors.js';

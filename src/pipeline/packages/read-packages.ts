@@ -6,7 +6,7 @@
  * checked as each registry allows them and sent as one encoded path segment of a configured base URL, so a
  * name from the registry can never point a request elsewhere.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { packageKey } from '../../model/identifiers.js';
 import {
   MAX_PACKAGES,
