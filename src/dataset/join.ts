@@ -130,6 +130,21 @@ export function buildServerRecord(
   return result.data;
 }
 
+/** One server's record, or why it makes none (the server is then left out, and the rest goes on). */
+export function recordOrLeftOut(
+  name: string,
+  scored: ScoredServer,
+  newest: RegistryDumpEntry | undefined,
+  scoredAt: string,
+): ServerRecord | LeftOut {
+  try {
+    return buildServerRecord(name, scored, newest, scoredAt);
+  } catch (error) {
+    if (!(error instanceof ImportError)) throw error;
+    return { name, reason: error.message.replace(/^scored server .* does not make a valid record: /, '') };
+  }
+}
+
 function countInto(counts: Map<string, number>, keys: Iterable<string>): void {
   for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
 }
@@ -155,7 +170,10 @@ function firstPublished(versions: readonly RegistryDumpEntry[]): string | undefi
  * Names equal but for case, which the build refuses: the one published first stays (the later one cannot
  * push an existing server out of the dataset), ties and unknown times by name order; the others are left out.
  */
-function caseTwins(names: readonly string[], versionsByName: Map<string, RegistryDumpEntry[]>): LeftOut[] {
+export function caseTwins(
+  names: readonly string[],
+  versionsByName: Pick<ReadonlyMap<string, RegistryDumpEntry[]>, 'get'>,
+): LeftOut[] {
   const groups = new Map<string, string[]>();
   for (const name of names) {
     const group = groups.get(name.toLowerCase());
@@ -221,12 +239,9 @@ export function joinDatasets(scorecard: ScorecardIndex, registry: readonly Regis
     if (scored === undefined) continue;
     const versions = versionsByName.get(name) ?? [];
     const newest = pickNewestVersion(versions);
-    let record: ServerRecord;
-    try {
-      record = buildServerRecord(name, scored, newest, scoredAt);
-    } catch (error) {
-      if (!(error instanceof ImportError)) throw error;
-      leftOut.push({ name, reason: error.message.replace(/^scored server .* does not make a valid record: /, '') });
+    const record = recordOrLeftOut(name, scored, newest, scoredAt);
+    if ('reason' in record) {
+      leftOut.push(record);
       continue;
     }
     records.push(record);

@@ -155,7 +155,7 @@ export interface CatalogPlan {
  */
 export function catalogPlan(
   catalog: CatalogFile,
-  entries: ReadonlyArray<{ server: Parameters<typeof joinShapeOf>[0] }>,
+  entries: Iterable<{ server: Parameters<typeof joinShapeOf>[0] }>,
 ): CatalogPlan {
   const join = new CatalogJoin(catalog);
   for (const entry of entries) join.attach(joinShapeOf(entry.server));
@@ -206,7 +206,7 @@ export interface CatalogRecords {
  */
 export function catalogRecordsOf(
   catalog: CatalogFile,
-  records: readonly ServerRecord[],
+  records: Iterable<ServerRecord>,
   outcomes: ReadonlyMap<string, RepositoryOutcome>,
   asOf: string,
 ): CatalogRecords {

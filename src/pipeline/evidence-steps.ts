@@ -60,14 +60,18 @@ function evidenceText(file: { by: string; third_party: boolean }, member: string
  */
 export async function probeStepOf(
   options: { out: string; probes?: ProbeStepOptions | undefined },
-  records: readonly ServerRecord[],
+  records: Iterable<ServerRecord>,
   notes: string[],
 ): Promise<{ files: Array<readonly [string, string]>; counts: ProbeNightCounts } | undefined> {
   if (options.probes === undefined) return undefined;
   const probesFile = join(options.out, 'evidence', 'probes.json');
   const toolsFile = join(options.out, 'evidence', 'tools.json');
   const night = await probeNight(
-    records.map((record) => ({ name: record.name, version: record.install.version, remotes: record.remotes ?? [] })),
+    Array.from(records, (record) => ({
+      name: record.name,
+      version: record.install.version,
+      remotes: record.remotes ?? [],
+    })),
     {
       ...options.probes,
       previous: {
@@ -99,14 +103,14 @@ function previousAdvisories(file: string, notes: string[]): AdvisoryFile | undef
  */
 export async function readAdvisoriesStep(
   options: { out: string; cache: string; advisories?: AdvisoryStepOptions | undefined },
-  entries: ReadonlyArray<{ server: { packages?: unknown } }>,
+  entries: Iterable<{ server: { packages?: unknown } }>,
   notes: string[],
 ): Promise<{ text?: string; counts: (AdvisoryCounts & { skipped: number }) | { unread: string } } | undefined> {
   if (options.advisories === undefined) return undefined;
   const { url, concurrency, policy } = options.advisories;
   const cache = readOsvCache(options.cache, url);
   if (cache.note) notes.push(cache.note);
-  const { packages, skipped } = osvPackagesOf(entries.map((entry) => entry.server));
+  const { packages, skipped } = osvPackagesOf(serversOf(entries));
   const file = join(options.out, 'evidence', 'advisories.json');
   try {
     const read = await readAdvisories(packages, {
@@ -126,4 +130,9 @@ export async function readAdvisoriesStep(
   } finally {
     writeOsvCache(options.cache, url, cache.vulns);
   }
+}
+
+/** The servers of `entries`, one at a time: the night reads its entries from a file, never all at once. */
+export function* serversOf<T>(entries: Iterable<{ server: T }>): Generator<T> {
+  for (const entry of entries) yield entry.server;
 }

@@ -4,31 +4,33 @@
  * them), or refuse to write anything when the run is not good enough to publish.
  */
 import { join } from 'node:path';
-import { ImportError, RegistryDumpSchema, type ScorecardIndex } from '../dataset/inputs.js';
-import { compareNames, datasetPieces, joinDatasets, type LeftOut } from '../dataset/join.js';
-import { importRegistryEntries, registryDataPieces } from '../dataset/registry.js';
+import { ImportError, type ScorecardIndex } from '../dataset/inputs.js';
+import { compareNames, datasetPieces, type LeftOut } from '../dataset/join.js';
+import { registryDataPieces } from '../dataset/registry.js';
 import { PackageFactsFileSchema, type PackageFacts } from '../model/package-facts.js';
-import type { ServerRecord } from '../model/schema.js';
-import { factsFromServer, parseGitHubRepo, type GitHubFacts } from '../scoring/facts.js';
+import { factsFromServer, parseGitHubRepo, type GitHubFacts, type ServerFacts } from '../scoring/facts.js';
 import { flagContext } from '../scoring/flags.js';
 import { scoreServer } from '../scoring/score.js';
-import {
-  readGitHubCache,
-  readPackageCache,
-  readRegistryCache,
-  writeGitHubCache,
-  writePackageCache,
-  writeRegistryCache,
-} from './cache.js';
+import { readPackageCache, writePackageCache } from './cache.js';
 import { packagesOf, readPackages, type ReadPackagesOptions } from './packages/read-packages.js';
 import type { ProbeNightCounts } from './probe/probe-night.js';
-import { probeStepOf, readAdvisoriesStep, type AdvisoryStepOptions, type ProbeStepOptions } from './evidence-steps.js';
-import { collect, type CollectOptions } from './collect.js';
+import {
+  probeStepOf,
+  readAdvisoriesStep,
+  serversOf,
+  type AdvisoryStepOptions,
+  type ProbeStepOptions,
+} from './evidence-steps.js';
+import type { CollectedEntry, CollectOptions, CollectResult } from './collect.js';
+import type { EntryFile } from './entry-file.js';
+import { collectStep } from './collect-step.js';
 import type { AdvisoryCounts } from './osv/read-advisories.js';
 import { PipelineError } from './errors.js';
-import { enrich, type EnrichOptions } from './github.js';
+import type { EnrichOptions, RepositoryOutcome } from './github.js';
+import { githubStep } from './github-step.js';
 import type { HttpPolicy } from './http-json.js';
-import { countUnchanged } from './unchanged.js';
+import { unchangedCounter } from './unchanged.js';
+import { joinNight, mergeByName, type NightJoin } from './night-join.js';
 import { writeFilesAtomically } from './write.js';
 import { catalogPlan, catalogRecordsOf, readNightCatalog } from './catalog-step.js';
 import { unknownStepOf, type UnknownStepOptions } from './unknown-step.js';
@@ -132,24 +134,32 @@ export async function rescore(options: RescoreOptions): Promise<RescoreSummary> 
   const notes: string[] = [];
   // Read before anything is asked: a catalog file that cannot be read stops the night at once, in one line.
   const catalog = options.catalogFile === undefined ? undefined : readNightCatalog(options.catalogFile);
-  const registryCache = readRegistryCache(options.cache);
-  if (registryCache.note) notes.push(registryCache.note);
-  const collected = await collect({
-    baseUrl: options.registryUrl,
-    previous: registryCache.collection,
-    policy: options.registryPolicy,
-    ...options.collect,
-  });
-  const entries = collected.collection.entries;
-  // An empty registry is an outage, not a registry with no servers: never publish it.
-  if (entries.length === 0) throw new PipelineError('the registry listed no active servers; nothing written');
-  writeRegistryCache(options.cache, collected.collection);
+  const { collected, entries } = await collectStep(options, notes);
   stepDone('collect');
+  try {
+    return await scoreNight(options, { catalog, collected, entries, notes, log, stepDone });
+  } finally {
+    entries.remove();
+  }
+}
 
-  const facts = entries.map((entry) => factsFromServer(entry.server));
+/** The night after collect: every step on the entries as `EntryFile` gives them back, one at a time. */
+async function scoreNight(
+  options: RescoreOptions,
+  night: {
+    catalog: ReturnType<typeof readNightCatalog> | undefined;
+    collected: Omit<CollectResult, 'collection'>;
+    entries: EntryFile;
+    notes: string[];
+    log: (line: string) => void;
+    stepDone: (step: RescoreStep) => void;
+  },
+): Promise<RescoreSummary> {
+  const { catalog, collected, entries, notes, stepDone } = night;
+  // Facts are made again where they are read, never held for every server through the night.
   const repositories = new Map<string, { owner: string; repo: string }>();
-  for (const server of facts) {
-    const repo = parseGitHubRepo(server.repoUrl);
+  for (const entry of entries) {
+    const repo = parseGitHubRepo(factsFromServer(entry.server).repoUrl);
     if (repo) repositories.set(`${repo.owner}/${repo.repo}`.toLowerCase(), repo);
   }
   // The catalog's own servers are measured with the registry's: repositories here, packages below.
@@ -159,72 +169,45 @@ export async function rescore(options: RescoreOptions): Promise<RescoreSummary> 
   const listed = options.unknown === undefined ? undefined : readAskedPackages(options.out, notes);
   for (const repo of askedRepositories(listed ?? []))
     repositories.set(`${repo.owner}/${repo.repo}`.toLowerCase(), repo);
-  const githubCache = readGitHubCache(options.cache, options.githubApiUrl);
-  if (githubCache.note) notes.push(githubCache.note);
-  let enriched;
-  try {
-    enriched = await enrich([...repositories.values()], {
-      ...options.github,
-      baseUrl: options.githubApiUrl,
-      token: options.token,
-      cache: githubCache.answers,
-      log,
-      ...(options.progress ? { progress: options.progress } : {}),
-    });
-  } finally {
-    // What was fetched is kept for the next run, whatever happens to this one.
-    writeGitHubCache(options.cache, options.githubApiUrl, githubCache.answers);
-  }
-  const outcomes = [...enriched.outcomes.values()];
-  const unenriched = outcomes.filter((outcome) => !outcome.enriched);
-  const share = repositories.size === 0 ? 0 : unenriched.length / repositories.size;
-  if (share > options.maxUnenriched) {
-    const why = enriched.stopped ?? unenriched[0]?.reason ?? 'unknown';
-    throw new PipelineError(
-      `${unenriched.length} of ${repositories.size} GitHub repositories could not be enriched ` +
-        `(${(share * 100).toFixed(1)}%, more than --max-unenriched ${options.maxUnenriched}); nothing written; first cause: ${why}`,
-    );
-  }
-
+  const github = await githubStep({ ...options, log: night.log }, [...repositories.values()], notes);
+  repositories.clear();
   stepDone('github');
   const unknown = await unknownStepOf(options.unknown, notes);
   const newlyAsked = unknown && 'servers' in unknown ? unknown.servers : [];
   const unknownServers = askedServers(listed ?? [], newlyAsked);
-  const asked = [...entries, ...[...(plan?.servers ?? []), ...unknownServers].map((server) => ({ server }))];
+  const others = [...(plan?.servers ?? []), ...unknownServers].map((server) => ({ server }));
+  // Read again from the file by each step that asks: never all the entries at once.
+  const asked = { [Symbol.iterator]: () => chained<{ server: { packages?: unknown } }>(entries, others) };
   const packageStep = await readPackagesStep(options, asked, notes, unknownServers);
   stepDone('packages');
   const advisoryStep = await readAdvisoriesStep(options, asked, notes);
   stepDone('advisories');
 
-  const context = flagContext(facts);
+  const context = flagContext(factsOf(entries));
   const scorecard: ScorecardIndex = { generated_at: options.asOf, servers: {} };
-  facts.forEach((server) => {
+  for (const entry of entries) {
+    const server = factsFromServer(entry.server);
     const repo = parseGitHubRepo(server.repoUrl);
-    const outcome = repo ? enriched.outcomes.get(`${repo.owner}/${repo.repo}`.toLowerCase()) : undefined;
+    const outcome = repo ? github.outcomes.get(`${repo.owner}/${repo.repo}`.toLowerCase()) : undefined;
     // The facts carry the owner as this server's URL spells it: the method compares that with the namespace.
-    const github: GitHubFacts | null = outcome?.facts && repo ? { ...outcome.facts, owner: repo.owner } : null;
-    scorecard.servers[server.name] = scoreServer(server, github, context, options.asOf);
-  });
+    const facts: GitHubFacts | null = outcome?.facts && repo ? { ...outcome.facts, owner: repo.owner } : null;
+    scorecard.servers[server.name] = scoreServer(server, facts, context, options.asOf);
+  }
+  // Only the catalog's records read the GitHub facts after the scores.
+  const outcomes = catalog || listed ? github.outcomes : new Map<string, RepositoryOutcome>();
+  github.outcomes = new Map();
 
   stepDone('score');
-  let records: ServerRecord[];
+  let joined: NightJoin;
   let leftOut: LeftOut[];
-  let feed;
   try {
-    const versions = RegistryDumpSchema.parse(entries);
-    const joined = joinDatasets(scorecard, versions);
-    records = joined.records;
+    joined = joinNight(entries, scorecard);
     leftOut = [...collected.refused, ...joined.leftOut].sort((a, b) => compareNames(a.name, b.name));
-    if (records.length === 0) {
+    if (joined.names.length === 0) {
       throw new PipelineError(
-        `none of the ${entries.length} servers makes a valid record; nothing written; first: ${leftOut[0]?.name ?? ''}: ${leftOut[0]?.reason ?? ''}`,
+        `none of the ${entries.size} servers makes a valid record; nothing written; first: ${leftOut[0]?.name ?? ''}: ${leftOut[0]?.reason ?? ''}`,
       );
     }
-    feed = importRegistryEntries(
-      records.map((record) => record.name),
-      versions,
-      entries,
-    );
   } catch (error) {
     if (error instanceof ImportError) throw new PipelineError(error.message);
     throw error;
@@ -232,7 +215,7 @@ export async function rescore(options: RescoreOptions): Promise<RescoreSummary> 
 
   stepDone('join');
   const catalogRecords = catalog
-    ? catalogRecordsOf(catalog.catalog, records, enriched.outcomes, options.asOf)
+    ? catalogRecordsOf(catalog.catalog, joined.records(), outcomes, options.asOf)
     : undefined;
   if (catalog && catalogRecords)
     leftOut = [...leftOut, ...catalog.leftOut, ...catalogRecords.leftOut].sort((a, b) => compareNames(a.name, b.name));
@@ -243,22 +226,23 @@ export async function rescore(options: RescoreOptions): Promise<RescoreSummary> 
           listed,
           asked: newlyAsked,
           facts: packageStep?.facts ?? new Map(),
-          records: [...records, ...(catalogRecords?.records ?? [])],
+          records: chained(joined.records(), catalogRecords?.records ?? []),
           catalog: catalog?.catalog,
-          outcomes: enriched.outcomes,
+          outcomes,
           asOf: options.asOf,
         });
+  outcomes.clear();
   if (askedRecords) leftOut = [...leftOut, ...askedRecords.leftOut].sort((a, b) => compareNames(a.name, b.name));
-  const probeStep = await probeStepOf(options, records, notes);
+  const probeStep = await probeStepOf(options, joined.records(), notes);
   stepDone('probes');
 
   const datasetFile = join(options.out, 'servers.json');
-  const others = [...(catalogRecords?.records ?? []), ...(askedRecords?.records ?? [])];
-  const written = others.length > 0 ? [...records, ...others].sort((a, b) => compareNames(a.name, b.name)) : records;
-  const unchanged = countUnchanged(datasetFile, written);
+  const unchanged = unchangedCounter(datasetFile);
+  const feed = joined.feed();
+  const added = [...(catalogRecords?.records ?? []), ...(askedRecords?.records ?? [])];
   writeFilesAtomically([
     [join(options.out, 'registry', 'servers.json'), registryDataPieces(feed.entries)],
-    [datasetFile, datasetPieces(written)],
+    [datasetFile, datasetPieces(tapped(mergeByName(joined.records(), added), unchanged.see))],
     ...(catalog ? [[join(options.out, 'catalog', 'servers.json'), catalog.text] as const] : []),
     ...(askedRecords ? [[join(options.out, ASKED_PACKAGES_FILE), askedRecords.text] as const] : []),
     ...(packageStep ? [[join(options.out, 'evidence', 'packages.json'), packageStep.text] as const] : []),
@@ -270,22 +254,22 @@ export async function rescore(options: RescoreOptions): Promise<RescoreSummary> 
   stepDone('write');
 
   return {
-    collected: entries.length,
+    collected: entries.size,
     notActive: collected.notActive,
     incremental: collected.incremental,
     registryRequests: collected.requests,
-    repositories: repositories.size,
-    enriched: outcomes.length - unenriched.length,
-    notFound: outcomes.filter((outcome) => outcome.notFound).length,
-    unchangedRepositories: outcomes.filter((outcome) => outcome.unchanged).length,
-    unenriched: unenriched.length,
-    unchanged,
-    scored: records.length,
-    flagged: records.filter((record) => record.flags.length > 0).length,
+    repositories: github.counts.repositories,
+    enriched: github.counts.enriched,
+    notFound: github.counts.notFound,
+    unchangedRepositories: github.counts.unchangedRepositories,
+    unenriched: github.counts.unenriched,
+    unchanged: unchanged.count(),
+    scored: joined.names.length,
+    flagged: joined.flagged,
     leftOut,
-    leftOutOfFeed: feed.refused.length,
-    githubRequests: enriched.requests,
-    notModified: enriched.notModified,
+    leftOutOfFeed: feed.refused(),
+    githubRequests: github.counts.githubRequests,
+    notModified: github.counts.notModified,
     ...(packageStep ? { packages: packageStep.counts } : {}),
     ...(probeStep ? { probes: probeStep.counts } : {}),
     ...(advisoryStep ? { advisories: advisoryStep.counts } : {}),
@@ -301,7 +285,7 @@ export async function rescore(options: RescoreOptions): Promise<RescoreSummary> 
       : {}),
     ...(unknown ? { unknown: 'unread' in unknown ? unknown : unknown.counts } : {}),
     ...(askedRecords ? { packageServers: askedRecords.counts } : {}),
-    ...(enriched.stopped ? { stopped: enriched.stopped } : {}),
+    ...(github.stopped ? { stopped: github.stopped } : {}),
     notes,
   };
 }
@@ -312,7 +296,7 @@ export async function rescore(options: RescoreOptions): Promise<RescoreSummary> 
  */
 async function readPackagesStep(
   options: RescoreOptions,
-  entries: ReadonlyArray<{ server: { packages?: unknown } }>,
+  entries: Iterable<{ server: { packages?: unknown } }>,
   notes: string[],
   /** Servers whose packages' facts are returned (`facts`): the packages checks asked about. */
   wanted: ReadonlyArray<{ packages?: unknown }>,
@@ -323,7 +307,7 @@ async function readPackagesStep(
   const cache = readPackageCache(options.cache, options.packages.urls);
   if (cache.note) notes.push(cache.note);
   try {
-    const { file, requests, notModified } = await readPackages(packagesOf(entries.map((entry) => entry.server)), {
+    const { file, requests, notModified } = await readPackages(packagesOf(serversOf(entries)), {
       ...options.packages,
       cache: cache.answers,
       readAt: new Date().toISOString(),
@@ -344,4 +328,23 @@ async function readPackagesStep(
   } finally {
     writePackageCache(options.cache, options.packages.urls, cache.answers);
   }
+}
+
+/** The items of `items`, each shown to `see` as it passes. */
+function* tapped<T>(items: Iterable<T>, see: (item: T) => void): Generator<T> {
+  for (const item of items) {
+    see(item);
+    yield item;
+  }
+}
+
+/** The items of `first`, then those of `second`. */
+function* chained<T>(first: Iterable<T>, second: Iterable<T>): Generator<T> {
+  yield* first;
+  yield* second;
+}
+
+/** The method's facts of each entry, made as they are read. */
+function* factsOf(entries: Iterable<CollectedEntry>): Generator<ServerFacts> {
+  for (const entry of entries) yield factsFromServer(entry.server);
 }

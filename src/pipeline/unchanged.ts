@@ -87,8 +87,22 @@ function previousDigests(file: string): Map<string, string> {
   }
 }
 
-/** How many records are identical to the previous dataset's but for `scored_at`. */
-export function countUnchanged(file: string, records: readonly ServerRecord[]): number {
+/**
+ * A count of the records identical to the previous dataset's but for `scored_at`, taken a record at a time as
+ * they are written (`see`): the previous dataset is read when the counter is made, before its file is replaced.
+ */
+export function unchangedCounter(file: string): { see: (record: ServerRecord) => void; count: () => number } {
   const previous = previousDigests(file);
-  return records.filter((record) => previous.get(record.name) === recordDigest(record)).length;
+  let count = 0;
+  return {
+    see: (record) => void (previous.get(record.name) === recordDigest(record) && count++),
+    count: () => count,
+  };
+}
+
+/** How many records are identical to the previous dataset's but for `scored_at`. */
+export function countUnchanged(file: string, records: Iterable<ServerRecord>): number {
+  const counter = unchangedCounter(file);
+  for (const record of records) counter.see(record);
+  return counter.count();
 }

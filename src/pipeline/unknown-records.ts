@@ -136,7 +136,7 @@ export interface AskedRecordsInput {
   /** This night's facts of those packages by lookup key; a package not here was not read this night. */
   facts: ReadonlyMap<string, PackageFacts>;
   /** The dataset's other records (registry and catalog-only ones): a package one of them names gets no record. */
-  records: readonly ServerRecord[];
+  records: Iterable<ServerRecord>;
   /** The catalog the night joined, when there is one: its servers' packages and images are theirs too. */
   catalog: CatalogFile | undefined;
   outcomes: ReadonlyMap<string, RepositoryOutcome>;
@@ -159,7 +159,7 @@ export interface AskedRecords {
 }
 
 /** The package keys the dataset's records (and the catalog's servers) already name. */
-function namedKeys(records: readonly ServerRecord[], catalog: CatalogFile | undefined): Set<string> {
+function namedKeys(records: Iterable<ServerRecord>, catalog: CatalogFile | undefined): Set<string> {
   const keys = new Set<string>();
   for (const record of records) {
     for (const pkg of record.packages ?? []) keys.add(packageKey(pkg.registry_type, pkg.identifier));

@@ -11,7 +11,7 @@ export interface FlagContext {
   namespacesByDescription: ReadonlyMap<string, number>;
 }
 
-export function flagContext(all: readonly ServerFacts[]): FlagContext {
+export function flagContext(all: Iterable<Pick<ServerFacts, 'description' | 'namespace'>>): FlagContext {
   const namespaces = new Map<string, Set<string>>();
   for (const facts of all) {
     const key = facts.description.toLowerCase().trim();

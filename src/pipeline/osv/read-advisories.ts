@@ -87,7 +87,7 @@ export interface ReadAdvisoriesResult {
 }
 
 /** The packages of the registry entries OSV is asked about, one per key, in key order, and how many it cannot be. */
-export function osvPackagesOf(servers: ReadonlyArray<{ packages?: unknown }>): {
+export function osvPackagesOf(servers: Iterable<{ packages?: unknown }>): {
   packages: OsvPackage[];
   skipped: number;
 } {

@@ -72,7 +72,7 @@ export function requestName(registry: PackageFactRegistry, identifier: string): 
 }
 
 /** The packages of the registry entries this step reads, one per lookup key, in key order. */
-export function packagesOf(servers: ReadonlyArray<{ packages?: unknown }>): PackageRef[] {
+export function packagesOf(servers: Iterable<{ packages?: unknown }>): PackageRef[] {
   const Packages = z.array(z.looseObject({ registryType: z.string().max(64), identifier: z.string().max(500) }));
   const byKey = new Map<string, PackageRef>();
   for (const server of servers) {
