@@ -106,7 +106,7 @@ describe('the packed package', () => {
   it('ships the bin, dist/, the embedded snapshot and the user docs, nothing else', async () => {
     const files = packed.files.map((file) => file.path);
     const allowed =
-      /^(bin\/mcp-trust-score\.js|dist\/[^/]+\.mjs|embedded-snapshot\/[^/]+|docs\/(ci|mcp)\.md|README\.md|package\.json)$/;
+      /^(bin\/mcp-trust-score\.js|dist\/[^/]+\.(mjs|cjs)|embedded-snapshot\/[^/]+|docs\/(ci|mcp)\.md|README\.md|package\.json)$/;
     expect(files.filter((file) => !allowed.test(file))).toEqual([]);
     for (const file of ['bin/mcp-trust-score.js', 'dist/cli.mjs', 'dist/mcp.mjs', 'embedded-snapshot/manifest.json']) {
       expect(files).toContain(file);
@@ -130,7 +130,9 @@ describe('the packed package', () => {
     expect(existsSync(path.join(installed, 'src'))).toBe(false);
     const bin = await readFile(path.join(installed, 'bin', 'mcp-trust-score.js'), 'utf8');
     expect(bin).not.toMatch(/tsx|\.ts['"`]/);
-    expect((await readdir(path.join(installed, 'dist'))).every((file) => file.endsWith('.mjs'))).toBe(true);
+    // JavaScript only: the ES modules and `npm start`'s CommonJS bundle, never the code cache a start on the packing
+    // machine wrote beside it (V8's compiled code for that machine's Node).
+    expect((await readdir(path.join(installed, 'dist'))).every((file) => /\.(mjs|cjs)$/.test(file))).toBe(true);
   });
 
   it('checks offline with npx, the user-level files too, and gives the live API’s verdicts for the same entries', () => {
