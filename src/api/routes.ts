@@ -153,7 +153,7 @@ export const ROUTES: readonly Route[] = [
     needs: 'lookup',
     path: ROUTE_PATHS.lookup,
     keyed: true,
-    listedAs: '/v1/lookup?package={registry_type}:{identifier} or ?purl={package url} or ?url={url}',
+    listedAs: '/v1/lookup?package={registry_type}:{identifier} or ?purl={package url} or ?url={url} or ?repo={repository url}',
     handler: lookupServers,
     doc: {
       operationId: 'lookupServers',

@@ -209,6 +209,11 @@ describe('unknown routes', () => {
     });
   }
 
+  it("names every way to ask the reverse lookup in the unknown route's message", async () => {
+    const { message } = await errorOf(await h.call('/v1/nope'));
+    for (const parameter of ['?package=', '?purl=', '?url=', '?repo=']) expect(message).toContain(parameter);
+  });
+
   it('answers 404 for an unknown route whatever the method', async () => {
     const response = await h.call('/v1/nope', { method: 'DELETE' });
     expect(response.status).toBe(404);
