@@ -8,6 +8,8 @@ import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+// `--quiet`: nothing on the output unless it fails (`npm run rescore` compiles first, and its output is the night's).
+const say = process.argv.includes('--quiet') ? () => {} : (line) => console.log(line);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = path.join(root, 'dist');
 
@@ -15,7 +17,7 @@ let esbuild;
 try {
   esbuild = await import('esbuild');
 } catch {
-  console.log('compile: esbuild is not installed (a production-only install); the entry points will run through tsx');
+  say('compile: esbuild is not installed (a production-only install); the entry points will run through tsx');
   process.exit(0);
 }
 
@@ -31,12 +33,16 @@ const englishOnlyZod = {
   },
 };
 
-/** Whether folders `a` and `b` hold the same files with the same bytes (false when `b` is missing). */
+/**
+ * Whether folder `a` (a new build) holds the same files with the same bytes as `b` (dist/; false when missing).
+ * The code caches `npm start` writes in dist/ do not count: each is named for its bundle's content, so it stays
+ * right for an unchanged build.
+ */
 async function sameFiles(a, b) {
   const list = (dir) =>
     readdir(dir, { recursive: true, withFileTypes: true }).then((entries) =>
       entries
-        .filter((entry) => entry.isFile())
+        .filter((entry) => entry.isFile() && !entry.name.endsWith('.v8-cache'))
         .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)))
         .sort(),
     );
@@ -153,6 +159,9 @@ await esbuild.build({
   outdir: temporary,
 });
 await esbuild.build({ ...options, entryPoints: { mcp: 'scripts/mcp.ts', cli: 'scripts/cli.ts' }, outdir: temporary });
+// `npm run rescore` (the night, and the tests that run it) runs dist/rescore.mjs, so no start of it compiles
+// TypeScript. A build of its own, so the MCP wrapper's and the CLI's chunks stay as they were.
+await esbuild.build({ ...options, entryPoints: { rescore: 'scripts/rescore.ts' }, outdir: temporary });
 // What every function file in api/ imports (src/deploy/vercel-files.ts says why), in a build of its own
 // under dist/vercel/: sharing chunks with the entries above would split `npm start`'s graph into more files.
 await esbuild.build({
@@ -170,7 +179,7 @@ await writeFile(
 // tsc, which reads dist/vercel/vercel.d.mts for the function files' types, find no dist/ for a moment.
 if (await sameFiles(temporary, outdir)) {
   await rm(temporary, { recursive: true, force: true });
-  console.log(`compile: dist/ is current (checked in ${Math.round(performance.now() - started)} ms)`);
+  say(`compile: dist/ is current (checked in ${Math.round(performance.now() - started)} ms)`);
   process.exit(0);
 }
 const old = `${outdir}.old-${process.pid}`;
@@ -179,4 +188,4 @@ await rename(outdir, old).catch((error) => {
 });
 await rename(temporary, outdir);
 await rm(old, { recursive: true, force: true });
-console.log(`compile: dist/ written in ${Math.round(performance.now() - started)} ms`);
+say(`compile: dist/ written in ${Math.round(performance.now() - started)} ms`);
