@@ -35,14 +35,14 @@ const englishOnlyZod = {
 
 /**
  * Whether folder `a` (a new build) holds the same files with the same bytes as `b` (dist/; false when missing).
- * The code caches `npm start` writes in dist/ do not count: each is named for its bundle's content, so it stays
- * right for an unchanged build.
+ * The code caches `npm start` writes in dist/ do not count, nor one being written (`<cache>.<pid>.<hex>.tmp`):
+ * each is named for its bundle's content, so it stays right for an unchanged build.
  */
 async function sameFiles(a, b) {
   const list = (dir) =>
     readdir(dir, { recursive: true, withFileTypes: true }).then((entries) =>
       entries
-        .filter((entry) => entry.isFile() && !entry.name.endsWith('.v8-cache'))
+        .filter((entry) => entry.isFile() && !entry.name.includes('.v8-cache'))
         .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)))
         .sort(),
     );
