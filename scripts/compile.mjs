@@ -159,9 +159,14 @@ await esbuild.build({
   outdir: temporary,
 });
 await esbuild.build({ ...options, entryPoints: { mcp: 'scripts/mcp.ts', cli: 'scripts/cli.ts' }, outdir: temporary });
-// `npm run rescore` (the night, and the tests that run it) runs dist/rescore.mjs, so no start of it compiles
-// TypeScript. A build of its own, so the MCP wrapper's and the CLI's chunks stay as they were.
-await esbuild.build({ ...options, entryPoints: { rescore: 'scripts/rescore.ts' }, outdir: temporary });
+// `npm run rescore` (the night, and the tests that run it) runs dist/rescore/rescore.mjs, so no start of it
+// compiles TypeScript. A build of its own, so the MCP wrapper's and the CLI's chunks stay as they were, in a
+// folder of its own, which the package leaves out (package.json `files`) as it does dist/vercel/.
+await esbuild.build({
+  ...options,
+  entryPoints: { rescore: 'scripts/rescore.ts' },
+  outdir: path.join(temporary, 'rescore'),
+});
 // What every function file in api/ imports (src/deploy/vercel-files.ts says why), in a build of its own
 // under dist/vercel/: sharing chunks with the entries above would split `npm start`'s graph into more files.
 await esbuild.build({

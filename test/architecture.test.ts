@@ -333,7 +333,7 @@ const REACHES_FOR_BUILT_FILES = [
   /bin\/mcp-trust-score|'bin', 'mcp-trust-score/,
   /openEmbeddedSource|embedded-snapshot/,
   /['"/]dist\/[a-z-]+\.mjs|REPO(?:_ROOT)?, 'dist'/,
-  // The rescoring as the night runs it: dist/rescore.mjs (test/support/rescore-run.ts).
+  // The rescoring as the night runs it: dist/rescore/rescore.mjs (test/support/rescore-run.ts).
   /\brunRescore\(/,
 ];
 

@@ -50,7 +50,7 @@ async function compileNight(dir: string): Promise<string> {
 }
 
 /**
- * The Node flags `npm run rescore` runs the night with (`package.json`'s `… && node <flags> dist/rescore.mjs`):
+ * The Node flags `npm run rescore` runs the night with (`package.json`'s `… && node <flags> dist/rescore/rescore.mjs`):
  * the benchmark's child runs with the same ones, so what it measures is the night as it runs.
  */
 function nightFlags(): string[] {

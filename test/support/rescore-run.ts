@@ -1,7 +1,7 @@
 /**
  * Runs `npm run rescore` (or its command without npm, which starts faster) in a child process, without
  * blocking this process's event loop: the stand-ins it talks to run here. Without npm it is what
- * `npm run rescore` runs once dist/ is current, `node --optimize-for-size dist/rescore.mjs`, compiled by the
+ * `npm run rescore` runs once dist/ is current, `node --optimize-for-size dist/rescore/rescore.mjs`, compiled by the
  * e2e project's global setup (test/support/compile.ts): a test that runs the rescoring is an e2e test
  * (`*.e2e.test.ts`; test/architecture.test.ts holds it).
  */
@@ -22,7 +22,7 @@ export function runRescore(
 ): Promise<RescoreRun> {
   const [command, prefix] = options.viaNpm
     ? ['npm', ['run', '--silent', 'rescore', '--']]
-    : [process.execPath, ['--optimize-for-size', path.join(ROOT, 'dist', 'rescore.mjs')]];
+    : [process.execPath, ['--optimize-for-size', path.join(ROOT, 'dist', 'rescore', 'rescore.mjs')]];
   const env: NodeJS.ProcessEnv = { ...process.env };
   delete env.GITHUB_TOKEN;
   if (options.token !== undefined) env.GITHUB_TOKEN = options.token;
