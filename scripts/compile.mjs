@@ -4,10 +4,12 @@
 //
 // Plain JavaScript on purpose: it must run before anything is compiled. Without esbuild (an install with
 // --omit=dev, as the GitHub Action does) it says so and leaves the entry points to run through tsx.
-import { rename, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+// `--quiet`: nothing on the output unless it fails (`npm run rescore` compiles first, and its output is the night's).
+const say = process.argv.includes('--quiet') ? () => {} : (line) => console.log(line);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = path.join(root, 'dist');
 
@@ -15,7 +17,7 @@ let esbuild;
 try {
   esbuild = await import('esbuild');
 } catch {
-  console.log('compile: esbuild is not installed (a production-only install); the entry points will run through tsx');
+  say('compile: esbuild is not installed (a production-only install); the entry points will run through tsx');
   process.exit(0);
 }
 
@@ -30,6 +32,34 @@ const englishOnlyZod = {
     );
   },
 };
+
+/**
+ * Whether folder `a` (a new build) holds the same files with the same bytes as `b` (dist/; false when missing).
+ * The code caches `npm start` writes in dist/ do not count, nor one being written (`<cache>.<pid>.<hex>.tmp`):
+ * each is named for its bundle's content, so it stays right for an unchanged build.
+ */
+async function sameFiles(a, b) {
+  const list = (dir) =>
+    readdir(dir, { recursive: true, withFileTypes: true }).then((entries) =>
+      entries
+        .filter((entry) => entry.isFile() && !entry.name.includes('.v8-cache'))
+        .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)))
+        .sort(),
+    );
+  let names;
+  try {
+    names = [await list(a), await list(b)];
+  } catch (error) {
+    if (error.code === 'ENOENT') return false;
+    throw error;
+  }
+  if (names[0].join('\0') !== names[1].join('\0')) return false;
+  for (const name of names[0]) {
+    const [x, y] = await Promise.all([readFile(path.join(a, name)), readFile(path.join(b, name))]);
+    if (!x.equals(y)) return false;
+  }
+  return true;
+}
 
 const started = performance.now();
 // Written aside and swapped in, so a process running dist/ (a test, a server) never sees half of it.
@@ -129,6 +159,14 @@ await esbuild.build({
   outdir: temporary,
 });
 await esbuild.build({ ...options, entryPoints: { mcp: 'scripts/mcp.ts', cli: 'scripts/cli.ts' }, outdir: temporary });
+// `npm run rescore` (the night, and the tests that run it) runs dist/rescore/rescore.mjs, so no start of it
+// compiles TypeScript. A build of its own, so the MCP wrapper's and the CLI's chunks stay as they were, in a
+// folder of its own, which the package leaves out (package.json `files`) as it does dist/vercel/.
+await esbuild.build({
+  ...options,
+  entryPoints: { rescore: 'scripts/rescore.ts' },
+  outdir: path.join(temporary, 'rescore'),
+});
 // What every function file in api/ imports (src/deploy/vercel-files.ts says why), in a build of its own
 // under dist/vercel/: sharing chunks with the entries above would split `npm start`'s graph into more files.
 await esbuild.build({
@@ -141,10 +179,18 @@ await writeFile(
   path.join(temporary, 'vercel', 'vercel.d.mts'),
   "// The types of vercel.mjs, compiled from src/http/vercel.ts by scripts/compile.mjs.\nexport { notifyCronHandler, vercelHandler } from '../../src/http/vercel.js';\n",
 );
+// A build that wrote exactly what dist/ already holds leaves dist/ alone: `npm test` compiles before it starts
+// tsc beside the tests, and the e2e project's global setup compiles again; swapping the folder then would let
+// tsc, which reads dist/vercel/vercel.d.mts for the function files' types, find no dist/ for a moment.
+if (await sameFiles(temporary, outdir)) {
+  await rm(temporary, { recursive: true, force: true });
+  say(`compile: dist/ is current (checked in ${Math.round(performance.now() - started)} ms)`);
+  process.exit(0);
+}
 const old = `${outdir}.old-${process.pid}`;
 await rename(outdir, old).catch((error) => {
   if (error.code !== 'ENOENT') throw error;
 });
 await rename(temporary, outdir);
 await rm(old, { recursive: true, force: true });
-console.log(`compile: dist/ written in ${Math.round(performance.now() - started)} ms`);
+say(`compile: dist/ written in ${Math.round(performance.now() - started)} ms`);

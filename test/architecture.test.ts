@@ -333,6 +333,8 @@ const REACHES_FOR_BUILT_FILES = [
   /bin\/mcp-trust-score|'bin', 'mcp-trust-score/,
   /openEmbeddedSource|embedded-snapshot/,
   /['"/]dist\/[a-z-]+\.mjs|REPO(?:_ROOT)?, 'dist'/,
+  // The rescoring as the night runs it: dist/rescore/rescore.mjs (test/support/rescore-run.ts).
+  /\brunRescore\(/,
 ];
 
 /** The test files, relative to the root, that reach for built files but are not in the e2e project. */
@@ -370,10 +372,13 @@ describe('the two test projects', () => {
       ['test/e2e/planted.test.ts', "const server = await startServer({ API_KEYS: 'k' });\n"],
       ['test/query/planted.test.ts', 'const source = await openEmbeddedSource();\n'],
       ['test/format/planted.test.ts', "import { Ajv2020 } from 'ajv/dist/2020.js';\n"],
+      ['test/pipeline/planted.test.ts', "const run = await runRescore(['--help']);\n"],
+      ['test/pipeline/planted.e2e.test.ts', "const run = await runRescore(['--help']);\n"],
     ]);
     expect(unitTestsReachingForBuiltFiles([...texts.keys()], (file) => texts.get(file) ?? '')).toEqual([
       'test/gateway/planted.test.ts',
       'test/query/planted.test.ts',
+      'test/pipeline/planted.test.ts',
     ]);
   });
 });

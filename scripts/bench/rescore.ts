@@ -50,15 +50,21 @@ async function compileNight(dir: string): Promise<string> {
 }
 
 /**
- * The Node flags `npm run rescore` runs the night with (`package.json`'s `node <flags> --import tsx …`): the
- * benchmark's child runs with the same ones, so what it measures is the night as it runs.
+ * The Node flags `npm run rescore` runs the night with (`package.json`'s `… && node <flags> dist/rescore/rescore.mjs`):
+ * the benchmark's child runs with the same ones, so what it measures is the night as it runs.
  */
 function nightFlags(): string[] {
   const { scripts } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
     scripts: Record<string, string>;
   };
-  const words = (scripts.rescore ?? '').split(' ');
-  return words[0] === 'node' ? words.slice(1, words.indexOf('--import')) : [];
+  const words = (scripts.rescore ?? '').split('&&').at(-1)!.trim().split(/\s+/);
+  if (words[0] !== 'node') return [];
+  const flags: string[] = [];
+  for (const word of words.slice(1)) {
+    if (!word.startsWith('-') || word === '--import') break;
+    flags.push(word);
+  }
+  return flags;
 }
 
 /** Runs one night in a child without blocking this process, where the stand-ins answer. */
@@ -110,7 +116,7 @@ export async function benchRescore(sizes: readonly number[]): Promise<RescoreBen
     });
     const dir = await mkdtemp(path.join(tmpdir(), 'bench-rescore-'));
     try {
-      // BENCH_RESCORE_VIA_TSX=1: the child through tsx, as `npm run rescore` runs, loader and all.
+      // BENCH_RESCORE_VIA_TSX=1: the child through tsx, loader and all (as `npm run rescore` ran before it ran dist/).
       const script =
         process.env.BENCH_RESCORE_VIA_TSX === '1'
           ? path.join(ROOT, 'scripts', 'bench', 'rescore-night.ts')

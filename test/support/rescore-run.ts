@@ -1,9 +1,9 @@
 /**
  * Runs `npm run rescore` (or its command without npm, which starts faster) in a child process, without
- * blocking this process's event loop: the stand-ins it talks to run here. Without npm it is the command
- * `npm run rescore` runs, `node --optimize-for-size --import tsx scripts/rescore.ts`: one process (tsx's
- * `bin` would start node again as a child of its own, a second start, and a timeout's kill would reach only
- * the parent).
+ * blocking this process's event loop: the stand-ins it talks to run here. Without npm it is what
+ * `npm run rescore` runs once dist/ is current, `node --optimize-for-size dist/rescore/rescore.mjs`, compiled by the
+ * e2e project's global setup (test/support/compile.ts): a test that runs the rescoring is an e2e test
+ * (`*.e2e.test.ts`; test/architecture.test.ts holds it).
  */
 import { execFile } from 'node:child_process';
 import path from 'node:path';
@@ -22,7 +22,7 @@ export function runRescore(
 ): Promise<RescoreRun> {
   const [command, prefix] = options.viaNpm
     ? ['npm', ['run', '--silent', 'rescore', '--']]
-    : [process.execPath, ['--optimize-for-size', '--import', 'tsx', path.join(ROOT, 'scripts', 'rescore.ts')]];
+    : [process.execPath, ['--optimize-for-size', path.join(ROOT, 'dist', 'rescore', 'rescore.mjs')]];
   const env: NodeJS.ProcessEnv = { ...process.env };
   delete env.GITHUB_TOKEN;
   if (options.token !== undefined) env.GITHUB_TOKEN = options.token;
@@ -61,14 +61,14 @@ export function standInArgs(options: {
     options.cache,
     '--backoff',
     '10',
-    // The package registries have stand-ins of their own (test/pipeline/packages.test.ts).
+    // The package registries have stand-ins of their own (test/pipeline/packages.e2e.test.ts).
     '--packages',
     'off',
-    // So do the remotes (test/pipeline/probe-nights.test.ts): the fixtures' remotes are real hosts, never asked.
+    // So do the remotes (test/pipeline/probe-nights.e2e.test.ts): the fixtures' remotes are real hosts, never asked.
     '--no-probe',
-    // So is OSV (test/pipeline/advisories.test.ts).
+    // So is OSV (test/pipeline/advisories.e2e.test.ts).
     '--no-advisories',
-    // The catalog and the store of unknown identifiers have a test of their own (test/pipeline/catalog-night.test.ts).
+    // The catalog and the store of unknown identifiers have a test of their own (test/pipeline/catalog-night.e2e.test.ts).
     '--no-catalog',
     '--unknown',
     'off',
