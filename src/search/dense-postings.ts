@@ -41,6 +41,17 @@ export class DensePostings {
   }
 }
 
+/** Whether `id` is in one set of each of `filters` (true when there are none). */
+export function inEvery(filters: readonly DensePostings[][], id: number): boolean {
+  for (let f = 0; f < filters.length; f++) {
+    const sets = filters[f]!;
+    let found = false;
+    for (let s = 0; s < sets.length && !found; s++) found = sets[s]!.has(id);
+    if (!found) return false;
+  }
+  return true;
+}
+
 /** The number of set bits of a 32-bit integer. */
 function popcount(value: number): number {
   let x = value - ((value >>> 1) & 0x55555555);
