@@ -108,7 +108,9 @@ export function createSearch(count: number, parts: SearchSources): Search {
   ): WordMatches {
     const readings = plan.readingsIn(combination, index, also);
     const first = index.match(plan.query, also, into);
-    const matched = mergeReadings(first, readings.sameWords, index, also, into, spare);
+    // Most queries have no other reading: the merge is then not called at all.
+    const matched =
+      readings.sameWords.length === 0 ? first : mergeReadings(first, readings.sameWords, index, also, into, spare);
     if (matched.ids.length > 0) return matched;
     return mergeReadings(matched, plan.fewerWordsIn(readings, index, also), index, also, into, spare);
   }

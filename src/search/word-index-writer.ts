@@ -119,25 +119,12 @@ function bm25Postings(
   const postings = order.map((term) => {
     const touched: number[] = [];
     let fieldsWithTerm = 0;
-    for (const { boost, starts, ids, frequencies, lengths, average } of grouped) {
-      const start = starts[term]!;
-      const end = starts[term + 1]!;
+    for (const field of grouped) {
+      const start = field.starts[term]!;
+      const end = field.starts[term + 1]!;
       if (start === end) continue;
       fieldsWithTerm++;
-      const count = end - start;
-      const idf = Math.log(1 + (documentCount - count + 0.5) / (count + 0.5));
-      for (let i = start; i < end; i++) {
-        const id = ids[i]!;
-        const frequency = frequencies[i]!;
-        const tf =
-          (frequency * (BM25.k1 + 1)) / (frequency + BM25.k1 * (1 - BM25.b + (BM25.b * lengths[id]!) / average));
-        if (seen[id] === 0) {
-          seen[id] = 1;
-          sums[id] = 0;
-          touched.push(id);
-        }
-        sums[id] = sums[id]! + boost * idf * tf;
-      }
+      addScores(field, start, end, documentCount, { sums, seen, touched });
     }
     const ids = Uint32Array.from(touched);
     // One field's ids are ascending already; several fields' are merged by sorting.
@@ -150,6 +137,44 @@ function bm25Postings(
     return { ids, scores };
   });
   return { terms: order.map((term) => words[term]!), postings };
+}
+
+/** One field's postings grouped by term (`starts[t]` to `starts[t + 1]` are term t's), and its lengths. */
+interface GroupedField {
+  boost: number;
+  starts: Uint32Array;
+  ids: Uint32Array;
+  frequencies: Uint32Array;
+  lengths: Uint32Array;
+  average: number;
+}
+
+/**
+ * Adds a field's BM25 scores for one term (its postings `start` to `end`) to `sums`, a document met first
+ * marked in `seen` and listed in `touched`. A function of its own, so the loop over terms holds no long loop:
+ * compiled in the middle of one (on-stack replacement), the code after it had no type feedback yet and
+ * deoptimized, and each later term entered the same compiled loop and deoptimized again.
+ */
+function addScores(
+  { boost, ids, frequencies, lengths, average }: GroupedField,
+  start: number,
+  end: number,
+  documentCount: number,
+  { sums, seen, touched }: { sums: Float64Array; seen: Uint8Array; touched: number[] },
+): void {
+  const count = end - start;
+  const idf = Math.log(1 + (documentCount - count + 0.5) / (count + 0.5));
+  for (let i = start; i < end; i++) {
+    const id = ids[i]!;
+    const frequency = frequencies[i]!;
+    const tf = (frequency * (BM25.k1 + 1)) / (frequency + BM25.k1 * (1 - BM25.b + (BM25.b * lengths[id]!) / average));
+    if (seen[id] === 0) {
+      seen[id] = 1;
+      sums[id] = 0;
+      touched.push(id);
+    }
+    sums[id] = sums[id]! + boost * idf * tf;
+  }
 }
 
 /**

@@ -9,10 +9,10 @@
  * `dense-postings.ts`), and only the requested page is sorted.
  *
  * Relevance: for each query word, the best of its expansions (the word itself weight 1, and so its singular
- * when it is a plural, a longer word it is a prefix of `PREFIX_WEIGHT`, a word within the typo distance `FUZZY_WEIGHT`), summed over words; a
- * term's score is BM25 over the id (boost 3) and namespace (boost 1) fields (over the description, boost
- * 1, in the description index). A search over names and descriptions gives each query word the expansions
- * of both indexes, so each word may match either.
+ * when it is a plural, a longer word it begins `PREFIX_WEIGHT`, one within the typo distance `FUZZY_WEIGHT`),
+ * summed over words; a term's score is BM25 over the id (boost 3) and namespace (boost 1) fields (the
+ * description, boost 1, in the description index). A search over names and descriptions gives each query
+ * word the expansions of both indexes, so each word may match either.
  */
 import { decodeU32 } from '../format/binary.js';
 import {
@@ -32,7 +32,7 @@ import {
   writesNamespace,
 } from './words.js';
 import type { Slicer } from '../format/slicer.js';
-import { DensePostings } from './dense-postings.js';
+import { DensePostings, inEvery } from './dense-postings.js';
 import { binarySearch } from './sorted-ids.js';
 import { SortedTerms } from './sorted-terms.js';
 
@@ -42,16 +42,10 @@ const EXPANSION_CACHE_SIZE = 10_000;
 const MAX_QUERY_WORDS = 32;
 
 /** One term's documents and their static scores, ids ascending. */
-interface TermPostings {
-  ids: Uint32Array;
-  scores: Float32Array;
-}
+type TermPostings = WordMatches;
 
 /** A term a query word matches: its number in the artifact, and the weight of the match. */
-interface Expansion {
-  at: number;
-  weight: number;
-}
+type Expansion = { at: number; weight: number };
 
 /** A term a query word matches, with its postings, in the index that holds it. */
 interface ExpandedTerm {
@@ -60,6 +54,8 @@ interface ExpandedTerm {
   at: number;
   index: WordIndex;
 }
+/** Each query word's terms, and how many ids their postings hold in all. */
+type Expanded = { terms: ExpandedTerm[]; size: number }[];
 
 export interface WordMatches {
   /** Matching record ids and their relevance, parallel arrays. */
@@ -236,13 +232,46 @@ export class WordIndex {
 
   /**
    * Every record that matches all words of `query`, with its relevance: in this index, or with `also`
-   * (indexes over the same records), in any of them, word by word.
+   * (indexes over the same records), in any of them, word by word. Reading the words and matching them are
+   * apart: queries and readings come as strings of several kinds (typed, joined, cut), each a deopt when
+   * first met, which then recompiles the short function that reads them, not the matching's loops.
    */
   match(query: string, also: readonly WordIndex[] = [], into?: MatchBuffers): WordMatches {
+    const expanded = this.expandWords(query, also);
+    return expanded === undefined ? noMatches() : this.matchExpanded(expanded, into);
+  }
+
+  /**
+   * Each distinct word of `query` (the first MAX_QUERY_WORDS) with the terms it matches in each index, the
+   * rarest first, so the words after it only confirm a small candidate set (AND) by probing their postings;
+   * undefined when a word matches nothing.
+   */
+  private expandWords(query: string, also: readonly WordIndex[]): Expanded | undefined {
     const words = [...new Set(nameWords(query))].slice(0, MAX_QUERY_WORDS);
-    const reachesPrefix = writesNamespace(query);
-    const none = { ids: new Uint32Array(0), scores: new Float32Array(0) };
-    if (words.length === 0) return none;
+    // A namespace's prefix words (`io`, `github` of `io.github.`) only for a query that writes one.
+    const forms = writesNamespace(query) ? 2 : 1;
+    const expanded: Expanded = [];
+    for (const word of words) {
+      const terms: ExpandedTerm[] = [];
+      let size = 0;
+      for (let i = -1; i < also.length; i++) {
+        const index = i < 0 ? this : also[i]!;
+        for (let form = 0; form < forms; form++) {
+          for (const { at, weight } of index.expansions(form === 0 ? word : NAMESPACE_MARK + word)) {
+            const postings = index.postings(at);
+            terms.push({ postings, weight, at, index });
+            size += postings.ids.length;
+          }
+        }
+      }
+      expanded.push({ terms, size });
+    }
+    expanded.sort((a, b) => a.size - b.size);
+    return expanded.length === 0 || expanded[0]!.size === 0 ? undefined : expanded;
+  }
+
+  /** The records that match every one of `expanded`'s words (see `match`), the rarest word first. */
+  private matchExpanded(expanded: Expanded, into: MatchBuffers | undefined): WordMatches {
     const count = this.documentCount;
     this.scratch ??= {
       stamp: new Uint32Array(count),
@@ -253,25 +282,6 @@ export class WordIndex {
       next: new Uint32Array(count),
     };
     const { stamp, best, total, candidates, touched, next } = this.scratch;
-
-    // Each word's expansions with their postings; the rarest word goes first, so the words after it only
-    // have to confirm a small candidate set (AND), by probing their postings rather than walking them.
-    const expanded = words.map((word) => {
-      const terms: ExpandedTerm[] = [];
-      let size = 0;
-      // A namespace's prefix words (`io`, `github` of `io.github.`) only for a query that writes one.
-      const forms = reachesPrefix ? [word, NAMESPACE_MARK + word] : [word];
-      for (const index of [this, ...also]) {
-        for (const { at, weight } of forms.flatMap((form) => index.expansions(form))) {
-          const postings = index.postings(at);
-          terms.push({ postings, weight, at, index });
-          size += postings.ids.length;
-        }
-      }
-      return { terms, size };
-    });
-    expanded.sort((a, b) => a.size - b.size);
-    if (expanded[0]!.size === 0) return none;
     const filters = this.laterWordSets(expanded);
 
     // The matches of the words so far, in `touched[0..matched)`; `candidates` holds them for the next word.
@@ -333,17 +343,8 @@ export class WordIndex {
       touched.set(next.subarray(0, found));
       matched = found;
     }
-    return none;
+    return noMatches();
   }
 }
 
-/** Whether `id` is in one set of each of `filters` (true when there are none). */
-function inEvery(filters: readonly DensePostings[][], id: number): boolean {
-  for (let f = 0; f < filters.length; f++) {
-    const sets = filters[f]!;
-    let found = false;
-    for (let s = 0; s < sets.length && !found; s++) found = sets[s]!.has(id);
-    if (!found) return false;
-  }
-  return true;
-}
+const noMatches = (): WordMatches => ({ ids: new Uint32Array(0), scores: new Float32Array(0) });
