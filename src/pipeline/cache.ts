@@ -3,14 +3,17 @@
  * collection, and the ETag and facts of every GitHub answer, for conditional requests. Each file is written
  * through a temporary file and a rename, so a run that fails midway leaves the previous cache whole; a file that
  * cannot be read or is not the expected shape is ignored (the run then asks for everything), never trusted.
+ * The registry and GitHub files, which grow with the registry, are written and read a record at a time, so
+ * neither is ever one string or one parsed value beside what the night keeps of it.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
 import { PackageFactsSchema } from '../model/package-facts.js';
 import { UpstreamEntrySchema } from '../registry/upstream.js';
-import type { Collection } from './collect.js';
+import type { CollectedEntry, Collection } from './collect.js';
 import type { CachedAnswer } from './github.js';
+import { JsonRecordsError, readJsonRecords } from './json-records.js';
 import { CachedAdvisorySchema } from './osv/answers.js';
 import type { CachedVuln } from './osv/read-advisories.js';
 import type { CachedPackage } from './packages/read-packages.js';
@@ -25,10 +28,12 @@ const RegistryCacheSchema = z.strictObject({
   entries: z.array(UpstreamEntrySchema),
 });
 
+const CachedAnswerSchema = z.strictObject({ etag: z.string().min(1), facts: z.unknown() });
+
 const GitHubCacheSchema = z.strictObject({
   version: z.literal(CACHE_VERSION),
   apiUrl: z.string(),
-  answers: z.record(z.string(), z.strictObject({ etag: z.string().min(1), facts: z.unknown() })),
+  answers: z.record(z.string(), CachedAnswerSchema),
 });
 
 const PackageCacheSchema = z.strictObject({
@@ -68,19 +73,56 @@ function readJson<T extends z.ZodType>(file: string, schema: T): { value?: z.inf
   return { note: `ignored the unreadable cache file ${file}` };
 }
 
+/**
+ * A cache file of one large member (`large`), read a record at a time (`json-records.ts`) and checked as it is
+ * read: each item by `item`, which keeps it, and the other members with the large one's container by
+ * `schema`. All or nothing, as a whole read was: a file that is not JSON, is cut short, or holds one item or
+ * member that is not the expected shape is ignored whole (with a note), and what `item` kept is then let go.
+ */
+function readRecords<T extends z.ZodType>(
+  file: string,
+  schema: T,
+  large: string,
+  item: (value: unknown, key: string | undefined) => boolean,
+): { value?: z.infer<T>; note?: string } {
+  const note = `ignored the unreadable cache file ${file}`;
+  const head: Record<string, unknown> = {};
+  try {
+    for (const record of readJsonRecords(file, large)) {
+      if ('member' in record) head[record.member] = record.value;
+      else if ('opened' in record) head[large] = record.opened === 'array' ? [] : {};
+      else if (!item(record.item, record.key)) return { note };
+    }
+  } catch (error) {
+    if (error instanceof JsonRecordsError) return { note };
+    // A file that cannot be read is no cache, as a missing one is.
+    if ((error as NodeJS.ErrnoException).code !== undefined) return {};
+    throw error;
+  }
+  // Checked, but kept as written: zod's output would reorder the registry entries' members.
+  return schema.safeParse(head).success ? { value: head as z.infer<T> } : { note };
+}
+
 export function readRegistryCache(dir: string): { collection?: Collection; note?: string } {
-  const { value, note } = readJson(registryFile(dir), RegistryCacheSchema);
+  const entries: CollectedEntry[] = [];
+  const { value, note } = readRecords(registryFile(dir), RegistryCacheSchema, 'entries', (entry, key) => {
+    if (key !== undefined || !UpstreamEntrySchema.safeParse(entry).success) return false;
+    entries.push(entry as CollectedEntry);
+    return true;
+  });
   if (value === undefined) return note ? { note } : {};
-  return { collection: { baseUrl: value.baseUrl, collectedAt: value.collectedAt, entries: value.entries } };
+  return { collection: { baseUrl: value.baseUrl, collectedAt: value.collectedAt, entries } };
 }
 
 /** The cached answers for `apiUrl` (answers kept for another API are not reused). */
 export function readGitHubCache(dir: string, apiUrl: string): { answers: Map<string, CachedAnswer>; note?: string } {
-  const { value, note } = readJson(githubFile(dir), GitHubCacheSchema);
   const answers = new Map<string, CachedAnswer>();
-  if (value !== undefined && value.apiUrl === apiUrl) {
-    for (const [path, answer] of Object.entries(value.answers)) answers.set(path, answer);
-  }
+  const { value, note } = readRecords(githubFile(dir), GitHubCacheSchema, 'answers', (answer, path) => {
+    if (path === undefined || !CachedAnswerSchema.safeParse(answer).success) return false;
+    answers.set(path, answer as CachedAnswer);
+    return true;
+  });
+  if (value === undefined || value.apiUrl !== apiUrl) answers.clear();
   return note ? { answers, note } : { answers };
 }
 

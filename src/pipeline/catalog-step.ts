@@ -30,7 +30,7 @@ import type { ServerRecord } from '../model/schema.js';
 import { parseGitHubRepo, type GitHubFacts, type ServerFacts } from '../scoring/facts.js';
 import { signalsFor } from '../scoring/signals.js';
 import { PipelineError } from './errors.js';
-import type { RepositoryOutcome } from './github.js';
+import type { OutcomeLookup } from './outcome-file.js';
 
 /** The catalog a night read: its valid entries, the text written beside the dataset, and the entries left out. */
 export interface NightCatalog {
@@ -207,7 +207,7 @@ export interface CatalogRecords {
 export function catalogRecordsOf(
   catalog: CatalogFile,
   records: Iterable<ServerRecord>,
-  outcomes: ReadonlyMap<string, RepositoryOutcome>,
+  outcomes: OutcomeLookup,
   asOf: string,
 ): CatalogRecords {
   const join = new CatalogJoin(catalog);

@@ -1,6 +1,6 @@
 /**
- * The evidence steps of a night beside the registry and GitHub: the probe of every remote and the advisories
- * of every package, each continued from the file the last night left in `<out>/evidence/`, each written with
+ * The evidence steps of a night beside the registry and GitHub: the facts and the advisories of every package
+ * and the probe of every remote, the last two each continued from the file the last night left in `<out>/evidence/`, each written with
  * the dataset (`rescore.ts` runs them).
  */
 import { readFileSync } from 'node:fs';
@@ -10,12 +10,25 @@ import { AdvisoryFileSchema, type AdvisoryFile } from '../model/advisories.js';
 import { ProbeFileSchema } from '../model/probes.js';
 import type { ServerRecord } from '../model/schema.js';
 import { ToolsFileSchema } from '../model/tools.js';
-import { readOsvCache, writeOsvCache } from './cache.js';
+import { PackageFactsFileSchema, type PackageFacts } from '../model/package-facts.js';
+import { readOsvCache, readPackageCache, writeOsvCache, writePackageCache } from './cache.js';
 import { PipelineError } from './errors.js';
 import type { HttpPolicy } from './http-json.js';
 import { osvPackagesOf, readAdvisories, type AdvisoryCounts } from './osv/read-advisories.js';
+import { packagesOf, readPackages, type ReadPackagesOptions } from './packages/read-packages.js';
+import { askedFacts } from './unknown-records.js';
 import { probeNight, type ProbeNightCounts, type ProbeNightOptions } from './probe/probe-night.js';
 
+/** The packages step's settings (left out, the step does not run). */
+export type PackageStepOptions = Pick<ReadPackagesOptions, 'urls' | 'concurrency' | 'policy' | 'minIntervalMs' | 'oci'>;
+/** The packages step's counts: packages read (found or not), left unread, requests and 304s. */
+export interface PackageCounts {
+  read: number;
+  notFound: number;
+  unread: number;
+  requests: number;
+  notModified: number;
+}
 /** The probe step's settings (`--no-probe` leaves them out). */
 export type ProbeStepOptions = Omit<ProbeNightOptions, 'previous' | 'probedAt'>;
 /** The advisories step's settings (`--no-advisories` leaves them out). */
@@ -129,6 +142,44 @@ export async function readAdvisoriesStep(
     return { counts: { unread: error.message } };
   } finally {
     writeOsvCache(options.cache, url, cache.vulns);
+  }
+}
+
+/**
+ * The packages step: the package registries' facts of every package the entries name, read with the last
+ * night's ETags (the cache is kept whatever happens to the night). Its file is written with the dataset.
+ */
+export async function readPackagesStep(
+  options: { cache: string; packages?: PackageStepOptions | undefined },
+  entries: Iterable<{ server: { packages?: unknown } }>,
+  notes: string[],
+  /** Servers whose packages' facts are returned (`facts`): the packages checks asked about. */
+  wanted: ReadonlyArray<{ packages?: unknown }>,
+): Promise<{ text: string; counts: PackageCounts; facts: Map<string, PackageFacts> } | undefined> {
+  if (options.packages === undefined) return undefined;
+  const cache = readPackageCache(options.cache, options.packages.urls);
+  if (cache.note) notes.push(cache.note);
+  try {
+    const { file, requests, notModified } = await readPackages(packagesOf(serversOf(entries)), {
+      ...options.packages,
+      cache: cache.answers,
+      readAt: new Date().toISOString(),
+    });
+    const found = Object.values(file.packages);
+    const text = `${JSON.stringify(PackageFactsFileSchema.parse(file), null, 1)}\n`;
+    return {
+      text,
+      facts: askedFacts(file, wanted),
+      counts: {
+        read: found.length,
+        notFound: found.filter((facts) => !facts.found).length,
+        unread: file.unread.length,
+        requests,
+        notModified,
+      },
+    };
+  } finally {
+    writePackageCache(options.cache, options.packages.urls, cache.answers);
   }
 }
 

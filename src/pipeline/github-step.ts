@@ -1,16 +1,18 @@
 /**
  * The night's GitHub step: the repositories enriched with the cache's ETags (the cache is written whatever
  * happens to the night), and the run refused when more of them than `--max-unenriched` allows went unread.
- * What comes back is the outcomes and the counts: the cache itself is let go as the step ends, so the night
- * does not hold every answer's ETag and path while it scores, joins and writes.
+ * What comes back is the outcomes, in a file of the night's (`OutcomeFile`), and the counts: the cache itself is
+ * let go as the step ends and the outcomes' facts are on disk, so the night does not hold every answer's ETag,
+ * path and facts while it scores, joins and writes.
  */
 import { readGitHubCache, writeGitHubCache } from './cache.js';
 import { PipelineError } from './errors.js';
 import { enrich, type EnrichOptions, type RepositoryOutcome } from './github.js';
+import { OutcomeFile } from './outcome-file.js';
 
 export interface GitHubStep {
-  /** By `owner/repo`, lower-cased. */
-  outcomes: Map<string, RepositoryOutcome>;
+  /** By `owner/repo`, lower-cased; the caller removes the file when the night ends. */
+  outcomes: OutcomeFile;
   counts: {
     repositories: number;
     enriched: number;
@@ -58,16 +60,19 @@ export async function githubStep(
   let notFound = 0;
   let unchanged = 0;
   let firstUnenriched: RepositoryOutcome | undefined;
-  for (const outcome of enriched.outcomes.values()) {
+  const outcomes = OutcomeFile.write(options.cache, enriched.outcomes, (outcome) => {
     if (!outcome.enriched) {
       unenriched++;
       firstUnenriched ??= outcome;
     }
     if (outcome.notFound) notFound++;
     if (outcome.unchanged) unchanged++;
-  }
+  });
+  const enrichedCount = enriched.outcomes.size - unenriched;
+  enriched.outcomes.clear();
   const share = repositories.length === 0 ? 0 : unenriched / repositories.length;
   if (share > options.maxUnenriched) {
+    outcomes.remove();
     const why = enriched.stopped ?? firstUnenriched?.reason ?? 'unknown';
     throw new PipelineError(
       `${unenriched} of ${repositories.length} GitHub repositories could not be enriched ` +
@@ -75,10 +80,10 @@ export async function githubStep(
     );
   }
   return {
-    outcomes: enriched.outcomes,
+    outcomes,
     counts: {
       repositories: repositories.length,
-      enriched: enriched.outcomes.size - unenriched,
+      enriched: enrichedCount,
       notFound,
       unchangedRepositories: unchanged,
       unenriched,

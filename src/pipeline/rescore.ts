@@ -7,18 +7,17 @@ import { join } from 'node:path';
 import { ImportError, type ScorecardIndex } from '../dataset/inputs.js';
 import { compareNames, datasetPieces, type LeftOut } from '../dataset/join.js';
 import { registryDataPieces } from '../dataset/registry.js';
-import { PackageFactsFileSchema, type PackageFacts } from '../model/package-facts.js';
 import { factsFromServer, parseGitHubRepo, type GitHubFacts, type ServerFacts } from '../scoring/facts.js';
 import { flagContext } from '../scoring/flags.js';
 import { scoreServer } from '../scoring/score.js';
-import { readPackageCache, writePackageCache } from './cache.js';
-import { packagesOf, readPackages, type ReadPackagesOptions } from './packages/read-packages.js';
 import type { ProbeNightCounts } from './probe/probe-night.js';
 import {
   probeStepOf,
   readAdvisoriesStep,
-  serversOf,
+  readPackagesStep,
   type AdvisoryStepOptions,
+  type PackageCounts,
+  type PackageStepOptions,
   type ProbeStepOptions,
 } from './evidence-steps.js';
 import type { CollectedEntry, CollectOptions, CollectResult } from './collect.js';
@@ -26,7 +25,7 @@ import type { EntryFile } from './entry-file.js';
 import { collectStep } from './collect-step.js';
 import type { AdvisoryCounts } from './osv/read-advisories.js';
 import { PipelineError } from './errors.js';
-import type { EnrichOptions, RepositoryOutcome } from './github.js';
+import type { EnrichOptions } from './github.js';
 import { githubStep } from './github-step.js';
 import type { HttpPolicy } from './http-json.js';
 import { unchangedCounter } from './unchanged.js';
@@ -36,7 +35,6 @@ import { catalogPlan, catalogRecordsOf, readNightCatalog } from './catalog-step.
 import { unknownStepOf, type UnknownStepOptions } from './unknown-step.js';
 import {
   ASKED_PACKAGES_FILE,
-  askedFacts,
   askedRecordsOf,
   askedRepositories,
   askedServers,
@@ -58,7 +56,7 @@ export interface RescoreOptions {
   /** Progress of the GitHub step, for a terminal. */
   progress?: (done: number, total: number) => void;
   /** The packages step (`<out>/evidence/packages.json`); left out, the step does not run. */
-  packages?: Pick<ReadPackagesOptions, 'urls' | 'concurrency' | 'policy' | 'minIntervalMs' | 'oci'> | undefined;
+  packages?: PackageStepOptions | undefined;
   /**
    * The probe step (`<out>/evidence/probes.json` and `<out>/evidence/tools.json`, continued from the files
    * already there); left out (`--no-probe`), the step does not run and the files in `<out>` stay as they are.
@@ -107,7 +105,7 @@ export interface RescoreSummary {
   githubRequests: number;
   notModified: number;
   /** The packages step, when it ran: packages read (found or not), left unread, requests and 304s. */
-  packages?: { read: number; notFound: number; unread: number; requests: number; notModified: number };
+  packages?: PackageCounts;
   /** The probe step, when it ran. */
   probes?: ProbeNightCounts;
   /**
@@ -136,10 +134,11 @@ export async function rescore(options: RescoreOptions): Promise<RescoreSummary> 
   const catalog = options.catalogFile === undefined ? undefined : readNightCatalog(options.catalogFile);
   const { collected, entries } = await collectStep(options, notes);
   stepDone('collect');
+  const held: Array<{ remove(): void }> = [entries];
   try {
-    return await scoreNight(options, { catalog, collected, entries, notes, log, stepDone });
+    return await scoreNight(options, { catalog, collected, entries, notes, log, stepDone, held });
   } finally {
-    entries.remove();
+    for (const file of held) file.remove();
   }
 }
 
@@ -153,6 +152,8 @@ async function scoreNight(
     notes: string[];
     log: (line: string) => void;
     stepDone: (step: RescoreStep) => void;
+    /** The night's files on disk, removed when the night ends. */
+    held: Array<{ remove(): void }>;
   },
 ): Promise<RescoreSummary> {
   const { catalog, collected, entries, notes, stepDone } = night;
@@ -170,6 +171,7 @@ async function scoreNight(
   for (const repo of askedRepositories(listed ?? []))
     repositories.set(`${repo.owner}/${repo.repo}`.toLowerCase(), repo);
   const github = await githubStep({ ...options, log: night.log }, [...repositories.values()], notes);
+  night.held.push(github.outcomes);
   repositories.clear();
   stepDone('github');
   const unknown = await unknownStepOf(options.unknown, notes);
@@ -193,9 +195,8 @@ async function scoreNight(
     const facts: GitHubFacts | null = outcome?.facts && repo ? { ...outcome.facts, owner: repo.owner } : null;
     scorecard.servers[server.name] = scoreServer(server, facts, context, options.asOf);
   }
-  // Only the catalog's records read the GitHub facts after the scores.
-  const outcomes = catalog || listed ? github.outcomes : new Map<string, RepositoryOutcome>();
-  github.outcomes = new Map();
+  // Only the catalog's and the asked packages' records read the GitHub facts after the scores.
+  const outcomes = github.outcomes;
 
   stepDone('score');
   let joined: NightJoin;
@@ -231,7 +232,6 @@ async function scoreNight(
           outcomes,
           asOf: options.asOf,
         });
-  outcomes.clear();
   if (askedRecords) leftOut = [...leftOut, ...askedRecords.leftOut].sort((a, b) => compareNames(a.name, b.name));
   const probeStep = await probeStepOf(options, joined.records(), notes);
   stepDone('probes');
@@ -288,46 +288,6 @@ async function scoreNight(
     ...(github.stopped ? { stopped: github.stopped } : {}),
     notes,
   };
-}
-
-/**
- * The packages step: the package registries' facts of every package the entries name, read with the last
- * night's ETags (the cache is kept whatever happens to the night). Its file is written with the dataset.
- */
-async function readPackagesStep(
-  options: RescoreOptions,
-  entries: Iterable<{ server: { packages?: unknown } }>,
-  notes: string[],
-  /** Servers whose packages' facts are returned (`facts`): the packages checks asked about. */
-  wanted: ReadonlyArray<{ packages?: unknown }>,
-): Promise<
-  { text: string; counts: NonNullable<RescoreSummary['packages']>; facts: Map<string, PackageFacts> } | undefined
-> {
-  if (options.packages === undefined) return undefined;
-  const cache = readPackageCache(options.cache, options.packages.urls);
-  if (cache.note) notes.push(cache.note);
-  try {
-    const { file, requests, notModified } = await readPackages(packagesOf(serversOf(entries)), {
-      ...options.packages,
-      cache: cache.answers,
-      readAt: new Date().toISOString(),
-    });
-    const found = Object.values(file.packages);
-    const text = `${JSON.stringify(PackageFactsFileSchema.parse(file), null, 1)}\n`;
-    return {
-      text,
-      facts: askedFacts(file, wanted),
-      counts: {
-        read: found.length,
-        notFound: found.filter((facts) => !facts.found).length,
-        unread: file.unread.length,
-        requests,
-        notModified,
-      },
-    };
-  } finally {
-    writePackageCache(options.cache, options.packages.urls, cache.answers);
-  }
 }
 
 /** The items of `items`, each shown to `see` as it passes. */

@@ -38,7 +38,7 @@ import { ServerRecordSchema } from '../model/record-schema.js';
 import type { ServerRecord } from '../model/schema.js';
 import { parseGitHubRepo, type GitHubFacts, type ServerFacts } from '../scoring/facts.js';
 import { signalsFor } from '../scoring/signals.js';
-import type { RepositoryOutcome } from './github.js';
+import type { OutcomeLookup } from './outcome-file.js';
 import { packagesOf } from './packages/read-packages.js';
 
 /** The list's file, in the dataset's evidence folder. */
@@ -139,7 +139,7 @@ export interface AskedRecordsInput {
   records: Iterable<ServerRecord>;
   /** The catalog the night joined, when there is one: its servers' packages and images are theirs too. */
   catalog: CatalogFile | undefined;
-  outcomes: ReadonlyMap<string, RepositoryOutcome>;
+  outcomes: OutcomeLookup;
   asOf: string;
 }
 
@@ -196,7 +196,7 @@ function factsOfPackage(name: string, pkg: AskedPackage): ServerFacts {
 function recordOf(
   name: string,
   pkg: AskedPackage,
-  outcomes: ReadonlyMap<string, RepositoryOutcome>,
+  outcomes: OutcomeLookup,
   asOf: string,
 ): ReturnType<typeof ServerRecordSchema.safeParse> {
   const repo = parseGitHubRepo(pkg.repository_url);

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readGitHubCache, readRegistryCache, writeGitHubCache, writeRegistryCache } from '../../src/pipeline/cache.js';
@@ -62,5 +62,87 @@ describe('the cache files written a piece at a time', () => {
     expect(readFileSync(path.join(dir, 'github.json'), 'utf8')).toBe(
       `${JSON.stringify({ version: 1, apiUrl: 'http://127.0.0.1:2', answers: {} })}\n`,
     );
+  });
+});
+
+describe('the cache files read a record at a time, all or nothing', () => {
+  const collection = {
+    baseUrl: 'http://127.0.0.1:1/',
+    collectedAt: '2026-06-01T00:00:00.000Z',
+    entries: [entry('io.github.a/one'), entry('io.github.b/two'), entry('io.github.c/three')],
+  } as unknown as Collection;
+  const answers = new Map<string, CachedAnswer>([
+    ['GET /repos/a/one', { etag: '"1"', facts: { stars: 1 } }],
+    ['GET /repos/b/two', { etag: '"2"', facts: { stars: 2 } }],
+  ]);
+
+  /** The cache folder with the registry and GitHub files as written, then `damage` done to their text. */
+  async function damaged(damage: (text: string) => string) {
+    const dir = await makeTempDir('cache-');
+    writeRegistryCache(dir, collection);
+    writeGitHubCache(dir, 'http://127.0.0.1:2', answers);
+    for (const name of ['registry.json', 'github.json']) {
+      const file = path.join(dir, name);
+      writeFileSync(file, damage(readFileSync(file, 'utf8')));
+    }
+    return dir;
+  }
+
+  const refused = (dir: string) => {
+    const registry = readRegistryCache(dir);
+    const github = readGitHubCache(dir, 'http://127.0.0.1:2');
+    expect(registry.collection).toBeUndefined();
+    expect(registry.note).toMatch(/ignored the unreadable cache file .*registry\.json/);
+    expect(github.answers.size).toBe(0);
+    expect(github.note).toMatch(/ignored the unreadable cache file .*github\.json/);
+  };
+
+  it('reads files as JSON.parse would, spaces and member order aside', async () => {
+    const dir = await damaged((text) => JSON.stringify(JSON.parse(text) as unknown, null, 2));
+    expect(readRegistryCache(dir)).toEqual({ collection });
+    expect(readGitHubCache(dir, 'http://127.0.0.1:2')).toEqual({ answers });
+  });
+
+  it('reads a file of several megabytes, whose records and characters cross the chunks it is read in', async () => {
+    const dir = await makeTempDir('cache-');
+    const many = {
+      ...collection,
+      entries: Array.from({ length: 2_500 }, (_, index) => ({
+        ...entry(`io.github.m/s${index}`),
+        server: { ...entry(`io.github.m/s${index}`).server, description: `é→😀 "${index}" \\ `.repeat(index % 97) },
+      })),
+    } as unknown as Collection;
+    writeRegistryCache(dir, many);
+    expect(readFileSync(path.join(dir, 'registry.json')).length).toBeGreaterThan(2 << 20);
+    expect(readRegistryCache(dir)).toEqual({ collection: many });
+  });
+
+  it('refuses a file cut short anywhere, keeping nothing of what came before the cut', async () => {
+    for (const keep of [0.2, 0.5, 0.9]) refused(await damaged((text) => text.slice(0, Math.floor(text.length * keep))));
+    // Every item whole, and only the closing of the list and the object missing.
+    refused(await damaged((text) => text.slice(0, -3)));
+    refused(await damaged((text) => text.slice(0, -2)));
+  });
+
+  it('refuses one record that is not the expected shape, and text after the object', async () => {
+    refused(
+      await damaged((text) =>
+        text.replace('"version":"1.0.0"', '"version":1').replace('"etag":"\\"2\\""', '"etag":""'),
+      ),
+    );
+    refused(await damaged((text) => `${text.trimEnd()}{}`));
+    refused(
+      await damaged((text) =>
+        text.replace('{"server"', '{"server"}').replace('"facts":{"stars":1}', '"facts":{"stars":1'),
+      ),
+    );
+    refused(await damaged((text) => text.replace('"version":1', '"version":2')));
+  });
+
+  it('leaves a missing file unread without a note, and answers kept for another API unused', async () => {
+    const dir = await makeTempDir('cache-');
+    expect(readRegistryCache(dir)).toEqual({});
+    writeGitHubCache(dir, 'http://127.0.0.1:2', answers);
+    expect(readGitHubCache(dir, 'http://127.0.0.1:3')).toEqual({ answers: new Map() });
   });
 });
