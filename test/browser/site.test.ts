@@ -79,6 +79,8 @@ interface Watch {
   httpErrors: string[];
   /** Requests to another origin, or that failed at the network level. */
   stray: string[];
+  /** Requests sent and not yet answered or failed. */
+  inFlight: number;
 }
 
 /** Waits for the page; generous because CI machines are small and other suites start servers at the same time. */
@@ -144,20 +146,23 @@ suite(title, { timeout: 90_000 }, () => {
     contexts.push(context);
     context.setDefaultTimeout(20_000);
     const page = await context.newPage();
-    const watch: Watch = { errors: [], httpErrors: [], stray: [] };
+    const watch: Watch = { errors: [], httpErrors: [], stray: [], inFlight: 0 };
     const origin = new URL(base).origin;
     page.on('console', (message) => {
       if (message.type() === 'error') watch.errors.push(message.text());
     });
     page.on('pageerror', (error) => watch.errors.push(`page error: ${error.message}`));
     page.on('request', (request) => {
+      watch.inFlight += 1;
       const url = request.url();
       if (!url.startsWith(`${origin}/`) && !url.startsWith('data:'))
         watch.stray.push(`request to another origin: ${url}`);
     });
-    page.on('requestfailed', (request) =>
-      watch.stray.push(`failed: ${request.url()} ${request.failure()?.errorText ?? ''}`),
-    );
+    page.on('requestfinished', () => (watch.inFlight -= 1));
+    page.on('requestfailed', (request) => {
+      watch.inFlight -= 1;
+      watch.stray.push(`failed: ${request.url()} ${request.failure()?.errorText ?? ''}`);
+    });
     page.on('response', (response) => {
       if (response.status() >= 400) watch.httpErrors.push(`${response.status()} ${new URL(response.url()).pathname}`);
     });
@@ -705,7 +710,9 @@ suite(title, { timeout: 90_000 }, () => {
     expect(new URL(page.url()).search).toBe('');
     expectClean(watch);
 
-    // A shared link to a card (with a list view): the card is scrolled into view once it is drawn.
+    // A shared link to a card (with a list view): the card is scrolled into view once it is drawn. The page
+    // is left once its requests are answered: a request cut off by the navigation is not the page's failure.
+    await poll(() => watch.inFlight).toBe(0);
     await page.goto(`${server.url}/?min_score=50#server=io.github.github%2Fgithub-mcp-server`);
     const card = page.locator('#server .server-card');
     await card.waitFor();
