@@ -25,6 +25,9 @@ function reloadExplorer() {
   if (state.openName) void openServer(state.openName);
 }
 
+/** How long a shared link's card waits for the statistics above it before it is scrolled into view. */
+const STATS_WAIT_MS = 2000;
+
 async function main() {
   // The modules import downwards only (client and notices know no page part); the page's wiring is here.
   answers.addEventListener('answer', (event) => updateQuota(/** @type {CustomEvent<Response>} */ (event).detail));
@@ -53,8 +56,10 @@ async function main() {
   const name = serverFromHash();
   if (name) {
     // A shared link to a card: bring the card into view once it is drawn, as a link to an anchor would. The
-    // statistics above it change its place, so they are waited for too.
-    void Promise.all([stats, openServer(name, false)]).then(() => {
+    // statistics above it change its place, so they are waited for too, but not for long: slow statistics
+    // must not keep the card the link names out of view.
+    const statsOrLate = Promise.race([stats, new Promise((resolve) => setTimeout(resolve, STATS_WAIT_MS))]);
+    void Promise.all([statsOrLate, openServer(name, false)]).then(() => {
       if (state.openName === name) $('server').scrollIntoView({ block: 'start' });
     });
   }
