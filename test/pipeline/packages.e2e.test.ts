@@ -217,12 +217,14 @@ describe('pacing', () => {
       concurrency: 3,
       policy: POLICY,
       readAt: new Date(now).toISOString(),
-      minIntervalMs: { cargo: 150 },
+      minIntervalMs: { cargo: 300 },
     });
     const times = registries.log.map((entry) => entry.at).sort((a, b) => a - b);
     expect(times).toHaveLength(3);
-    expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(140);
-    expect(times[2]! - times[1]!).toBeGreaterThanOrEqual(140);
+    // Unpaced, the three would arrive within a few milliseconds; the margin is for a busy host, where the
+    // stand-in (in this process) may notice one arrival late and the next on time.
+    expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(200);
+    expect(times[2]! - times[1]!).toBeGreaterThanOrEqual(200);
     expect(registries.log.every((entry) => entry.userAgent === 'mcp-trust-score-rescore')).toBe(true);
   });
 });
