@@ -1,9 +1,10 @@
 /**
  * Words as people type them (issue 43): `file system` for a server named `filesystem`, `filesystem` for one
- * named `file-system`. A query is also read with two neighbouring words run together, or with one word cut
- * in two, when the index holds the result as written (the joined word; both halves); a record matching any
- * reading matches, with its best relevance. Only readings the index can answer are tried, so a query whose
- * words join into nothing the index knows costs one term lookup per neighbouring pair.
+ * named `file-system`, `textarttools` for `TextArtTools`. A query is also read with a run of neighbouring
+ * words (two to JOINED_MAX) run together, or with one word cut in two, when the index holds the result as
+ * written (the joined word; both halves); a record matching any reading matches, with its best relevance. Only
+ * readings the index can answer are tried, so a query whose words join into nothing the index knows costs one
+ * term lookup per run of neighbouring words.
  */
 import { nameWords, writesNamespace } from './words.js';
 
@@ -11,19 +12,24 @@ import { nameWords, writesNamespace } from './words.js';
 const MIN_PART = 4;
 /** At most this many readings besides the query's own: a query of many words stays a few searches. */
 const MAX_READINGS = 4;
+/** The longest run of neighbouring words read as one (`text art tools` → `textarttools`). */
+const JOINED_MAX = 4;
 
 /**
  * The other readings of `query`, as queries, that `known` (the searched indexes' terms) can answer: each
- * pair of neighbouring words joined, each word cut once where both parts are terms (the first such cut).
+ * run of two to JOINED_MAX neighbouring words joined (pairs first), each word cut once where both parts are
+ * terms (the first such cut).
  * None for a query that writes a namespace (a name is written as it is).
  */
 export function compoundReadings(query: string, known: (word: string) => boolean): string[] {
   if (writesNamespace(query)) return [];
   const words = nameWords(query);
   const readings: string[] = [];
-  for (let i = 0; i + 1 < words.length && readings.length < MAX_READINGS; i++) {
-    const joined = words[i]! + words[i + 1]!;
-    if (known(joined)) readings.push([...words.slice(0, i), joined, ...words.slice(i + 2)].join(' '));
+  for (let run = 2; run <= JOINED_MAX; run++) {
+    for (let i = 0; i + run <= words.length && readings.length < MAX_READINGS; i++) {
+      const joined = words.slice(i, i + run).join('');
+      if (known(joined)) readings.push([...words.slice(0, i), joined, ...words.slice(i + run)].join(' '));
+    }
   }
   for (let i = 0; i < words.length && readings.length < MAX_READINGS; i++) {
     const word = words[i]!;

@@ -70,6 +70,13 @@ describe('compounds and their parts, both ways', () => {
     expect(search('filesystem').total).toBe(filesystemServers().length);
   });
 
+  it('a name written in words of its own case finds the name run together: TextArtTools', () => {
+    const found = search('TextArtTools');
+    expect(found.names.length).toBeGreaterThan(0);
+    expect(found.names.every((name) => /textarttools/i.test(name))).toBe(true);
+    expect(found.names).toEqual(expect.arrayContaining(names.filter((name) => /textarttools/i.test(name))));
+  });
+
   it('github is not read as git hub', () => {
     expect(search('github').names.every((name) => /github/i.test(name.replace(/^io\.github\./i, '')))).toBe(true);
   });

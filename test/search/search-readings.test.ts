@@ -105,6 +105,17 @@ describe('how a query is read', () => {
     expect(queryReadings('io.github mcp', () => true)).toEqual({ sameWords: [], fewerWords: [] });
   });
 
+  it('joins a run of up to four neighbouring words, pairs first', () => {
+    const known = new Set(['textarttools', 'arttools', 'abcd']);
+    expect(queryReadings('TextArtTools', (word) => known.has(word)).sameWords).toEqual([
+      'text arttools',
+      'textarttools',
+    ]);
+    // Five words never join into one.
+    expect(queryReadings('a b c d e', (word) => word === 'abcde').sameWords).toEqual([]);
+    expect(queryReadings('a b c d e', (word) => known.has(word)).sameWords).toEqual(['abcd e']);
+  });
+
   it('answers official only with other words', () => {
     expect(officialReading('GitHub Official')).toBe('git hub');
     expect(officialReading('official')).toBeUndefined();
