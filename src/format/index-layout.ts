@@ -71,7 +71,9 @@ const FILTERS = ['flags', 'target', 'namespace'] as const;
 export function encodePostings(postings: Postings): Buffer {
   const writer = new U32Writer();
   return writer.encode(
-    Object.fromEntries(FILTERS.map((filter) => [filter, addKeyedPostings(writer, postings[filter])])),
+    Object.fromEntries(
+      FILTERS.map((filter) => [filter, addKeyedPostings(writer, new Map(Object.entries(postings[filter])))]),
+    ),
   );
 }
 

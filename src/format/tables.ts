@@ -208,14 +208,14 @@ export class KeyedPostings {
 }
 
 /** Write `map` (key → ascending ids) as a keyed table. */
-export function addKeyedPostings(writer: U32Writer, map: Readonly<Record<string, ArrayLike<number>>>) {
+export function addKeyedPostings(writer: U32Writer, map: ReadonlyMap<string, ArrayLike<number>>) {
   // The default sort compares code units, as `byCodeUnits` does, without a call per comparison.
-  const keys = Object.keys(map).sort();
+  const keys = [...map.keys()].sort();
   return {
     keys: addStrings(writer, keys),
     lists: addPostings(
       writer,
-      keys.map((key) => ({ ids: map[key]! })),
+      keys.map((key) => ({ ids: map.get(key)! })),
     ),
   };
 }

@@ -181,13 +181,13 @@ function addScores(
  * The exact-id table: exactKey(server id) → the record ids (ascending) whose id has exactly those words
  * (the terms come from the names).
  */
-function exactIds(ids: readonly string[]): Record<string, number[]> {
-  const exact: Record<string, number[]> = {};
+function exactIds(ids: readonly string[]): Map<string, number[]> {
+  const exact = new Map<string, number[]>();
   ids.forEach((id, record) => {
     const key = exactKey(id);
-    // Own-property check: a key such as "constructor" must not find Object.prototype's.
-    if (Object.hasOwn(exact, key)) exact[key]!.push(record);
-    else exact[key] = [record];
+    const list = exact.get(key);
+    if (list === undefined) exact.set(key, [record]);
+    else list.push(record);
   });
   return exact;
 }
@@ -209,8 +209,9 @@ export function encodeNameIndex(names: readonly string[]): Buffer {
   });
   // Each publisher's own servers, under the owner's marked key (no exactKey has the mark).
   namespaces.forEach(({ owner: key }, record) => {
-    if (Object.hasOwn(exact, key)) exact[key]!.push(record);
-    else exact[key] = [record];
+    const list = exact.get(key);
+    if (list === undefined) exact.set(key, [record]);
+    else list.push(record);
   });
   const { terms, postings } = bm25Postings(names.length, [
     { boost: FIELD_BOOST.server, words: (id) => nameWords(parts[id]!.id) },
@@ -228,7 +229,7 @@ export function encodeDescriptionIndex(descriptions: readonly (string | null | u
   const { terms, postings } = bm25Postings(descriptions.length, [
     { boost: 1, words: (id) => (descriptions[id] ? nameWords(descriptions[id]) : undefined) },
   ]);
-  return encodeWordIndex(descriptions.length, terms, postings, {});
+  return encodeWordIndex(descriptions.length, terms, postings, new Map());
 }
 
 /** A word index's bytes: its terms, each term's ids and scores, and the exact-id table. */
@@ -236,7 +237,7 @@ function encodeWordIndex(
   documentCount: number,
   terms: readonly string[],
   postings: readonly TermPostings[],
-  exact: Readonly<Record<string, number[]>>,
+  exact: ReadonlyMap<string, number[]>,
 ): Buffer {
   const writer = new U32Writer();
   return writer.encode({
