@@ -12,7 +12,7 @@
  */
 import { U32Writer } from '../format/binary.js';
 import { addKeyedPostings, addPostings, addStrings } from '../format/tables.js';
-import { exactKey, FIELD_BOOST, nameWords, namespaceWords, ownerKey } from './words.js';
+import { exactKey, FIELD_BOOST, nameWords, namespaceWords, ownerKeys } from './words.js';
 import { splitName } from '../model/schema.js';
 
 const BM25 = { k1: 1.2, b: 0.7 };
@@ -197,21 +197,23 @@ export function encodeNameIndex(names: readonly string[]): Buffer {
   const parts = names.map((name) => splitName(name));
   const exact = exactIds(parts.map((part) => part.id));
   // Namespaces repeat (a publisher has many servers): each is split once.
-  const split = new Map<string, { words: string[]; owner: string }>();
+  const split = new Map<string, { words: string[]; owners: string[] }>();
   const namespaces = parts.map(({ namespace }) => {
     let known = split.get(namespace);
     if (known === undefined) {
       const { publisher, prefix } = namespaceWords(namespace);
-      known = { words: [...publisher, ...prefix], owner: ownerKey(namespace) };
+      known = { words: [...publisher, ...prefix], owners: ownerKeys(namespace) };
       split.set(namespace, known);
     }
     return known;
   });
   // Each publisher's own servers, under the owner's marked key (no exactKey has the mark).
-  namespaces.forEach(({ owner: key }, record) => {
-    const list = exact.get(key);
-    if (list === undefined) exact.set(key, [record]);
-    else list.push(record);
+  namespaces.forEach(({ owners }, record) => {
+    for (const key of owners) {
+      const list = exact.get(key);
+      if (list === undefined) exact.set(key, [record]);
+      else list.push(record);
+    }
   });
   const { terms, postings } = bm25Postings(names.length, [
     { boost: FIELD_BOOST.server, words: (id) => nameWords(parts[id]!.id) },

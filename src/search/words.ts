@@ -82,23 +82,37 @@ export function namespaceWords(namespace: string): { publisher: string[]; prefix
 }
 
 /**
- * The key under which a record is filed as its publisher's own (in the exact table, marked): the namespace's
+ * The keys under which a record is filed as its publisher's own (in the exact table, marked): the namespace's
  * owner part (after the reverse-DNS prefix) with everything but letters and digits left out, so
- * `io.github.github` → `github`, `com.microsoft` → `microsoft`, `io.github.Dave-London` → `davelondon`. A
- * query is the publisher's when its words run together give the same key (`ownerKeyOfQuery`).
+ * `io.github.github` → `github`, `com.microsoft` → `microsoft`, `io.github.Dave-London` → `davelondon`; and,
+ * for a domain with more labels (`com.figma.mcp`, the domain `mcp.figma.com`), its registrable name alone
+ * (`figma`), since the labels after it name a host of the publisher's, not another publisher. A query is the
+ * publisher's when its words run together give one of these keys (`ownerKeyOfQuery`).
  */
-export function ownerKey(namespace: string): string {
+export function ownerKeys(namespace: string): string[] {
   const segments = namespace.split('.');
   const hosted = segments.length > 2 && CODE_HOSTS.has(segments[1]!.toLowerCase());
   const owner = segments.length < 2 ? segments : segments.slice(hosted ? 2 : 1);
-  return (
+  const key = (labels: readonly string[]) =>
     NAMESPACE_MARK +
-    owner
+    labels
       .join('')
       .toLowerCase()
-      .replace(/[^\p{L}\p{N}]/gu, '')
-  );
+      .replace(/[^\p{L}\p{N}]/gu, '');
+  const whole = key(owner);
+  if (hosted || owner.length < 2) return [whole];
+  // `uk.co.acme.mcp`: the registry's own second level (`co`) is not the name.
+  const name = SECOND_LEVELS.has(owner[0]!.toLowerCase()) ? owner[1]! : owner[0]!;
+  const domain = key([name]);
+  return HOST_LABELS.has(name.toLowerCase()) || domain === whole || domain === NAMESPACE_MARK
+    ? [whole]
+    : [whole, domain];
 }
+
+/** Second-level labels of country domains (`co.uk`, `com.au`): the name is the label after them. */
+const SECOND_LEVELS = new Set(['ac', 'co', 'com', 'edu', 'gov', 'net', 'org']);
+/** Labels that name a host or a service, not a publisher (`api.aws`, `www`): no key of their own. */
+const HOST_LABELS = new Set(['api', 'app', 'mcp', 'staging', 'test', 'www']);
 
 export const ownerKeyOfQuery = (query: string): string => NAMESPACE_MARK + nameWords(query).join('');
 

@@ -4,9 +4,10 @@
  * queries: Docker's MCP Catalog (titles and names) and the MCP servers README's Official Integrations (the
  * listed names); a query's expected answers are the registry servers with the repository the curator links
  * (`test/fixtures/search/README.md`). The figures are stated in docs/evaluation.md. `NAME_QUERIES_MISSES=1`
- * prints each miss with the first three answers.
+ * prints each query whose first answer is not expected, with the first three answers' record ids.
  *
- * Strict recall at 3: the share of queries with an expected server among the first three results. Tie-aware:
+ * First: the share of queries whose first result is an expected server. Strict recall at 3: the share with an
+ * expected server among the first three results. Tie-aware:
  * an expected server also counts when it ties the third result on what the order decides before trust and name
  * (its class and relevance), i.e. when only the decisions' tie-break keeps it out.
  */
@@ -63,6 +64,7 @@ beforeAll(async () => {
 afterAll(() => engine.close());
 
 interface Outcome {
+  first: boolean;
   strict: boolean;
   tieAware: boolean;
 }
@@ -71,31 +73,32 @@ function outcome({ query, expected }: NameQuery): Outcome {
   const first = engine.searchIds(query, 3).ids;
   const wanted = expected.map((name) => idOf.get(name)!);
   const strict = wanted.some((id) => first.includes(id));
-  if (strict || first.length < 3) return { strict, tieAware: strict };
+  const atOne = first.length > 0 && wanted.includes(first[0]!);
+  if (strict || first.length < 3) return { first: atOne, strict, tieAware: strict };
   const classes = relevanceSearch.relevance(query);
   const third = classes.get(first[2]!)!;
   const tieAware = wanted.some((id) => {
     const match = classes.get(id);
     return match !== undefined && match.first === third.first && match.relevance === third.relevance;
   });
-  return { strict, tieAware };
+  return { first: atOne, strict, tieAware };
 }
 
 function recall(
   half: NameQuery['half'],
   set: NameQuery[] = queries,
-): { queries: number; strict: number; tieAware: number } {
+): { queries: number; first: number; strict: number; tieAware: number } {
   const chosen = set.filter((query) => query.half === half);
   const outcomes = chosen.map(outcome);
   if (process.env.NAME_QUERIES_MISSES) {
     chosen.forEach((query, index) => {
-      if (!outcomes[index]!.strict) {
+      if (!outcomes[index]!.first) {
         const first = engine.searchIds(query.query, 3).ids;
         console.log(
           half,
           JSON.stringify(query.query),
           query.expected.join(' '),
-          outcomes[index]!.tieAware ? 'TIE' : 'MISS',
+          outcomes[index]!.strict ? 'NOT-FIRST' : outcomes[index]!.tieAware ? 'TIE' : 'MISS',
           first.join(','),
         );
       }
@@ -104,6 +107,7 @@ function recall(
   const share = (count: number) => Math.round((count / outcomes.length) * 100) / 100;
   return {
     queries: outcomes.length,
+    first: share(outcomes.filter((o) => o.first).length),
     strict: share(outcomes.filter((o) => o.strict).length),
     tieAware: share(outcomes.filter((o) => o.tieAware).length),
   };
@@ -117,13 +121,13 @@ describe('name queries from a curated catalog, by repository', () => {
   // The one miss on the tuning half finds nothing: `Neo4j Cloud Aura Api`, whose `cloud` and `api` no name of
   // its servers holds (decisions §4: every word that says which server is meant must match; readings.ts).
   it('states recall at 3 on the tuning half: 0.97 strict, 0.97 tie-aware', () => {
-    expect(recall('tuning')).toEqual({ queries: 29, strict: 0.97, tieAware: 0.97 });
+    expect(recall('tuning')).toEqual({ queries: 29, first: 0.86, strict: 0.97, tieAware: 0.97 });
   });
 
   // The four misses on the held-out half find nothing, for the same reason (`Mapbox Developer` for
   // mcp-devkit-server, `Hummingbot: Trading Agent` for hummingbot/mcp).
   it('states recall at 3 on the held-out half: 0.90 strict, 0.90 tie-aware', () => {
-    expect(recall('held-out')).toEqual({ queries: 40, strict: 0.9, tieAware: 0.9 });
+    expect(recall('held-out')).toEqual({ queries: 40, first: 0.78, strict: 0.9, tieAware: 0.9 });
   });
 });
 
@@ -135,12 +139,12 @@ describe('name queries from the MCP servers README, by repository', () => {
   // The misses find nothing: `Google Maps Platform Code Assist` (platform-ai) and `MCP Toolbox for Databases`
   // (genai-toolbox) each hold words in no name of their server.
   it('states recall at 3 on the tuning half: 0.96 strict, 0.96 tie-aware', () => {
-    expect(recall('tuning', official)).toEqual({ queries: 45, strict: 0.96, tieAware: 0.96 });
+    expect(recall('tuning', official)).toEqual({ queries: 45, first: 0.96, strict: 0.96, tieAware: 0.96 });
   });
 
   // The three misses find nothing, for the same reason (`Microsoft Learn Docs`, `Klavis ReportGen`, and
   // `Norman Finance` for finance.norman/mcp-server, whose `finance` is its namespace's top-level domain).
   it('states recall at 3 on the held-out half: 0.89 strict, 0.89 tie-aware', () => {
-    expect(recall('held-out', official)).toEqual({ queries: 28, strict: 0.89, tieAware: 0.89 });
+    expect(recall('held-out', official)).toEqual({ queries: 28, first: 0.82, strict: 0.89, tieAware: 0.89 });
   });
 });

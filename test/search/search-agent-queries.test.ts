@@ -48,6 +48,12 @@ describe('searches an agent makes, on the committed data', () => {
     expect(search('io.github.github/github-mcp-server').names[0]).toBe('io.github.github/github-mcp-server');
   });
 
+  it('a publisher on a domain of more labels is its registrable name’s: figma puts com.figma.mcp/mcp first', () => {
+    expect(search('figma').names[0]).toBe('com.figma.mcp/mcp');
+    // A label that names a host, not a publisher, gets no key of its own: `aws.api.…` is not api's own.
+    expect(search('api', ['name'], 3).names[0]).not.toMatch(/^aws\.api\./);
+  });
+
   it('a publisher’s name puts its own servers first', () => {
     const found = search('microsoft', ['name'], 200);
     const own = names.filter((name) => name.toLowerCase().startsWith('com.microsoft/'));

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QueryEngine } from '../../src/query/types.js';
 import { contentWords, officialReading, queryReadings } from '../../src/search/readings.js';
+import { NAMESPACE_MARK, ownerKeys } from '../../src/search/words.js';
 import type { ObjectEngine } from '../support/engine.js';
 import { loadObjectEngine } from '../support/engine.js';
 import { buildTestSnapshot, makeRecord } from '../support/records.js';
@@ -114,6 +115,18 @@ describe('how a query is read', () => {
     // Five words never join into one.
     expect(queryReadings('a b c d e', (word) => word === 'abcde').sameWords).toEqual([]);
     expect(queryReadings('a b c d e', (word) => known.has(word)).sameWords).toEqual(['abcd e']);
+  });
+
+  it('files a server under its publisher: the owner, and a domain’s registrable name', () => {
+    const keys = (namespace: string) => ownerKeys(namespace).map((key) => key.replace(NAMESPACE_MARK, ''));
+    expect(keys('io.github.Dave-London')).toEqual(['davelondon']);
+    expect(keys('io.github.github')).toEqual(['github']);
+    expect(keys('com.microsoft')).toEqual(['microsoft']);
+    expect(keys('com.figma.mcp')).toEqual(['figmamcp', 'figma']);
+    expect(keys('uk.co.acme.mcp')).toEqual(['coacmemcp', 'acme']);
+    // A host's or service's label is no publisher.
+    expect(keys('aws.api.us-east-1.ecs-mcp')).toEqual(['apiuseast1ecsmcp']);
+    expect(keys('com.www.example')).toEqual(['wwwexample']);
   });
 
   it('answers official only with other words', () => {
