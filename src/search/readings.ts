@@ -14,31 +14,7 @@
  * `search.ts` answers it, as it needs the publisher table.
  */
 import { compoundReadings } from './compounds.js';
-import { nameWords, writesNamespace } from './words.js';
-
-/**
- * Words that do not say which server is meant when other words do: every record is an MCP server, and the
- * rest join words in a sentence. Kept short: a word here is never required next to a content word.
- */
-export const OPTIONAL_WORDS: ReadonlySet<string> = new Set([
-  'mcp',
-  'server',
-  'servers',
-  'a',
-  'an',
-  'and',
-  'at',
-  'by',
-  'for',
-  'from',
-  'in',
-  'of',
-  'on',
-  'or',
-  'the',
-  'to',
-  'with',
-]);
+import { nameWords, OPTIONAL_WORDS, writesNamespace } from './words.js';
 
 /** The word of a query that asks for the publisher's own server: `github official`. */
 export const OFFICIAL_WORD = 'official';

@@ -7,12 +7,13 @@
  * its boost: the id (3) and the namespace (1) for names, the description (1) alone for descriptions. The
  * query side (`src/search/word-index.ts`) weighs and combines them per query word. The scores are the ones
  * MiniSearch 7 computes for the same fields (a field's length is its number of distinct words, its average
- * a running mean over the documents that have it); `test/search/word-index-writer.test.ts` compares them
- * with MiniSearch's own index, which the build no longer pays to make.
+ * a running mean over the documents that have it), but that a name's length leaves out the words that say
+ * what every record is (`WordField.lengthOfContent`); `test/search/word-index-writer.test.ts` compares them
+ * with MiniSearch's own index and its frequencies, which the build no longer pays to make.
  */
 import { U32Writer } from '../format/binary.js';
 import { addKeyedPostings, addPostings, addStrings } from '../format/tables.js';
-import { exactKey, FIELD_BOOST, nameWords, namespaceWords, ownerKeys } from './words.js';
+import { exactKey, FIELD_BOOST, nameWords, namespaceWords, OPTIONAL_WORDS, ownerKeys } from './words.js';
 import { splitName } from '../model/schema.js';
 
 const BM25 = { k1: 1.2, b: 0.7 };
@@ -21,6 +22,13 @@ const BM25 = { k1: 1.2, b: 0.7 };
 interface WordField {
   boost: number;
   words: (id: number) => readonly string[] | undefined;
+  /**
+   * Whether the field's length (BM25's length normalisation) leaves out `OPTIONAL_WORDS`, unless a document
+   * has only those. A name's length counts the words that say what it is: `mcp`, `server` and the joining
+   * words say what every record is, so `sqlite-mcp-server` is as much about sqlite as `mcp-sqlite` and the
+   * higher trust score decides between them (decisions §4), while `terraform-ingest` says more than terraform.
+   */
+  lengthOfContent?: boolean;
 }
 
 /** One term's documents (record ids ascending) and their static scores. */
@@ -54,13 +62,15 @@ function bm25Postings(
 ): { terms: string[]; postings: TermPostings[] } {
   const termIds = new Map<string, number>();
   const words: string[] = [];
+  /** Whether each term is one of OPTIONAL_WORDS (`WordField.lengthOfContent`). */
+  const optional: boolean[] = [];
   const perField = fields.map((field) => {
     const docs = new U32List();
     const termOf = new U32List();
     const frequencyOf = new U32List();
     const lengths = new Uint32Array(documentCount);
     let average = 0;
-    let counted = 0;
+    let documents = 0;
     let scratch = new Uint32Array(64);
     for (let id = 0; id < documentCount; id++) {
       const text = field.words(id);
@@ -72,12 +82,14 @@ function bm25Postings(
           term = words.length;
           termIds.set(text[i]!, term);
           words.push(text[i]!);
+          optional.push(OPTIONAL_WORDS.has(text[i]!));
         }
         scratch[i] = term;
       }
       // The document's distinct terms and how often each occurs: runs of the sorted term numbers.
       const own = scratch.subarray(0, text.length).sort();
       let distinct = 0;
+      let counted = 0;
       for (let i = 0; i < own.length;) {
         let end = i + 1;
         while (end < own.length && own[end] === own[i]) end++;
@@ -85,12 +97,14 @@ function bm25Postings(
         termOf.push(own[i]!);
         frequencyOf.push(end - i);
         distinct++;
+        if (!field.lengthOfContent || !optional[own[i]!]) counted++;
         i = end;
       }
-      lengths[id] = distinct;
+      const length = counted > 0 ? counted : distinct;
+      lengths[id] = length;
       // The same running mean, in the same floating-point steps, as MiniSearch's.
-      average = (average * counted + distinct) / (counted + 1);
-      counted++;
+      average = (average * documents + length) / (documents + 1);
+      documents++;
     }
     return { boost: field.boost, docs, termOf, frequencyOf, lengths, average: average || 1 };
   });
@@ -216,9 +230,9 @@ export function encodeNameIndex(names: readonly string[]): Buffer {
     }
   });
   const { terms, postings } = bm25Postings(names.length, [
-    { boost: FIELD_BOOST.server, words: (id) => nameWords(parts[id]!.id) },
+    { boost: FIELD_BOOST.server, words: (id) => nameWords(parts[id]!.id), lengthOfContent: true },
     // The publisher and the reverse-DNS prefix (marked: reached only by a query that writes a namespace).
-    { boost: FIELD_BOOST.namespace, words: (id) => namespaces[id]!.words },
+    { boost: FIELD_BOOST.namespace, words: (id) => namespaces[id]!.words, lengthOfContent: true },
   ]);
   return encodeWordIndex(names.length, terms, postings, exact);
 }

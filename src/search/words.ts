@@ -126,6 +126,31 @@ export function singulars(word: string): string[] {
   return word.endsWith('ies') && word.length > 4 ? [word.slice(0, -3) + 'y', word.slice(0, -1)] : [word.slice(0, -1)];
 }
 
+/**
+ * Words that do not say which server is meant when other words do: every record is an MCP server, and the
+ * rest join words in a sentence. Kept short: a word here is never required next to a content word
+ * (`readings.ts`), and none makes a name longer for its relevance (`word-index-writer.ts`).
+ */
+export const OPTIONAL_WORDS: ReadonlySet<string> = new Set([
+  'mcp',
+  'server',
+  'servers',
+  'a',
+  'an',
+  'and',
+  'at',
+  'by',
+  'for',
+  'from',
+  'in',
+  'of',
+  'on',
+  'or',
+  'the',
+  'to',
+  'with',
+]);
+
 /** Typo tolerance: none below 4 characters, one edit from 4, two from 8. */
 export function fuzziness(term: string): number | false {
   if (term.length >= 8) return 2;

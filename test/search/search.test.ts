@@ -122,6 +122,24 @@ describe('search', () => {
     ]);
   });
 
+  it('counts only the words that say what a name is in its length: mcp and server make no name longer', async () => {
+    const sqlite = await loadObjectEngine(
+      await buildTestSnapshot(
+        [
+          ['io.github.x/mcp-sqlite', 30],
+          ['io.github.y/sqlite-mcp-server', 60],
+          ['io.github.z/sqlite-backup-tool', 90],
+        ].map(([name, trust_score]) => makeRecord({ name: name as string, trust_score: trust_score as number })),
+      ),
+    );
+    // The first two are equally about sqlite, so the higher trust score decides; the third says more.
+    expect(sqlite.search('sqlite', 5).items.map((r) => r.name)).toEqual([
+      'io.github.y/sqlite-mcp-server',
+      'io.github.x/mcp-sqlite',
+      'io.github.z/sqlite-backup-tool',
+    ]);
+  });
+
   it('matches case-insensitively and counts every match in total while returning at most limit', () => {
     const page = search('MCP', 2);
     expect(page.items).toHaveLength(2);

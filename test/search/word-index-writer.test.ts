@@ -1,7 +1,9 @@
 /**
  * The name index the build computes directly holds exactly the terms, documents and BM25 scores that
  * MiniSearch 7's own index gives for the same fields (the id with boost 3, the namespace with boost 1, words
- * by `nameWords`, the namespace's by `namespaceWords`): MiniSearch is the reference here, on the committed dataset's names and on random ones.
+ * by `nameWords`, the namespace's by `namespaceWords`), with one difference the reference applies itself: a
+ * field's length leaves out `OPTIONAL_WORDS` (`mcp`, `server`, …) unless it has only those. MiniSearch's
+ * terms, documents and frequencies are the reference here, on the committed dataset's names and on random ones.
  */
 import { readFile } from 'node:fs/promises';
 import fc from 'fast-check';
@@ -10,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { splitName } from '../../src/model/schema.js';
 import { decodeU32 } from '../../src/format/binary.js';
 import { encodeNameIndex } from '../../src/search/word-index-writer.js';
-import { FIELD_BOOST, namespaceWords, nameWords } from '../../src/search/words.js';
+import { FIELD_BOOST, namespaceWords, nameWords, OPTIONAL_WORDS } from '../../src/search/words.js';
 import { PostingTable, type PostingTableRanges, StringTable, type StringTableRanges } from '../../src/format/tables.js';
 import { compareNames } from '../../src/format/name-order.js';
 
@@ -18,18 +20,35 @@ type Postings = Map<string, { ids: number[]; scores: number[] }>;
 
 /** MiniSearch's index of `names` (ids in order), turned into per-term BM25 postings as its scorer weighs them. */
 function reference(names: readonly string[]): Postings {
+  // The namespace as the index files it: the publisher's words and the marked reverse-DNS prefix.
+  const tokenize = (text: string, field?: string) => {
+    if (field !== 'namespace') return nameWords(text);
+    const { publisher, prefix } = namespaceWords(text);
+    return [...publisher, ...prefix];
+  };
   const index = new MiniSearch<{ id: number; server: string; namespace: string }>({
     idField: 'id',
     fields: ['server', 'namespace'],
     storeFields: [],
-    // The namespace as the index files it: the publisher's words and the marked reverse-DNS prefix.
-    tokenize: (text, field) => {
-      if (field !== 'namespace') return nameWords(text);
-      const { publisher, prefix } = namespaceWords(text);
-      return [...publisher, ...prefix];
-    },
+    tokenize,
     processTerm: (term) => term,
   });
+  // Each field's length without the optional words (all of them when a name has only those), and the
+  // running mean of those lengths, in MiniSearch's floating-point steps.
+  const fieldLength = new Map<string, number[]>();
+  const averageFieldLength = new Map<string, number>();
+  for (const fieldName of ['server', 'namespace']) {
+    const lengths = names.map((name) => {
+      const { namespace, id: server } = splitName(name);
+      const distinct = new Set(tokenize(fieldName === 'server' ? server : namespace, fieldName));
+      const content = [...distinct].filter((word) => !OPTIONAL_WORDS.has(word)).length;
+      return content > 0 ? content : distinct.size;
+    });
+    let average = 0;
+    lengths.forEach((length, documents) => (average = (average * documents + length) / (documents + 1)));
+    fieldLength.set(fieldName, lengths);
+    averageFieldLength.set(fieldName, average || 1);
+  }
   names.forEach((name, id) => {
     const { namespace, id: server } = splitName(name);
     index.add({ id, server, namespace });
@@ -44,11 +63,11 @@ function reference(names: readonly string[]): Postings {
       const entries = Object.entries(docs);
       const boost = FIELD_BOOST[fieldName as keyof typeof FIELD_BOOST];
       const idf = Math.log(1 + (plain.documentCount - entries.length + 0.5) / (entries.length + 0.5));
-      const average = plain.averageFieldLength[fieldId] || 1;
+      const average = averageFieldLength.get(fieldName)!;
       for (const [shortId, frequency] of entries) {
-        const length = plain.fieldLength[shortId]?.[fieldId] ?? average;
-        const tf = (frequency * (1.2 + 1)) / (frequency + 1.2 * (1 - 0.7 + (0.7 * length) / average));
         const id = Number(plain.documentIds[shortId]);
+        const length = fieldLength.get(fieldName)![id]!;
+        const tf = (frequency * (1.2 + 1)) / (frequency + 1.2 * (1 - 0.7 + (0.7 * length) / average));
         byDoc.set(id, (byDoc.get(id) ?? 0) + boost * idf * tf);
       }
     }
