@@ -353,7 +353,7 @@ suite(title, { timeout: 90_000 }, () => {
     const results = page.locator('#search-results .result');
     await results.first().waitFor();
     expect(await status.textContent()).toBe('8 matches for “web scraping”.');
-    expect(await results.first().getAttribute('data-name')).toBe('io.github.bamchi/scrapi');
+    expect(await results.first().getAttribute('data-name')).toBe('io.github.firecrawl/firecrawl-mcp-server');
     expectClean(watch);
   });
 
