@@ -134,7 +134,10 @@ function readBody(request: IncomingMessage, maxBytes: number): Promise<string> {
 
 /** Write a gateway response to a Node response. */
 export function sendGatewayResponse(response: ServerResponse, reply: GatewayResponse): void {
-  if (response.socket === null || response.socket.destroyed) {
+  // The connection, not `response.socket`: a request that arrives while the answer before it on the same
+  // connection is still being written out (pipelined, or a keep-alive client quicker than the 'finish' of
+  // that answer on a busy host) gets a response with no socket yet, which Node writes out in turn.
+  if (response.req.socket.destroyed) {
     reply.release?.(); // the client is gone: nothing can be written, and the lent buffer goes back
     return;
   }

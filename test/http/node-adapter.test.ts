@@ -7,7 +7,7 @@
  * once never share one.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateRecords } from '../../src/bench/synthetic.js';
 import { createNodeHandler, sendGatewayResponse } from '../../src/http/node-adapter.js';
@@ -156,5 +156,56 @@ describe('lent buffers', () => {
     expect(reply.status).toBe(200);
     expect(reply.body).toBeNull();
     expect(reply.release).toBeUndefined();
+  });
+});
+
+/**
+ * The answers that come back on one connection for `requests` written at once, parsed by their
+ * Content-Length, within `ms`: what a keep-alive client gets when its next request reaches Node before the
+ * answer before it has finished (pipelined, or a quick client on a busy host).
+ */
+async function answersOnOneConnection(requests: string[], ms = 3000): Promise<{ status: number; body: string }[]> {
+  const socket = net.connect((server.address() as AddressInfo).port, '127.0.0.1');
+  let received = Buffer.alloc(0);
+  const answers: { status: number; body: string }[] = [];
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    socket.on('data', (chunk: Buffer) => {
+      received = Buffer.concat([received, chunk]);
+      for (;;) {
+        const end = received.indexOf('\r\n\r\n');
+        if (end < 0) break;
+        const head = received.subarray(0, end).toString('latin1');
+        const length = Number(/content-length: (\d+)/i.exec(head)?.[1] ?? 0);
+        if (received.length < end + 4 + length) break;
+        answers.push({
+          status: Number(head.split(' ')[1]),
+          body: received.subarray(end + 4, end + 4 + length).toString('utf8'),
+        });
+        received = received.subarray(end + 4 + length);
+      }
+      if (answers.length === requests.length) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    socket.write(requests.join(''));
+  });
+  socket.destroy();
+  return answers;
+}
+
+describe('requests on one connection', () => {
+  it('are each answered, in order, when the next arrives before the answer before it has finished', async () => {
+    const request = (path: string) => `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: ${key}\r\n\r\n`;
+    const answers = await answersOnOneConnection([
+      request('/v1/servers?sort=name'),
+      request('/v1/health'),
+      request('/v1/search?q=previsions'),
+    ]);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+    expect(JSON.parse(answers[0]!.body).data).toHaveLength(2);
+    expect(JSON.parse(answers[1]!.body).data.status).toBe('ok');
+    expect(JSON.parse(answers[2]!.body).data[0].name).toBe(NAME);
   });
 });
