@@ -7,7 +7,7 @@
  * most PLANS_KEPT queries, afresh past it, like the kept one-word rankings (`search.ts`).
  */
 import { exactKey, ownerKeyOfQuery } from './words.js';
-import { contentWords, fewerWordsReadings, officialReading, sameWordsReadings } from './readings.js';
+import { contentWords, domainReading, fewerWordsReadings, officialReading, sameWordsReadings } from './readings.js';
 import type { WordIndex } from './word-index.js';
 
 const PLANS_KEPT = 2000;
@@ -71,7 +71,10 @@ export class QueryPlan {
     });
   }
 
-  /** The readings with fewer words of `readings`' query (`fewerWordsReadings`, and `official`'s), once. */
+  /**
+   * The readings with fewer words of `readings`' query (`fewerWordsReadings`, `official`'s, and a domain
+   * written as words), once.
+   */
   fewerWordsIn(readings: Readings, index: WordIndex, also: readonly WordIndex[]): readonly Reading[] {
     if (readings.fewerWords !== undefined) return readings.fewerWords;
     const isTerm = termOf(index, also);
@@ -81,6 +84,11 @@ export class QueryPlan {
       const own = index.exact(ownerKeyOfQuery(official));
       if (own.length > 0)
         for (const reading of [official, ...sameWordsReadings(official, isTerm)]) fewer.push({ reading, only: own });
+    }
+    const domain = domainReading(this.query);
+    if (domain !== undefined) {
+      const own = index.exact(ownerKeyOfQuery(domain.publisher));
+      if (own.length > 0) fewer.push({ reading: domain.reading, only: own });
     }
     return (readings.fewerWords = fewer.length > 0 ? fewer : NO_READINGS);
   }

@@ -11,7 +11,8 @@
  *   or with only each other (`mcp`, `mcp server`), they are the content and must match.
  *
  * `official` asks for the publisher's own server (`officialReading`), a reading with fewer words too;
- * `search.ts` answers it, as it needs the publisher table.
+ * `search.ts` answers it, as it needs the publisher table. So does a publisher's domain written as words
+ * (`domainReading`: `norman finance` for `finance.norman`), tried with the readings with fewer words.
  */
 import { compoundReadings } from './compounds.js';
 import { nameWords, OPTIONAL_WORDS, writesNamespace } from './words.js';
@@ -86,4 +87,19 @@ export function officialReading(query: string): string | undefined {
   if (!words.includes(OFFICIAL_WORD)) return undefined;
   const rest = contentWords(query);
   return rest.includes(OFFICIAL_WORD) ? undefined : rest.join(' ');
+}
+
+/**
+ * For a query that names a publisher by its domain, written as words (`norman finance` for the namespace
+ * `finance.norman`, the domain `norman.finance`): the query written as that namespace, which reaches the
+ * top-level domain a namespace's prefix holds (a query naming the namespace itself may, issue 43), and the
+ * publisher's name, whose own servers alone may answer it (`query-plans.ts`). Undefined for a query that
+ * writes a namespace already, or names no more than one word.
+ */
+export function domainReading(query: string): { reading: string; publisher: string } | undefined {
+  if (writesNamespace(query)) return undefined;
+  const words = contentWords(query);
+  if (words.length < 2) return undefined;
+  const name = words.slice(0, -1);
+  return { reading: [words[words.length - 1]!, ...name].join('.'), publisher: name.join(' ') };
 }

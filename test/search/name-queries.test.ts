@@ -142,9 +142,10 @@ describe('name queries from the MCP servers README, by repository', () => {
     expect(recall('tuning', official)).toEqual({ queries: 45, first: 0.96, strict: 0.96, tieAware: 0.96 });
   });
 
-  // The three misses find nothing, for the same reason (`Microsoft Learn Docs`, `Klavis ReportGen`, and
-  // `Norman Finance` for finance.norman/mcp-server, whose `finance` is its namespace's top-level domain).
-  it('states recall at 3 on the held-out half: 0.89 strict, 0.89 tie-aware', () => {
-    expect(recall('held-out', official)).toEqual({ queries: 28, first: 0.86, strict: 0.89, tieAware: 0.89 });
+  // The two misses find nothing, for the same reason (`Microsoft Learn Docs`, `Klavis ReportGen`). `Norman
+  // Finance` (finance.norman/mcp-server) is found by the domain reading, a rule of issue 43's text that this
+  // half's miss brought to mind: this half is no longer unseen for it (docs/evaluation.md).
+  it('states recall at 3 on the held-out half: 0.93 strict, 0.93 tie-aware', () => {
+    expect(recall('held-out', official)).toEqual({ queries: 28, first: 0.89, strict: 0.93, tieAware: 0.93 });
   });
 });

@@ -54,6 +54,13 @@ describe('searches an agent makes, on the committed data', () => {
     expect(search('api', ['name'], 3).names[0]).not.toMatch(/^aws\.api\./);
   });
 
+  it('a publisher’s domain written as words finds its servers, and only when nothing else matches', () => {
+    expect(search('Norman Finance').names).toEqual(['finance.norman/mcp-server']);
+    expect(search('norman.finance').names).toEqual(['finance.norman/mcp-server']);
+    // The top-level domain alone is still no name.
+    expect(search('finance').names).not.toContain('finance.norman/mcp-server');
+  });
+
   it('a publisher’s name puts its own servers first', () => {
     const found = search('microsoft', ['name'], 200);
     const own = names.filter((name) => name.toLowerCase().startsWith('com.microsoft/'));

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QueryEngine } from '../../src/query/types.js';
-import { contentWords, officialReading, queryReadings } from '../../src/search/readings.js';
+import { contentWords, domainReading, officialReading, queryReadings } from '../../src/search/readings.js';
 import { NAMESPACE_MARK, ownerKeys } from '../../src/search/words.js';
 import type { ObjectEngine } from '../support/engine.js';
 import { loadObjectEngine } from '../support/engine.js';
@@ -127,6 +127,13 @@ describe('how a query is read', () => {
     // A host's or service's label is no publisher.
     expect(keys('aws.api.us-east-1.ecs-mcp')).toEqual(['apiuseast1ecsmcp']);
     expect(keys('com.www.example')).toEqual(['wwwexample']);
+  });
+
+  it('reads a publisher’s domain written as words as its namespace', () => {
+    expect(domainReading('Norman Finance')).toEqual({ reading: 'finance.norman', publisher: 'norman' });
+    expect(domainReading('norman finance mcp server')).toEqual({ reading: 'finance.norman', publisher: 'norman' });
+    expect(domainReading('norman')).toBeUndefined();
+    expect(domainReading('norman.finance')).toBeUndefined();
   });
 
   it('answers official only with other words', () => {
