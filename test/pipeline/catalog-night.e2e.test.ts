@@ -8,30 +8,22 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { CatalogFileSchema } from '../../src/model/catalog.js';
 import type { ServerRecord } from '../../src/model/schema.js';
 import { catalogRecordsOf, readNightCatalog } from '../../src/pipeline/catalog-step.js';
 import { rescore, type RescoreOptions } from '../../src/pipeline/rescore.js';
 import { buildSnapshot } from '../../src/snapshot-build/build.js';
-import { createRedisStore } from '../../src/stores/redis.js';
-import { unknownDay } from '../../src/stores/unknown-tally.js';
 import { loadSnapshot } from '../../src/query/open.js';
 import { harness } from '../gateway/harness.js';
 import { loadObjectEngine } from '../support/engine.js';
 import { startGitHubStandIn, type StandInRepository } from '../support/github-standin.js';
 import { startOsvStandIn, type OsvRecord } from '../support/osv-standin.js';
 import { startPackageRegistriesStandIn } from '../support/package-registries-standin.js';
-import {
-  deleteKeysWithPrefix,
-  freePort,
-  redisSkipReason,
-  testRedisPrefix,
-  testRedisUrl,
-  withSkipReason,
-} from '../support/redis-server.js';
+import { freePort, redisSkipReason, withSkipReason } from '../support/redis-server.js';
 import { startRegistryStandIn } from '../support/registry-standin.js';
 import { smallFixtures } from '../support/rescore-fixtures.js';
+import { storeWithAskedIdentifiers } from '../support/asked-store.js';
 import { runRescore, standInArgs } from '../support/rescore-run.js';
 import { standInNight } from '../support/night-options.js';
 import { makeTempDir } from '../support/temp.js';
@@ -338,27 +330,12 @@ const skipReason = await redisSkipReason();
 describe.skipIf(skipReason !== undefined)(
   withSkipReason('a night with the unknown identifiers of the store', skipReason),
   () => {
-    const url = testRedisUrl();
-    const prefix = testRedisPrefix('unknown-night');
-    const store = createRedisStore({ url, prefix });
-    beforeAll(async () => {
-      const now = Date.now();
-      await store.countUnknown(
-        unknownDay(now),
-        [
-          'pkg:npm/evil-unknown-mcp',
-          'pkg:pypi/Some_Tool',
-          'https://remote.example/mcp',
-          'pkg:oci/tool?repository_url=ghcr.io/acme/tool',
-        ],
-        100,
-        now + 2 * DAY_MS,
-      );
-    });
-    afterAll(async () => {
-      await store.close();
-      await deleteKeysWithPrefix(url, prefix);
-    });
+    const { store, prefix } = storeWithAskedIdentifiers('unknown-night', [
+      'pkg:npm/evil-unknown-mcp',
+      'pkg:pypi/Some_Tool',
+      'https://remote.example/mcp',
+      'pkg:oci/tool?repository_url=ghcr.io/acme/tool',
+    ]);
 
     it('asks OSV about the packages checks asked for, and the snapshot’s check then fails the malicious one', async () => {
       const { osv, dir, options } = await standIns();

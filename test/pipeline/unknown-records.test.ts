@@ -9,7 +9,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { CatalogFileSchema, REGISTRY_NAME_PATTERN } from '../../src/model/catalog.js';
 import type { PackageFacts } from '../../src/model/package-facts.js';
 import { isFetchableName } from '../../src/model/fields.js';
@@ -27,16 +27,10 @@ import { envelopeOf, harness, NOW } from '../gateway/harness.js';
 import { startGitHubStandIn, type StandInRepository } from '../support/github-standin.js';
 import { startOsvStandIn } from '../support/osv-standin.js';
 import { startPackageRegistriesStandIn } from '../support/package-registries-standin.js';
-import {
-  deleteKeysWithPrefix,
-  freePort,
-  redisSkipReason,
-  testRedisPrefix,
-  testRedisUrl,
-  withSkipReason,
-} from '../support/redis-server.js';
+import { freePort, redisSkipReason, withSkipReason } from '../support/redis-server.js';
 import { startRegistryStandIn } from '../support/registry-standin.js';
 import { smallFixtures } from '../support/rescore-fixtures.js';
+import { storeWithAskedIdentifiers } from '../support/asked-store.js';
 import { standInNight, STAND_IN_POLICY } from '../support/night-options.js';
 import { makeTempDir } from '../support/temp.js';
 
@@ -182,32 +176,17 @@ const skipReason = await redisSkipReason();
 describe.skipIf(skipReason !== undefined)(
   withSkipReason('nights with the packages checks asked about', skipReason),
   () => {
-    const url = testRedisUrl();
-    const prefix = testRedisPrefix('unknown-records');
-    const store = createRedisStore({ url, prefix });
-    beforeAll(async () => {
-      const now = Date.now();
-      await store.countUnknown(
-        unknownDay(now),
-        [
-          'pkg:npm/asked-mcp',
-          'pkg:npm/%40acme/scoped-mcp',
-          'pkg:pypi/asked-tool',
-          'pkg:npm/evil-asked-mcp',
-          // Not in its registry (404): no record.
-          'pkg:npm/missing-mcp',
-          // A registry record holds it: the registry's record wins.
-          'pkg:npm/mcp-remote',
-          'https://remote.example/mcp',
-        ],
-        100,
-        now + 2 * DAY_MS,
-      );
-    });
-    afterAll(async () => {
-      await store.close();
-      await deleteKeysWithPrefix(url, prefix);
-    });
+    const { store, prefix } = storeWithAskedIdentifiers('unknown-records', [
+      'pkg:npm/asked-mcp',
+      'pkg:npm/%40acme/scoped-mcp',
+      'pkg:pypi/asked-tool',
+      'pkg:npm/evil-asked-mcp',
+      // Not in its registry (404): no record.
+      'pkg:npm/missing-mcp',
+      // A registry record holds it: the registry's record wins.
+      'pkg:npm/mcp-remote',
+      'https://remote.example/mcp',
+    ]);
 
     it('writes a record of each asked package its registry has, which the snapshot serves and finds', async () => {
       const { fixtures, github, dir, options } = await standIns();
