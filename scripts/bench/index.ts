@@ -22,6 +22,8 @@
  * (scripts/bench/webhooks.ts). `probes` (issue 40): the night's probe step over 10,000 stand-in MCP remotes, 50
  * of them hanging (scripts/bench/probes.ts). `name-index` (issue 43, not in the default list): the name index at
  * 100,000 and 1,000,000 names against the index before issue 43, taken from git (scripts/bench/name-index.ts).
+ * `name-queries` (issue 43, not in the default list): how often search by name answers the curated lists' name
+ * queries first and in the first three, against the search before issue 43 (scripts/bench/name-queries.ts).
  * Prints tables; docs/performance.md carries the figures.
  */
 import { benchChecker } from './checker.js';
@@ -48,6 +50,7 @@ import { benchWebhooks, formatWebhookBench } from './webhooks.js';
 import { benchProbes, formatProbeBench } from './probes.js';
 import { benchRescore, formatRescoreBench } from './rescore.js';
 import { benchNameIndex, formatNameIndexBench } from './name-index.js';
+import { benchNameQueries, formatNameQueriesBench } from './name-queries.js';
 import { runMain } from '../lib/main.js';
 
 /** The command line, read inside `main` so that a bad option is `runMain`'s one line (exit 2), not a stack. */
@@ -251,6 +254,10 @@ async function main() {
     console.log(
       formatNameIndexBench(await benchNameIndex({ seed: Number(values.seed), rounds: Number(values.rounds) })),
     );
+  }
+  if (parts.has('name-queries')) {
+    console.log('\n## Name queries from curated lists, against the search before issue 43\n');
+    console.log(formatNameQueriesBench(await benchNameQueries()));
   }
   if (parts.has('rescore')) {
     console.log('\n## The nightly rescoring at registry scale, against the stand-ins (issue 39)\n');

@@ -192,19 +192,26 @@ const medianOf = (results: readonly ChildResult[]): ChildResult => ({
   ownWordsAgainMedianMs: median(results.map((r) => r.ownWordsAgainMedianMs)),
 });
 
+/**
+ * BASELINE_COMMIT's `src/`, taken from git into `work` beside a link to this checkout's dependencies so its
+ * imports resolve: the search before issue 43, for the benches that compare with it.
+ */
+export async function baselineSource(work: string): Promise<string> {
+  const baseline = path.join(work, 'baseline');
+  await mkdir(baseline);
+  const archive = execFileSync('git', ['-C', ROOT, 'archive', '--format=tar', BASELINE_COMMIT, 'src'], {
+    maxBuffer: 1 << 28,
+  });
+  execFileSync('tar', ['-x', '-C', baseline], { input: archive });
+  await symlink(path.join(ROOT, 'node_modules'), path.join(baseline, 'node_modules'), 'dir');
+  return path.join(baseline, 'src');
+}
+
 /** Both trees at each size, alternating, `rounds` times each. */
 export async function benchNameIndex(options: { seed: number; rounds: number }): Promise<NameIndexBench[]> {
   const work = await mkdtemp(path.join(tmpdir(), 'mts-bench-name-index-'));
   try {
-    // The baseline's src/ beside a link to this checkout's dependencies, so its imports resolve.
-    const baseline = path.join(work, 'baseline');
-    await mkdir(baseline);
-    const archive = execFileSync('git', ['-C', ROOT, 'archive', '--format=tar', BASELINE_COMMIT, 'src'], {
-      maxBuffer: 1 << 28,
-    });
-    execFileSync('tar', ['-x', '-C', baseline], { input: archive });
-    await symlink(path.join(ROOT, 'node_modules'), path.join(baseline, 'node_modules'), 'dir');
-    const trees = { before: path.join(baseline, 'src'), after: path.join(ROOT, 'src') };
+    const trees = { before: await baselineSource(work), after: path.join(ROOT, 'src') };
     const results: NameIndexBench[] = [];
     for (const names of SIZES) {
       const input = path.join(work, `names-${names}.json`);
