@@ -9,8 +9,7 @@
  * same words asked again, a tenth of them written as compounds (`COMPOUND_QUERIES`). Medians over the rounds;
  * each after / before ratio judged against 1.10 (issue 43: within 10 % of the index before it).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -19,12 +18,10 @@ import { generateRecords, seededRandom } from '../../src/bench/synthetic.js';
 import type { createSlicer as CreateSlicer } from '../../src/format/slicer.js';
 import type { createSearch as CreateSearch } from '../../src/search/search.js';
 import type { WordIndex as WordIndexClass } from '../../src/search/word-index.js';
+import { BASELINE_COMMIT, baselineSource, ROOT, runTreeChild } from './lib/baseline-tree.js';
 import { percentile } from './lib/latency.js';
 import { runMain } from '../lib/main.js';
 
-/** `main` before issue 43's search changes (3683794 and after): the index the issue measures against. */
-export const BASELINE_COMMIT = '8f583fb94fe0579628efdc4799acfe0048b1dea6';
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SIZES = [100_000, 1_000_000];
 /** Distinct one- and two-word queries drawn from the names' own words, the same for both trees. */
 const QUERIES = 400;
@@ -154,26 +151,8 @@ async function writeInput(file: string, count: number, seed: number): Promise<vo
   await writeFile(file, JSON.stringify({ names, scores, queries: [...queries], compoundQueries: COMPOUND_QUERIES }));
 }
 
-function runChild(source: string, input: string): ChildResult {
-  const result = spawnSync(
-    process.execPath,
-    [
-      '--expose-gc',
-      '--max-old-space-size=6144',
-      '--import',
-      'tsx',
-      path.join(ROOT, 'scripts/bench/name-index.ts'),
-      '--child',
-      source,
-      '--input',
-      input,
-    ],
-    { encoding: 'utf8', cwd: ROOT, maxBuffer: 1 << 24 },
-  );
-  if (result.status !== 0) throw new Error(`name-index bench child (${source}) failed:\n${result.stderr}`);
-  const lines = result.stdout.trim().split('\n');
-  return JSON.parse(lines[lines.length - 1]!) as ChildResult;
-}
+const runChild = (source: string, input: string): ChildResult =>
+  runTreeChild<ChildResult>('name-index.ts', source, input, ['--expose-gc', '--max-old-space-size=6144']);
 
 const median = (values: readonly number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -191,21 +170,6 @@ const medianOf = (results: readonly ChildResult[]): ChildResult => ({
   ownWordsFirstP99Ms: median(results.map((r) => r.ownWordsFirstP99Ms)),
   ownWordsAgainMedianMs: median(results.map((r) => r.ownWordsAgainMedianMs)),
 });
-
-/**
- * BASELINE_COMMIT's `src/`, taken from git into `work` beside a link to this checkout's dependencies so its
- * imports resolve: the search before issue 43, for the benches that compare with it.
- */
-export async function baselineSource(work: string): Promise<string> {
-  const baseline = path.join(work, 'baseline');
-  await mkdir(baseline);
-  const archive = execFileSync('git', ['-C', ROOT, 'archive', '--format=tar', BASELINE_COMMIT, 'src'], {
-    maxBuffer: 1 << 28,
-  });
-  execFileSync('tar', ['-x', '-C', baseline], { input: archive });
-  await symlink(path.join(ROOT, 'node_modules'), path.join(baseline, 'node_modules'), 'dir');
-  return path.join(baseline, 'src');
-}
 
 /** Both trees at each size, alternating, `rounds` times each. */
 export async function benchNameIndex(options: { seed: number; rounds: number }): Promise<NameIndexBench[]> {

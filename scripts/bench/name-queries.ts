@@ -8,7 +8,6 @@
  * the ones `test/search/name-queries.test.ts` holds (which also states the tie-aware recall, from a method only
  * this tree has); docs/evaluation.md shows both.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -21,9 +20,8 @@ import type { createSearch as CreateSearch } from '../../src/search/search.js';
 import type { WordIndex as WordIndexClass } from '../../src/search/word-index.js';
 import { writeSnapshot } from '../../src/snapshot-build/build.js';
 import { runMain } from '../lib/main.js';
-import { BASELINE_COMMIT, baselineSource } from './name-index.js';
+import { BASELINE_COMMIT, baselineSource, ROOT, runTreeChild } from './lib/baseline-tree.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SETS = [
   { list: "Docker's MCP Catalog", file: 'name-queries.json' },
   { list: 'Official Integrations', file: 'name-queries-official.json' },
@@ -70,17 +68,7 @@ async function child(source: string, input: string): Promise<number[][]> {
   return queries.map((query) => search.page(query, 3, 0, ['name']).ids);
 }
 
-function runChild(source: string, input: string): number[][] {
-  const script = path.join(ROOT, 'scripts/bench/name-queries.ts');
-  const result = spawnSync(process.execPath, ['--import', 'tsx', script, '--child', source, '--input', input], {
-    encoding: 'utf8',
-    cwd: ROOT,
-    maxBuffer: 1 << 26,
-  });
-  if (result.status !== 0) throw new Error(`name-queries bench child (${source}) failed:\n${result.stderr}`);
-  const lines = result.stdout.trim().split('\n');
-  return JSON.parse(lines[lines.length - 1]!) as number[][];
-}
+const runChild = (source: string, input: string) => runTreeChild<number[][]>('name-queries.ts', source, input);
 
 export async function benchNameQueries(): Promise<NameQueriesFigure[]> {
   const work = await mkdtemp(path.join(tmpdir(), 'mts-bench-name-queries-'));
