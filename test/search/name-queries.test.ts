@@ -13,27 +13,13 @@
  */
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { openSnapshot } from '../../src/query/open.js';
 import { readSnapshot } from '../../src/query/load.js';
 import { createParts } from '../../src/query/parts.js';
 import { createSearch, type Search } from '../../src/search/search.js';
 import type { QueryEngine } from '../../src/query/types.js';
+import { type NameQuery, readNameQueries, share } from '../support/name-queries.js';
 import { buildTestSnapshot } from '../support/records.js';
-
-const NameQueriesSchema = z.object({
-  source: z.object({ repository: z.string(), commit: z.string().regex(/^[0-9a-f]{40}$/), licence: z.string() }),
-  queries: z.array(
-    z.object({
-      half: z.enum(['tuning', 'held-out']),
-      catalog: z.string(),
-      query: z.string().min(2),
-      repository: z.string(),
-      expected: z.array(z.string()).min(1),
-    }),
-  ),
-});
-type NameQuery = z.infer<typeof NameQueriesSchema>['queries'][number];
 
 let engine: QueryEngine;
 /** A second search over the same snapshot, asked only for the relevance of matches (the engine's is private). */
@@ -45,12 +31,8 @@ let official: NameQuery[];
 beforeAll(async () => {
   const records = JSON.parse(await readFile('data/servers.json', 'utf8')) as { name: string }[];
   idOf = new Map(records.map((record, id) => [record.name, id]));
-  queries = NameQueriesSchema.parse(
-    JSON.parse(await readFile('test/fixtures/search/name-queries.json', 'utf8')),
-  ).queries;
-  official = NameQueriesSchema.parse(
-    JSON.parse(await readFile('test/fixtures/search/name-queries-official.json', 'utf8')),
-  ).queries;
+  queries = await readNameQueries('docker');
+  official = await readNameQueries('official');
   const dir = await buildTestSnapshot(records);
   engine = await openSnapshot(dir);
   await engine.ready('search');
@@ -104,12 +86,11 @@ function recall(
       }
     });
   }
-  const share = (count: number) => Math.round((count / outcomes.length) * 100) / 100;
   return {
     queries: outcomes.length,
-    first: share(outcomes.filter((o) => o.first).length),
-    strict: share(outcomes.filter((o) => o.strict).length),
-    tieAware: share(outcomes.filter((o) => o.tieAware).length),
+    first: share(outcomes.filter((o) => o.first).length, outcomes.length),
+    strict: share(outcomes.filter((o) => o.strict).length, outcomes.length),
+    tieAware: share(outcomes.filter((o) => o.tieAware).length, outcomes.length),
   };
 }
 
