@@ -10,6 +10,11 @@ import { nameWords, writesNamespace } from './words.js';
 
 /** The shortest half a word is cut into (`file` + `system`): `github` is not `git` + `hub`, nor `a` + `pple` a reading. */
 const MIN_PART = 4;
+/**
+ * A word whose letters end in a number (`ros2`, `web3`): its seam, where a name split into words (`ros_2`,
+ * `ROS-2`) has one, so it is cut there whatever MIN_PART says; a single letter (`s3`) is no word of its own.
+ */
+const NUMBERED_WORD = /^([a-z][a-z0-9]*[a-z])([0-9]+)$/;
 /** At most this many readings besides the query's own: a query of many words stays a few searches. */
 const MAX_READINGS = 4;
 /** The longest run of neighbouring words read as one (`text art tools` → `textarttools`). */
@@ -18,7 +23,7 @@ const JOINED_MAX = 4;
 /**
  * The other readings of `query`, as queries, that `known` (the searched indexes' terms) can answer: each
  * run of two to JOINED_MAX neighbouring words joined (pairs first), each word cut once where both parts are
- * terms (the first such cut).
+ * terms (a word ending in a number at that seam, `ros2` as `ros 2`, else the first such cut).
  * None for a query that writes a namespace (a name is written as it is).
  */
 export function compoundReadings(query: string, known: (word: string) => boolean): string[] {
@@ -33,6 +38,11 @@ export function compoundReadings(query: string, known: (word: string) => boolean
   }
   for (let i = 0; i < words.length && readings.length < MAX_READINGS; i++) {
     const word = words[i]!;
+    const numbered = NUMBERED_WORD.exec(word);
+    if (numbered !== null && known(numbered[1]!) && known(numbered[2]!)) {
+      readings.push([...words.slice(0, i), numbered[1]!, numbered[2]!, ...words.slice(i + 1)].join(' '));
+      continue;
+    }
     for (let cut = MIN_PART; cut <= word.length - MIN_PART; cut++) {
       const head = word.slice(0, cut);
       const tail = word.slice(cut);

@@ -23,6 +23,8 @@ const names: [string, number][] = [
   ['io.github.carol/github-tools', 95],
   ['io.github.dave/toolkit', 30],
   ['io.github.erin/tool', 35],
+  ['io.github.frank/ros_2-relay', 20],
+  ['io.github.gina/ros-bridge', 99],
 ];
 
 let engine: QueryEngine & ObjectEngine;
@@ -81,6 +83,10 @@ describe('official', () => {
     expect(namesOf('official GitHub MCP server')).toEqual(['io.github.github/github-mcp-server']);
   });
 
+  it('reads a word ending in a number at that seam: ros2 is the ros_2 a name writes, before a typo of ros', () => {
+    expect(namesOf('ros2')).toEqual(['io.github.frank/ros_2-relay', 'io.github.gina/ros-bridge']);
+  });
+
   it('finds nothing for a publisher with no server of its own', () => {
     expect(engine.search('dynatrace official', 20).total).toBe(0);
   });
@@ -115,6 +121,15 @@ describe('how a query is read', () => {
     // Five words never join into one.
     expect(queryReadings('a b c d e', (word) => word === 'abcde').sameWords).toEqual([]);
     expect(queryReadings('a b c d e', (word) => known.has(word)).sameWords).toEqual(['abcd e']);
+  });
+
+  it('cuts a word ending in a number where its letters end, however short the parts', () => {
+    const known = new Set(['ros', '2', 'web', '3', 's']);
+    expect(queryReadings('ros2 bridge', (word) => known.has(word)).sameWords).toEqual(['ros 2 bridge']);
+    expect(queryReadings('web3', (word) => known.has(word)).sameWords).toEqual(['web 3']);
+    // A single letter is no word of its own, and a number inside a word is no seam.
+    expect(queryReadings('s3', (word) => known.has(word)).sameWords).toEqual([]);
+    expect(queryReadings('k8s', () => true).sameWords).toEqual([]);
   });
 
   it('files a server under its publisher: the owner, and a domain’s registrable name', () => {
