@@ -1,10 +1,13 @@
 /**
  * `npx tsx scripts/search-queries-set.ts --docker <git dir> [--commit <sha>]` or `--official <git dir> --commit
- * <sha>`: writes the name queries that measure search from a local clone of a curated list. `--docker`: Docker's
+ * <sha>` or `--community <git dir> --commit <sha>`: writes the name queries that measure search from a local
+ * clone of a curated list. `--docker`: Docker's
  * MCP Catalog (`docker/mcp-registry`), each catalog server giving its title and its catalog name, written to
  * `test/fixtures/search/name-queries.json`. `--official`: the "Official Integrations" list of the MCP servers
  * repository's README (`modelcontextprotocol/servers`, before the list was retired), each entry giving its
- * listed name, written to `test/fixtures/search/name-queries-official.json`. The answers expected are the
+ * listed name, written to `test/fixtures/search/name-queries-official.json`. `--community`: the same README's
+ * "Community Servers" list, alike, written to `test/fixtures/search/name-queries-community.json`; where it
+ * lists one name for several servers, a query for that name expects any of them. The answers expected are the
  * servers of `data/servers.json` whose repository is the one the curator links (ground truth by repository,
  * never by name). The servers are split into a tuning half and a held-out half by a hash of the curator's name
  * for them, before any search is run. Run by hand; the test reads only the files it writes.
@@ -17,13 +20,16 @@ import { parseArgs } from 'node:util';
 import { parse as parseYaml } from 'yaml';
 import * as z from 'zod';
 import { UsageError } from '../src/errors/operator-error.js';
+import { answerEntries, mergeSameNames } from './lib/curated-answers.js';
 import { runMain } from './lib/main.js';
 
 const USAGE =
   'usage: npx tsx scripts/search-queries-set.ts (--docker <docker/mcp-registry git dir> | ' +
-  '--official <modelcontextprotocol/servers git dir>) [--commit <sha>]';
+  '--official <modelcontextprotocol/servers git dir> | --community <modelcontextprotocol/servers git dir>) ' +
+  '[--commit <sha>]';
 const FIXTURES = path.join('test', 'fixtures', 'search');
 const DATASET = path.join('data', 'servers.json');
+const REGISTRY = path.join('data', 'registry', 'servers.json');
 
 const git = (dir: string, ...args: string[]) =>
   execFileSync('git', ['--git-dir', dir, ...args], { encoding: 'utf8', maxBuffer: 64 << 20 });
@@ -38,19 +44,21 @@ const DatasetSchema = z.array(
   z.looseObject({ name: z.string().min(1), install: z.looseObject({ repo_url: z.string().nullish() }).optional() }),
 );
 
-/** A repository URL as `host/owner/repo`, lower-cased, without `.git`, a trailing slash or a path inside it. */
-export function repositoryKey(url: string): string | undefined {
-  const match = /^https?:\/\/(?:www\.)?([^/]+)\/([^/]+)\/([^/#?]+)/i.exec(url.trim());
-  if (!match) return undefined;
-  return `${match[1]}/${match[2]}/${match[3]!.replace(/\.git$/i, '')}`.toLowerCase();
-}
+const RegistrySchema = z.array(
+  z.looseObject({
+    server: z.looseObject({
+      name: z.string().min(1),
+      repository: z.looseObject({ subfolder: z.string().optional() }).optional(),
+    }),
+  }),
+);
 
 /** The half a curated server belongs to: the first byte of its curator's name's SHA-256, even or odd. */
 const halfOf = (name: string): 'tuning' | 'held-out' =>
   createHash('sha256').update(name).digest()[0]! % 2 === 0 ? 'tuning' : 'held-out';
 
-/** What a curator lists: its name for the server, what a person types for it, and the repository it links. */
-interface Listed {
+/** One entry as a curator lists it: its name for the server, what a person types for it, the link it gives. */
+interface Entry {
   catalog: string;
   typed: string[];
   project: string;
@@ -64,8 +72,8 @@ interface NameQuery {
   expected: string[];
 }
 
-function dockerCatalog(dir: string, commit: string): Listed[] {
-  const listed: Listed[] = [];
+function dockerCatalog(dir: string, commit: string): Entry[] {
+  const listed: Entry[] = [];
   for (const folder of git(dir, 'ls-tree', '--name-only', `${commit}:servers`).trim().split('\n')) {
     const parsed = CatalogEntrySchema.safeParse(parseYaml(git(dir, 'show', `${commit}:servers/${folder}/server.yaml`)));
     if (!parsed.success) {
@@ -84,12 +92,14 @@ function dockerCatalog(dir: string, commit: string): Listed[] {
 /** An entry of the README's lists: `- <img …/> **[Name](https://…)** - what it does`. */
 const LIST_ENTRY = /^- (?:<img [^>]*> )?\*\*\[([^\]]+)\]\((https?:\/\/[^)\s]+)\)\*\*/;
 
-function officialIntegrations(dir: string, commit: string): Listed[] {
+/** The entries of the README list headed `heading` (a `###` heading of the Third-Party Servers section). */
+function readmeList(dir: string, commit: string, heading: RegExp): Entry[] {
   const readme = git(dir, 'show', `${commit}:README.md`).split('\n');
-  const start = readme.findIndex((line) => /^### .*Official Integrations/.test(line));
-  if (start < 0) throw new UsageError(`search-queries-set: README.md at ${commit} has no Official Integrations list`);
+  const start = readme.findIndex((line) => heading.test(line));
+  if (start < 0)
+    throw new UsageError(`search-queries-set: README.md at ${commit} has no list headed ${heading.source}`);
   const end = readme.findIndex((line, index) => index > start && /^#{2,3} /.test(line));
-  const listed: Listed[] = [];
+  const listed: Entry[] = [];
   for (const line of readme.slice(start + 1, end < 0 ? undefined : end)) {
     const entry = LIST_ENTRY.exec(line);
     if (entry) listed.push({ catalog: entry[1]!.trim(), typed: [entry[1]!.trim()], project: entry[2]! });
@@ -97,11 +107,15 @@ function officialIntegrations(dir: string, commit: string): Listed[] {
   return listed;
 }
 
+const officialIntegrations = (dir: string, commit: string) => readmeList(dir, commit, /^### .*Official Integrations/);
+const communityServers = (dir: string, commit: string) => readmeList(dir, commit, /^### .*Community Servers/);
+
 async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
       docker: { type: 'string' },
       official: { type: 'string' },
+      community: { type: 'string' },
       commit: { type: 'string' },
       help: { type: 'boolean' },
     },
@@ -110,41 +124,43 @@ async function main(): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  const dir = values.docker ?? values.official;
-  if (dir === undefined || (values.docker !== undefined && values.official !== undefined)) {
+  const chosen = [values.docker, values.official, values.community].filter((value) => value !== undefined);
+  const dir = chosen[0];
+  if (dir === undefined || chosen.length > 1) {
     throw new UsageError(`search-queries-set: one list's folder is needed\n${USAGE}`);
   }
   const commit = git(dir, 'rev-parse', `${values.commit ?? 'HEAD'}^{commit}`).trim();
+  const readmeLicence = 'CC-BY-4.0 (documentation) and MIT';
   const source =
     values.docker !== undefined
       ? { repository: 'docker/mcp-registry', licence: 'MIT', out: 'name-queries.json', list: dockerCatalog }
-      : {
-          repository: 'modelcontextprotocol/servers',
-          licence: 'CC-BY-4.0 (documentation) and MIT',
-          out: 'name-queries-official.json',
-          list: officialIntegrations,
-        };
+      : values.official !== undefined
+        ? {
+            repository: 'modelcontextprotocol/servers',
+            licence: readmeLicence,
+            out: 'name-queries-official.json',
+            list: officialIntegrations,
+          }
+        : {
+            repository: 'modelcontextprotocol/servers',
+            licence: readmeLicence,
+            out: 'name-queries-community.json',
+            list: communityServers,
+          };
 
-  const byRepository = new Map<string, string[]>();
-  for (const record of DatasetSchema.parse(JSON.parse(readFileSync(DATASET, 'utf8')))) {
-    const url = record.install?.repo_url;
-    const key = url === undefined || url === null ? undefined : repositoryKey(url);
-    if (key === undefined) continue;
-    byRepository.set(key, [...(byRepository.get(key) ?? []), record.name]);
-  }
+  const subfolderOf = new Map<string, string | undefined>();
+  for (const { server } of RegistrySchema.parse(JSON.parse(readFileSync(REGISTRY, 'utf8'))))
+    subfolderOf.set(server.name, server.repository?.subfolder);
+  const servers = DatasetSchema.parse(JSON.parse(readFileSync(DATASET, 'utf8'))).map((record) => ({
+    name: record.name,
+    repoUrl: record.install?.repo_url ?? undefined,
+    subfolder: subfolderOf.get(record.name),
+  }));
 
+  const listed = mergeSameNames(source.list(dir, commit));
+  const answered = answerEntries(listed, servers);
   const queries: NameQuery[] = [];
-  const listed = source.list(dir, commit);
-  let withoutMatch = 0;
-  const seenCatalog = new Set<string>();
-  for (const server of listed) {
-    const repository = repositoryKey(server.project);
-    const expected = repository === undefined ? undefined : byRepository.get(repository);
-    if (repository === undefined || expected === undefined || seenCatalog.has(server.catalog)) {
-      withoutMatch++;
-      continue;
-    }
-    seenCatalog.add(server.catalog);
+  for (const { listed: server, repository, expected } of answered) {
     const seen = new Set<string>();
     for (const query of server.typed) {
       const words = query
@@ -158,7 +174,7 @@ async function main(): Promise<number> {
         catalog: server.catalog,
         query,
         repository,
-        expected: expected.sort(),
+        expected,
       });
     }
   }
@@ -168,7 +184,7 @@ async function main(): Promise<number> {
   const half = (name: string) => queries.filter((query) => query.half === name).length;
   console.log(
     `wrote ${out}: ${queries.length} queries (${half('tuning')} tuning, ${half('held-out')} held-out); ` +
-      `${withoutMatch} of ${listed.length} listed servers have no registry server with their repository`,
+      `${listed.length - answered.length} of ${listed.length} listed names have no registry server with their repository`,
   );
   return 0;
 }
