@@ -1,12 +1,12 @@
 /**
  * `npm run bench -- --only name-queries` (issue 43): how often search by name answers what curators list, on
- * this tree and on the search before issue 43 (BASELINE_COMMIT, from git): the two name-query sets of
- * `test/fixtures/search/` (Docker's MCP Catalog; the MCP servers README's Official Integrations), each half
- * apart, the share of queries whose first answer is an expected server and the share with one in the first
- * three (strict recall at 3). Both trees search the committed data's names (`data/servers.json`, in its order)
- * with the trust scores this tree's build gives them, so only the search differs. The figures of this tree are
- * the ones `test/search/name-queries.test.ts` holds (which also states the tie-aware recall, from a method only
- * this tree has); docs/evaluation.md shows both.
+ * this tree and on the search before issue 43 (BASELINE_COMMIT, from git): the three name-query sets of
+ * `test/fixtures/search/` (Docker's MCP Catalog; the MCP servers README's Official Integrations and Community
+ * Servers), each half apart, the share of queries whose first answer is an expected server and the share with
+ * one in the first three (strict recall at 3). Both trees search the committed data's names
+ * (`data/servers.json`, in its order) with the trust scores this tree's build gives them, so only the search
+ * differs. The figures of this tree are the ones `test/search/name-queries.test.ts` holds (which also states
+ * the tie-aware recall, from a method only this tree has); docs/evaluation.md shows both.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -25,6 +25,7 @@ import { BASELINE_COMMIT, baselineSource, ROOT, runTreeChild } from './lib/basel
 const SETS = [
   { list: "Docker's MCP Catalog", file: 'name-queries.json' },
   { list: 'Official Integrations', file: 'name-queries-official.json' },
+  { list: 'Community Servers', file: 'name-queries-community.json' },
 ] as const;
 /** The build's clock for the snapshot whose trust scores both trees rank by, as the test's snapshots have. */
 const NOW = new Date('2026-03-01T00:00:00.000Z');

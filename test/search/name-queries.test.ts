@@ -1,9 +1,9 @@
 /**
  * Issue 43: how often search by name puts the server a person asks for in its first three, on the committed
- * data (`data/servers.json`) built into a snapshot as `npm run build` builds it. Two curated lists give the
- * queries: Docker's MCP Catalog (titles and names) and the MCP servers README's Official Integrations (the
- * listed names); a query's expected answers are the registry servers with the repository the curator links
- * (`test/fixtures/search/README.md`). The figures are stated in docs/evaluation.md. `NAME_QUERIES_MISSES=1`
+ * data (`data/servers.json`) built into a snapshot as `npm run build` builds it. Three curated lists give the
+ * queries: Docker's MCP Catalog (titles and names), and the MCP servers README's Official Integrations and
+ * Community Servers (the listed names); a query's expected answers are the registry servers with the
+ * repository the curator links (`test/fixtures/search/README.md`). The figures are stated in docs/evaluation.md. `NAME_QUERIES_MISSES=1`
  * prints each query whose first answer is not expected, with the first three answers' record ids.
  *
  * First: the share of queries whose first result is an expected server. Strict recall at 3: the share with an
@@ -128,5 +128,30 @@ describe('name queries from the MCP servers README, by repository', () => {
   // half's miss brought to mind: this half is no longer unseen for it (docs/evaluation.md).
   it('states recall at 3 on the held-out half: 0.93 strict, 0.93 tie-aware', () => {
     expect(recall('held-out', official)).toEqual({ queries: 28, first: 0.89, strict: 0.93, tieAware: 0.93 });
+  });
+});
+
+// A third list, taken after every rule of issue 43 was made and measured once, with no change made on it since:
+// both halves are unseen (docs/evaluation.md). Where it lists one name for several servers, any of them answers.
+describe('name queries from the MCP servers README’s Community Servers, by repository', () => {
+  let community: NameQuery[];
+  beforeAll(async () => {
+    community = await readNameQueries('community');
+  });
+
+  it('every expected server is a record of the committed data', () => {
+    for (const { expected } of community) for (const name of expected) expect(idOf.has(name)).toBe(true);
+  });
+
+  // The seven misses find nothing, each for a word in no name of its server (`AntV Chart` for
+  // mcp-server-chart, `Squad AI` for ai.meetsquad/squad).
+  it('states recall at 3 on the tuning half: 0.78 strict, 0.78 tie-aware', () => {
+    expect(recall('tuning', community)).toEqual({ queries: 32, first: 0.75, strict: 0.78, tieAware: 0.78 });
+  });
+
+  // Four of the five misses find nothing, for the same reason (`Prometheus (Golang)`, `Video Editor`);
+  // `mcp_weather` finds its server below the first three.
+  it('states recall at 3 on the held-out half: 0.86 strict, 0.86 tie-aware', () => {
+    expect(recall('held-out', community)).toEqual({ queries: 36, first: 0.69, strict: 0.86, tieAware: 0.86 });
   });
 });

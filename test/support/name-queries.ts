@@ -21,10 +21,11 @@ const NameQueriesSchema = z.object({
 
 export type NameQuery = z.infer<typeof NameQueriesSchema>['queries'][number];
 
-/** The two lists: Docker's MCP Catalog and the MCP servers README's Official Integrations. */
+/** The lists: Docker's MCP Catalog, and the MCP servers README's Official Integrations and Community Servers. */
 export const NAME_QUERY_SETS = {
   docker: 'test/fixtures/search/name-queries.json',
   official: 'test/fixtures/search/name-queries-official.json',
+  community: 'test/fixtures/search/name-queries-community.json',
 } as const;
 
 export async function readNameQueries(set: keyof typeof NAME_QUERY_SETS): Promise<NameQuery[]> {
