@@ -6,25 +6,16 @@
  * answer. Only the text of the answer says whether to ask again, so a change that drops or garbles that
  * advice lowers the figures here. The figures are stated in docs/evaluation.md beside search by name alone.
  */
-import { readFile } from 'node:fs/promises';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { openEmbeddedSource } from '../../src/client/embedded.js';
-import { createTrustMcpServer } from '../../src/mcp/server.js';
+import { connectToCommittedData } from '../support/mcp-in-process.js';
 import { type NameQuery, readNameQueries, share } from '../support/name-queries.js';
-import { buildTestSnapshot } from '../support/records.js';
 
 let client: Client;
 
 beforeAll(async () => {
-  const records = JSON.parse(await readFile('data/servers.json', 'utf8')) as unknown[];
-  const server = createTrustMcpServer(await openEmbeddedSource(await buildTestSnapshot(records)));
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  client = new Client({ name: 'agent-search-path', version: '1.0.0' });
-  await client.connect(clientSide);
+  client = await connectToCommittedData('agent-search-path');
 }, 60_000);
 
 afterAll(() => client.close());

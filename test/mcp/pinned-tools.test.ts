@@ -6,18 +6,17 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTrustApiClient } from '../../src/client/client.js';
 import { createEmbeddedSource } from '../../src/client/embedded.js';
 import { createNodeHandler } from '../../src/http/node-adapter.js';
 import { loadSnapshot } from '../../src/query/open.js';
 import type { TrustSource } from '../../src/client/trust-source.js';
-import { createTrustMcpServer } from '../../src/mcp/server.js';
 import { MAX_TOOLS_SHOWN, WITHHELD } from '../../src/mcp/publisher-values.js';
 import type { QueryEngine } from '../../src/query/types.js';
 import { harness } from '../gateway/harness.js';
+import { connectInProcess } from '../support/mcp-in-process.js';
 import { buildTestSnapshot, makeRecord } from '../support/records.js';
 import { pinned, tool, toolsFile } from '../support/tools-fixtures.js';
 
@@ -38,15 +37,6 @@ let engine: QueryEngine;
 let source: TrustSource;
 let client: Client;
 
-async function connect(from: TrustSource): Promise<Client> {
-  const server = createTrustMcpServer(from);
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const connected = new Client({ name: 'test', version: '1.0.0' });
-  await connected.connect(clientSide);
-  return connected;
-}
-
 beforeAll(async () => {
   const dir = await buildTestSnapshot(
     [
@@ -60,7 +50,7 @@ beforeAll(async () => {
   );
   engine = await loadSnapshot(dir);
   source = await createEmbeddedSource(engine);
-  client = await connect(source);
+  client = await connectInProcess(source);
 });
 afterAll(async () => {
   await client.close();
@@ -118,7 +108,7 @@ describe('pinned tools through the live API', () => {
     await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${(api.address() as AddressInfo).port}/v1`;
     live = createTrustApiClient({ baseUrl: base, apiKey: h.key, timeoutMs: 5000 });
-    liveClient = await connect(live);
+    liveClient = await connectInProcess(live);
   });
   afterAll(async () => {
     await liveClient.close();

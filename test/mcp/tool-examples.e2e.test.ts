@@ -3,24 +3,15 @@
  * through the MCP tool in process against the committed dataset's snapshot, finds it. A change to the
  * description that drops an example, or to search that breaks one, fails here.
  */
-import { readFile } from 'node:fs/promises';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openEmbeddedSource } from '../../src/client/embedded.js';
-import { createTrustMcpServer } from '../../src/mcp/server.js';
 import { searchServers } from '../../src/mcp/tools.js';
-import { buildTestSnapshot } from '../support/records.js';
+import { connectToCommittedData } from '../support/mcp-in-process.js';
 
 let client: Client;
 
 beforeAll(async () => {
-  const records = JSON.parse(await readFile('data/servers.json', 'utf8')) as unknown[];
-  const server = createTrustMcpServer(await openEmbeddedSource(await buildTestSnapshot(records)));
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  client = new Client({ name: 'test', version: '1.0.0' });
-  await client.connect(clientSide);
+  client = await connectToCommittedData();
 }, 60_000);
 
 afterAll(() => client.close());
