@@ -3,7 +3,9 @@
  * repository the curator links, never by name. A link into a folder of a repository that the list links under
  * several names (`Klavis-AI/klavis/tree/main/mcp_servers/discord`) is answered only by the servers whose
  * registry subfolder is that folder: another folder's server is another server, however its name reads.
+ * Repositories compare as the service compares them (`repositoryKey`, `src/model/identifiers.ts`).
  */
+import { repositoryKey } from '../../src/model/identifiers.js';
 
 /** What a curator lists: its name for the server, what a person types for it, and the links it gives. */
 export interface Listed {
@@ -17,13 +19,6 @@ export interface RegistryServer {
   name: string;
   repoUrl: string | undefined;
   subfolder: string | undefined;
-}
-
-/** A repository URL as `host/owner/repo`, lower-cased, without `.git`, a trailing slash or a path inside it. */
-export function repositoryKey(url: string): string | undefined {
-  const match = /^https?:\/\/(?:www\.)?([^/]+)\/([^/]+)\/([^/#?]+)/i.exec(url.trim());
-  if (!match) return undefined;
-  return `${match[1]}/${match[2]}/${match[3]!.replace(/\.git$/i, '')}`.toLowerCase();
 }
 
 /** The folder inside a repository that a link points at (`…/tree/main/servers/discord`), lower-cased. */

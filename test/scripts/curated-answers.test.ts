@@ -4,13 +4,8 @@
  * by that folder's servers only.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  answerEntries,
-  linkedFolder,
-  mergeSameNames,
-  type RegistryServer,
-  repositoryKey,
-} from '../../scripts/lib/curated-answers.js';
+import { answerEntries, linkedFolder, mergeSameNames, type RegistryServer } from '../../scripts/lib/curated-answers.js';
+import { repositoryKey } from '../../src/model/identifiers.js';
 
 const server = (name: string, repoUrl?: string, subfolder?: string): RegistryServer => ({ name, repoUrl, subfolder });
 
@@ -36,7 +31,7 @@ const answersOf = (...entries: ReturnType<typeof entry>[]) =>
 describe('curated answers', () => {
   it('reads a link as its repository and the folder inside it', () => {
     expect(repositoryKey('https://www.github.com/Brave/Brave-Search-MCP-Server.git')).toBe(
-      'github.com/brave/brave-search-mcp-server',
+      'https://github.com/brave/brave-search-mcp-server',
     );
     expect(linkedFolder('https://github.com/microsoft/mcp/tree/main/servers/Azure.Mcp.Server/')).toBe(
       'servers/azure.mcp.server',
@@ -50,7 +45,7 @@ describe('curated answers', () => {
     expect(answersOf(entry('Brave Search', 'https://github.com/brave/brave-search-mcp-server'))).toEqual([
       {
         name: 'Brave Search',
-        repository: 'github.com/brave/brave-search-mcp-server',
+        repository: 'https://github.com/brave/brave-search-mcp-server',
         expected: ['ai.smithery/brave', 'io.github.brave/brave-search-mcp-server'],
       },
     ]);
@@ -58,7 +53,7 @@ describe('curated answers', () => {
 
   it('answers a folder link with the servers of that folder', () => {
     expect(answersOf(entry('Azure', 'https://github.com/microsoft/mcp/tree/main/servers/Azure.Mcp.Server'))).toEqual([
-      { name: 'Azure', repository: 'github.com/microsoft/mcp', expected: ['com.microsoft/azure'] },
+      { name: 'Azure', repository: 'https://github.com/microsoft/mcp', expected: ['com.microsoft/azure'] },
     ]);
   });
 
@@ -69,7 +64,7 @@ describe('curated answers', () => {
     // Listed under one name, the repository's servers are that entry's, folder or not (the registry often
     // gives no subfolder).
     expect(answersOf(entry('Netdata', 'https://github.com/netdata/netdata/tree/master/src/web/mcp'))).toEqual([
-      { name: 'Netdata', repository: 'github.com/netdata/netdata', expected: ['io.github.netdata/mcp-server'] },
+      { name: 'Netdata', repository: 'https://github.com/netdata/netdata', expected: ['io.github.netdata/mcp-server'] },
     ]);
   });
 
@@ -83,7 +78,7 @@ describe('curated answers', () => {
     ).toEqual([
       {
         name: 'Search',
-        repository: 'github.com/brave/brave-search-mcp-server',
+        repository: 'https://github.com/brave/brave-search-mcp-server',
         expected: ['ai.smithery/brave', 'io.github.brave/brave-search-mcp-server'],
       },
     ]);
