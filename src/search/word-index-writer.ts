@@ -197,13 +197,15 @@ function addScores(
  */
 function exactIds(ids: readonly string[]): Map<string, number[]> {
   const exact = new Map<string, number[]>();
-  ids.forEach((id, record) => {
-    const key = exactKey(id);
-    const list = exact.get(key);
-    if (list === undefined) exact.set(key, [record]);
-    else list.push(record);
-  });
+  ids.forEach((id, record) => fileUnder(exact, exactKey(id), record));
   return exact;
+}
+
+/** Add `record` to the ids `table` keeps under `key` (records come in ascending order). */
+function fileUnder(table: Map<string, number[]>, key: string, record: number): void {
+  const list = table.get(key);
+  if (list === undefined) table.set(key, [record]);
+  else list.push(record);
 }
 
 /** The name index's bytes: the names (in record-id order) and the exact-id table. */
@@ -223,11 +225,7 @@ export function encodeNameIndex(names: readonly string[]): Buffer {
   });
   // Each publisher's own servers, under the owner's marked key (no exactKey has the mark).
   namespaces.forEach(({ owners }, record) => {
-    for (const key of owners) {
-      const list = exact.get(key);
-      if (list === undefined) exact.set(key, [record]);
-      else list.push(record);
-    }
+    for (const key of owners) fileUnder(exact, key, record);
   });
   const { terms, postings } = bm25Postings(names.length, [
     { boost: FIELD_BOOST.server, words: (id) => nameWords(parts[id]!.id), lengthOfContent: true },
