@@ -110,6 +110,26 @@ function readmeList(dir: string, commit: string, heading: RegExp): Entry[] {
 const officialIntegrations = (dir: string, commit: string) => readmeList(dir, commit, /^### .*Official Integrations/);
 const communityServers = (dir: string, commit: string) => readmeList(dir, commit, /^### .*Community Servers/);
 
+const README_LICENCE = 'CC-BY-4.0 (documentation) and MIT';
+
+/** Each list: where it comes from, under which licence, the file it is written to, and how it is read. */
+const LISTS = {
+  docker: { repository: 'docker/mcp-registry', licence: 'MIT', out: 'name-queries.json', list: dockerCatalog },
+  official: {
+    repository: 'modelcontextprotocol/servers',
+    licence: README_LICENCE,
+    out: 'name-queries-official.json',
+    list: officialIntegrations,
+  },
+  community: {
+    repository: 'modelcontextprotocol/servers',
+    licence: README_LICENCE,
+    out: 'name-queries-community.json',
+    list: communityServers,
+  },
+} as const;
+const LIST_NAMES = ['docker', 'official', 'community'] as const;
+
 async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
@@ -124,29 +144,11 @@ async function main(): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  const chosen = [values.docker, values.official, values.community].filter((value) => value !== undefined);
-  const dir = chosen[0];
-  if (dir === undefined || chosen.length > 1) {
-    throw new UsageError(`search-queries-set: one list's folder is needed\n${USAGE}`);
-  }
+  const chosen = LIST_NAMES.filter((name) => values[name] !== undefined);
+  if (chosen.length !== 1) throw new UsageError(`search-queries-set: one list's folder is needed\n${USAGE}`);
+  const source = LISTS[chosen[0]!];
+  const dir = values[chosen[0]!]!;
   const commit = git(dir, 'rev-parse', `${values.commit ?? 'HEAD'}^{commit}`).trim();
-  const readmeLicence = 'CC-BY-4.0 (documentation) and MIT';
-  const source =
-    values.docker !== undefined
-      ? { repository: 'docker/mcp-registry', licence: 'MIT', out: 'name-queries.json', list: dockerCatalog }
-      : values.official !== undefined
-        ? {
-            repository: 'modelcontextprotocol/servers',
-            licence: readmeLicence,
-            out: 'name-queries-official.json',
-            list: officialIntegrations,
-          }
-        : {
-            repository: 'modelcontextprotocol/servers',
-            licence: readmeLicence,
-            out: 'name-queries-community.json',
-            list: communityServers,
-          };
 
   const subfolderOf = new Map<string, string | undefined>();
   for (const { server } of RegistrySchema.parse(JSON.parse(readFileSync(REGISTRY, 'utf8'))))
